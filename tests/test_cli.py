@@ -135,6 +135,19 @@ class TestValidate:
             "value": 2223,
         }
 
+    def test_too_deep_is_one_code_in_every_format(self, capsys: pytest.CaptureFixture[str]) -> None:
+        paths = [f"tests/data/invalid/deep.{suffix}" for suffix in ("json", "yaml", "toml")]
+        status, out, _ = run(capsys, "validate", "--format", "json", *paths)
+        assert status == 1
+        found = [[e["code"] for e in f["errors"]] for f in json.loads(out)["files"]]
+        assert found == [["depth"]] * 3
+
+    def test_brackets_in_yaml_comments(self, capsys: pytest.CaptureFixture[str]) -> None:
+        paths = [
+            f"tests/data/valid/tf_config_comment_{name}.yaml" for name in ("brackets", "braces")
+        ]
+        assert run(capsys, "validate", *paths)[:2] == (0, "2 files valid\n")
+
     def test_json_values_json_cannot_hold(self, capsys: pytest.CaptureFixture[str]) -> None:
         _, out, _ = run(
             capsys, "validate", "--format", "json", "tests/data/invalid/run_config_values.toml"

@@ -458,3 +458,51 @@ class TestLoneSurrogates:
     def test_a_pair_is_one_character(self) -> None:
         tf_config = loads('{"cluster": {}, "job": "\\ud83d\\ude00"}', "json", TFConfig)
         assert tf_config.model_extra == {"job": "\N{GRINNING FACE}"}
+
+
+class TestDepth:
+    """Nesting is measured on the data read, whatever the text around it holds."""
+
+    @pytest.mark.parametrize("bracket", ["[", "{"])
+    @pytest.mark.parametrize(
+        "template",
+        [
+            "# {many}\ncluster: {{chief: ['h:1']}}\n",
+            "cluster: {{chief: ['h:1']}}  # {many}\n",
+            "cluster: {{chief: ['h:1']}}\njob: '{many}'\n",
+            'cluster: {{chief: ["h:1"]}}\njob: "{many}"\n',
+            "cluster: {{chief: ['h:1']}}\njob: |\n  {many}\n",
+            "cluster: {{chief: ['h:1']}}\njob: x{many}\n",
+        ],
+        ids=["comment", "end-of-line comment", "single-quoted", "double-quoted", "block", "plain"],
+    )
+    def test_brackets_outside_the_structure_of_yaml(self, template: str, bracket: str) -> None:
+        text = template.format(many=bracket * 150)
+        tf_config = loads(text + "task: {type: chief, index: 0}\n", "yaml", TFConfig)
+        assert tf_config.task is not None
+        assert tf_config.task.type == "chief"
+        job = (tf_config.model_extra or {}).get("job", bracket * 150)
+        assert job.strip("x\n") == bracket * 150
+
+    @pytest.mark.parametrize(
+        ("text", "format"),
+        [
+            ('{"service": ' + "[" * 100 + "]" * 100 + "}", "json"),
+            ("service: " + "[" * 100 + "]" * 100, "yaml"),
+            ("service:\n" + "- " * 100 + "x", "yaml"),
+            ("[service]\nx = " + "[" * 100 + "]" * 100, "toml"),
+            ("[service]\nx = " + "{a = " * 100 + "1" + "}" * 100, "toml"),
+            ("[service" + ".a" * 100 + "]", "toml"),
+        ],
+    )
+    def test_too_deep_in_every_format(self, text: str, format: str) -> None:
+        [error] = errors_of(text, format, "tf_config")
+        assert error.code == "depth"
+        assert f"nested deeper than {MAX_DEPTH} levels" in error.message
+        assert error.loc[:2] in (("service", 0), ("service", "x"), ("service", "a"))
+
+    @pytest.mark.parametrize("format", ["json", "yaml", "toml"])
+    def test_too_deep_for_the_parser_in_every_format(self, format: str) -> None:
+        text = {"json": '{{"x": {}}}', "yaml": "x: {}", "toml": "x = {}"}[format]
+        [error] = errors_of(text.format("[" * 100_000 + "]" * 100_000), format, "tf_config")
+        assert error.code == "depth"

@@ -211,9 +211,7 @@ class _Scanner:
             if want is not None and not want:
                 return self.skip(i)
             if depth >= self.max_depth:
-                self.findings.append(
-                    Finding("json_depth", "JSON is nested too deep to read", path, i)
-                )
+                self.findings.append(Finding("depth", "JSON is nested too deep to read", path, i))
                 raise _Stop
             if char == "{":
                 return self.object(i, path, want, depth + 1)

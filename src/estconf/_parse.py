@@ -394,12 +394,9 @@ def _parse_yaml(text: str, max_depth: int) -> Document:
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
-    # Input far too deep is stopped early, here and by the composer (whose scanner slows
-    # down with depth); the walk reports the rest with a path.
+    # The composer recurses: a limit of its own keeps input far too deep from exhausting
+    # the stack; the walk over the data reports the rest with a path.
     limit = 2 * max_depth + 2
-    too_deep = _flow_too_deep(text, limit)
-    if too_deep is not None:
-        raise _one("depth", "the document is nested too deep to read", too_deep)
     yaml = YAML(typ="safe", pure=True)
     yaml.max_depth = limit
     try:
@@ -408,8 +405,8 @@ def _parse_yaml(text: str, max_depth: int) -> Document:
             node = yaml.compose(text)
         if node is None:
             raise _one("empty", "the file holds no YAML document")
-        walk = _YAMLWalk(yaml.constructor, max_depth)
-        walk.node(node, (), None, 0)
+        walk = _YAMLWalk(yaml.constructor)
+        walk.node(node, (), None)
         if walk.problems:
             raise ParseError(walk.problems)
         data = yaml.constructor.construct_document(node)
@@ -430,22 +427,6 @@ def _parse_yaml(text: str, max_depth: int) -> Document:
         return {path: spans[path] for path in prefixes if path in spans}
 
     return Document(data, "yaml", locate)
-
-
-_BRACKET = re.compile(r"[\[\]{}]")
-
-
-def _flow_too_deep(text: str, limit: int) -> Position | None:
-    """Where YAML flow brackets (``[`` and ``{``) first nest deeper than ``limit``, if they do."""
-    depth = 0
-    for match in _BRACKET.finditer(text):
-        if match[0] in "[{":
-            depth += 1
-            if depth > limit:
-                return _json.position(text, match.start())
-        elif depth:
-            depth -= 1
-    return None
 
 
 def _yaml_error(exc: Any) -> ParseError:
@@ -480,9 +461,8 @@ class _YAMLWalk:
     reported where it is; building the document afterwards reuses them.
     """
 
-    def __init__(self, constructor: SafeConstructor, max_depth: int) -> None:
+    def __init__(self, constructor: SafeConstructor) -> None:
         self.constructor = constructor
-        self.max_depth = max_depth
         self.spans: dict[Loc, Span] = {}
         self.problems: list[Problem] = []
         self.seen: set[int] = set()
@@ -515,7 +495,7 @@ class _YAMLWalk:
             )
             return False, None
 
-    def node(self, node: Node, path: Loc, key: Position | None, depth: int) -> None:
+    def node(self, node: Node, path: Loc, key: Position | None) -> None:
         from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
         self.spans.setdefault(path, Span(key, _mark(node)))
@@ -525,23 +505,13 @@ class _YAMLWalk:
         if not isinstance(node, (MappingNode, SequenceNode)) or id(node) in self.seen:
             return
         self.seen.add(id(node))
-        if depth >= self.max_depth:
-            self.problems.append(
-                Problem(
-                    "depth",
-                    f"the document is nested deeper than {self.max_depth} levels",
-                    path,
-                    _mark(node),
-                )
-            )
-            return
         if isinstance(node, SequenceNode):
             for index, item in enumerate(node.value):
-                self.node(item, (*path, index), None, depth + 1)
+                self.node(item, (*path, index), None)
             return
-        self.mapping(node, path, depth)
+        self.mapping(node, path)
 
-    def mapping(self, node: Node, path: Loc, depth: int) -> None:
+    def mapping(self, node: Node, path: Loc) -> None:
         from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
         keys: set[tuple[Any, Any]] = set()
@@ -569,11 +539,11 @@ class _YAMLWalk:
             keys.add(identity)
             built, key = self.scalar(key_node, (*path, str(key_node.value)))
             if built:
-                self.node(value_node, (*path, key), _mark(key_node), depth + 1)
+                self.node(value_node, (*path, key), _mark(key_node))
         for source in merged:
             if isinstance(source, MappingNode) and id(source) not in self.seen:
                 self.seen.add(id(source))
-                self.mapping(source, path, depth)
+                self.mapping(source, path)
 
 
 def _mark(node: Node) -> Position:
