@@ -23,9 +23,10 @@ from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
 import estconf
-from estconf import RunConfig, TFConfig, _kinds
+from estconf import RunConfig, TFConfig
 from estconf.cli import KIND_NAMES, main
 from estconf.files import loads
+from estconf.io import kinds
 from estconf.schema import dumps, json_schema
 
 import cli_docs
@@ -208,7 +209,7 @@ class TestValidate:
             assert run(capsys, "validate", "--max-size", limit, WORKER)[:2] == (0, "1 file valid\n")
 
     def test_kind_names_are_the_kinds(self) -> None:
-        assert set(KIND_NAMES) == set(_kinds.KINDS)
+        assert set(KIND_NAMES) == set(kinds.KINDS)
 
     def test_version(self, capsys: pytest.CaptureFixture[str]) -> None:
         assert run(capsys, "--version") == (0, f"estconf {estconf.__version__}\n", "")

@@ -102,10 +102,10 @@ class TestKinds:
     )
     def test_detection_keys_are_the_models_keys(self, keys: str, model: str) -> None:
         """The lists that spare the command importing the models follow the models."""
-        from estconf import _kinds
+        from estconf.io import kinds
 
-        cls = _kinds._resolve(model)
-        assert getattr(_kinds, keys) == set(cls.model_fields) | set(cls.model_computed_fields)
+        cls = kinds._resolve(model)
+        assert getattr(kinds, keys) == set(cls.model_fields) | set(cls.model_computed_fields)
 
     @pytest.mark.parametrize(
         ("data", "kind"),
@@ -133,16 +133,16 @@ class TestKinds:
         assert detect_kind(data) == kind
 
     def test_markers_are_keys_of_the_models(self) -> None:
-        from estconf import _kinds
-        from estconf._keys import file_keys
+        from estconf.io import kinds
+        from estconf.io.keys import file_keys
 
         tf_config_keys = set(file_keys(TFConfig))
-        assert _kinds.KINDS["tf_config"].markers == tf_config_keys
+        assert kinds.KINDS["tf_config"].markers == tf_config_keys
         run_config_keys = set(RunConfig.model_fields) | set(RunConfig.model_computed_fields)
-        assert _kinds.KINDS["run_config"].markers == run_config_keys - tf_config_keys
+        assert kinds.KINDS["run_config"].markers == run_config_keys - tf_config_keys
         tpu_keys = set(TPUConfig.model_fields) | set(TPUConfig.model_computed_fields)
-        assert _kinds.KINDS["tpu_config"].markers == tpu_keys
-        assert _kinds.KINDS["tpu_run_config"].markers == (
+        assert kinds.KINDS["tpu_config"].markers == tpu_keys
+        assert kinds.KINDS["tpu_run_config"].markers == (
             set(TPURunConfig.model_fields) - set(RunConfig.model_fields)
         )
 
@@ -342,7 +342,7 @@ class TestHostileInput:
         path.write_text('{"cluster": {}}' + " " * 100)
         with pytest.raises(ConfigFileError) as info:
             load(path, max_size=100)
-        assert [e.code for e in info.value.errors] == ["file_too_large"]
+        assert [e.code for e in info.value.errors] == ["size"]
         assert load(path, max_size=200) == TFConfig()
         with pytest.raises(ConfigFileError):
             loads('{"cluster": {}}', "json", max_size=10)
@@ -366,7 +366,7 @@ class TestHostileInput:
     @pytest.mark.parametrize("format", ["json", "yaml"])
     def test_nesting_too_deep_for_the_parser(self, format: str) -> None:
         [error] = errors_of("[" * 100_000 + "]" * 100_000, format)
-        assert error.code in ("json_depth", "depth")
+        assert error.code == "depth"
 
     @pytest.mark.parametrize(
         ("text", "format"),
@@ -382,12 +382,12 @@ class TestHostileInput:
     def test_nan_and_infinity(self, text: str, format: str) -> None:
         [error] = errors_of(text, format, "tf_config")
         assert error.path == "service.x"
-        assert error.code in ("json_constant", "json_number", "number")
+        assert error.code == "number"
 
     @pytest.mark.parametrize(
         ("template", "format", "code", "place"),
         [
-            ('{{"tf_random_seed": {}}}', "json", "json_number", (1, 20)),
+            ('{{"tf_random_seed": {}}}', "json", "number", (1, 20)),
             ("tf_random_seed: {}", "yaml", "number", (1, 17)),
             ("tf_random_seed = {}", "toml", "number", (1, 18)),
         ],
@@ -415,7 +415,7 @@ class TestHostileInput:
     )
     def test_yaml_tags_that_build_objects(self, text: str) -> None:
         [error] = errors_of(text, "yaml")
-        assert error.code == "yaml_tag"
+        assert error.code == "tag"
 
     def test_recursive_yaml(self) -> None:
         [error] = errors_of("service: &a {x: *a}", "yaml", "tf_config")
