@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from estconf import _json
-from estconf.io._json_scan import scan
 from estconf.io._positions import Loc, Position, Span, position
 from estconf.io.checks import (
     INT_DIGITS,
@@ -161,12 +160,16 @@ def _parse_json(text: str, file: str, max_depth: int) -> Document:
     except _json.JSONInputError as exc:
         if exc.line is not None and exc.column is not None:  # not JSON at all
             raise refused(file, "syntax", exc.message, Position(exc.line, exc.column)) from None
+        from estconf.io._json_scan import scan  # only for a file with errors
+
         # JSON that strict reading refuses: find every refused construct, placed; what a
         # scan cannot find is nesting deeper than the scan itself can go
         errors = scan(text, file, max_depth=max_depth).errors
         raise ConfigFileError(file, errors or [too_deep(file, None)]) from None
 
     def locate(paths: list[Loc]) -> dict[Loc, Span]:
+        from estconf.io._json_scan import scan  # only for a file with errors
+
         offsets = scan(text, file, paths, max_depth=max_depth).offsets
         return {
             path: Span(None if key is None else position(text, key), position(text, value))
