@@ -23,9 +23,10 @@ from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
 import estconf
-from estconf import RunConfig, TFConfig, _kinds
+from estconf import RunConfig, TFConfig
 from estconf.cli import KIND_NAMES, main
 from estconf.files import loads
+from estconf.io import kinds
 from estconf.schema import dumps, json_schema
 
 import cli_docs
@@ -135,6 +136,19 @@ class TestValidate:
             "value": 2223,
         }
 
+    def test_too_deep_is_one_code_in_every_format(self, capsys: pytest.CaptureFixture[str]) -> None:
+        paths = [f"tests/data/invalid/deep.{suffix}" for suffix in ("json", "yaml", "toml")]
+        status, out, _ = run(capsys, "validate", "--format", "json", *paths)
+        assert status == 1
+        found = [[e["code"] for e in f["errors"]] for f in json.loads(out)["files"]]
+        assert found == [["depth"]] * 3
+
+    def test_brackets_in_yaml_comments(self, capsys: pytest.CaptureFixture[str]) -> None:
+        paths = [
+            f"tests/data/valid/tf_config_comment_{name}.yaml" for name in ("brackets", "braces")
+        ]
+        assert run(capsys, "validate", *paths)[:2] == (0, "2 files valid\n")
+
     def test_json_values_json_cannot_hold(self, capsys: pytest.CaptureFixture[str]) -> None:
         _, out, _ = run(
             capsys, "validate", "--format", "json", "tests/data/invalid/run_config_values.toml"
@@ -195,7 +209,7 @@ class TestValidate:
             assert run(capsys, "validate", "--max-size", limit, WORKER)[:2] == (0, "1 file valid\n")
 
     def test_kind_names_are_the_kinds(self) -> None:
-        assert set(KIND_NAMES) == set(_kinds.KINDS)
+        assert set(KIND_NAMES) == set(kinds.KINDS)
 
     def test_version(self, capsys: pytest.CaptureFixture[str]) -> None:
         assert run(capsys, "--version") == (0, f"estconf {estconf.__version__}\n", "")

@@ -63,3 +63,32 @@ def test_submodules_are_reachable_as_attributes() -> None:
         "assert estconf.session_config.ConfigProto; assert estconf.RunConfig"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def _file_pipeline_codes() -> set[str]:
+    """The codes the file pipeline and the command give their errors, read from the source."""
+    import ast
+
+    makers = {"error": 1, "refused": 1, "found": 0, "check_size": None, "too_deep": None}
+    sources = [*(ROOT / "src" / "estconf" / "io").glob("*.py"), ROOT / "src/estconf/cli.py"]
+    codes = {"size", "depth"}  # check_size and too_deep write them
+    for source in sources:
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", getattr(node.func, "attr", None))
+            index = makers.get(name) if isinstance(name, str) else None
+            if index is not None and len(node.args) > index:
+                code = node.args[index]
+                if isinstance(code, ast.Constant) and isinstance(code.value, str):
+                    codes.add(code.value)
+    return codes
+
+
+def test_every_file_error_code_is_documented() -> None:
+    text = (ROOT / "docs" / "errors.md").read_text(encoding="utf-8")
+    section = text.split("## File errors", 1)[1].split("\n## ", 1)[0]
+    documented = set(re.findall(r"^\| `([a-z_]+)` \|", section, re.MULTILINE))
+    codes = _file_pipeline_codes()
+    assert {"syntax", "encoding", "unknown_key", "tag"} <= codes  # the source was read
+    assert documented == codes

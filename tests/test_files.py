@@ -102,10 +102,10 @@ class TestKinds:
     )
     def test_detection_keys_are_the_models_keys(self, keys: str, model: str) -> None:
         """The lists that spare the command importing the models follow the models."""
-        from estconf import _kinds
+        from estconf.io import kinds
 
-        cls = _kinds._resolve(model)
-        assert getattr(_kinds, keys) == set(cls.model_fields) | set(cls.model_computed_fields)
+        cls = kinds._resolve(model)
+        assert getattr(kinds, keys) == set(cls.model_fields) | set(cls.model_computed_fields)
 
     @pytest.mark.parametrize(
         ("data", "kind"),
@@ -133,16 +133,16 @@ class TestKinds:
         assert detect_kind(data) == kind
 
     def test_markers_are_keys_of_the_models(self) -> None:
-        from estconf import _kinds
-        from estconf._keys import file_keys
+        from estconf.io import kinds
+        from estconf.io.keys import file_keys
 
         tf_config_keys = set(file_keys(TFConfig))
-        assert _kinds.KINDS["tf_config"].markers == tf_config_keys
+        assert kinds.KINDS["tf_config"].markers == tf_config_keys
         run_config_keys = set(RunConfig.model_fields) | set(RunConfig.model_computed_fields)
-        assert _kinds.KINDS["run_config"].markers == run_config_keys - tf_config_keys
+        assert kinds.KINDS["run_config"].markers == run_config_keys - tf_config_keys
         tpu_keys = set(TPUConfig.model_fields) | set(TPUConfig.model_computed_fields)
-        assert _kinds.KINDS["tpu_config"].markers == tpu_keys
-        assert _kinds.KINDS["tpu_run_config"].markers == (
+        assert kinds.KINDS["tpu_config"].markers == tpu_keys
+        assert kinds.KINDS["tpu_run_config"].markers == (
             set(TPURunConfig.model_fields) - set(RunConfig.model_fields)
         )
 
@@ -342,7 +342,7 @@ class TestHostileInput:
         path.write_text('{"cluster": {}}' + " " * 100)
         with pytest.raises(ConfigFileError) as info:
             load(path, max_size=100)
-        assert [e.code for e in info.value.errors] == ["file_too_large"]
+        assert [e.code for e in info.value.errors] == ["size"]
         assert load(path, max_size=200) == TFConfig()
         with pytest.raises(ConfigFileError):
             loads('{"cluster": {}}', "json", max_size=10)
@@ -366,7 +366,7 @@ class TestHostileInput:
     @pytest.mark.parametrize("format", ["json", "yaml"])
     def test_nesting_too_deep_for_the_parser(self, format: str) -> None:
         [error] = errors_of("[" * 100_000 + "]" * 100_000, format)
-        assert error.code in ("json_depth", "depth")
+        assert error.code == "depth"
 
     @pytest.mark.parametrize(
         ("text", "format"),
@@ -382,12 +382,12 @@ class TestHostileInput:
     def test_nan_and_infinity(self, text: str, format: str) -> None:
         [error] = errors_of(text, format, "tf_config")
         assert error.path == "service.x"
-        assert error.code in ("json_constant", "json_number", "number")
+        assert error.code == "number"
 
     @pytest.mark.parametrize(
         ("template", "format", "code", "place"),
         [
-            ('{{"tf_random_seed": {}}}', "json", "json_number", (1, 20)),
+            ('{{"tf_random_seed": {}}}', "json", "number", (1, 20)),
             ("tf_random_seed: {}", "yaml", "number", (1, 17)),
             ("tf_random_seed = {}", "toml", "number", (1, 18)),
         ],
@@ -415,7 +415,7 @@ class TestHostileInput:
     )
     def test_yaml_tags_that_build_objects(self, text: str) -> None:
         [error] = errors_of(text, "yaml")
-        assert error.code == "yaml_tag"
+        assert error.code == "tag"
 
     def test_recursive_yaml(self) -> None:
         [error] = errors_of("service: &a {x: *a}", "yaml", "tf_config")
@@ -458,3 +458,51 @@ class TestLoneSurrogates:
     def test_a_pair_is_one_character(self) -> None:
         tf_config = loads('{"cluster": {}, "job": "\\ud83d\\ude00"}', "json", TFConfig)
         assert tf_config.model_extra == {"job": "\N{GRINNING FACE}"}
+
+
+class TestDepth:
+    """Nesting is measured on the data read, whatever the text around it holds."""
+
+    @pytest.mark.parametrize("bracket", ["[", "{"])
+    @pytest.mark.parametrize(
+        "template",
+        [
+            "# {many}\ncluster: {{chief: ['h:1']}}\n",
+            "cluster: {{chief: ['h:1']}}  # {many}\n",
+            "cluster: {{chief: ['h:1']}}\njob: '{many}'\n",
+            'cluster: {{chief: ["h:1"]}}\njob: "{many}"\n',
+            "cluster: {{chief: ['h:1']}}\njob: |\n  {many}\n",
+            "cluster: {{chief: ['h:1']}}\njob: x{many}\n",
+        ],
+        ids=["comment", "end-of-line comment", "single-quoted", "double-quoted", "block", "plain"],
+    )
+    def test_brackets_outside_the_structure_of_yaml(self, template: str, bracket: str) -> None:
+        text = template.format(many=bracket * 150)
+        tf_config = loads(text + "task: {type: chief, index: 0}\n", "yaml", TFConfig)
+        assert tf_config.task is not None
+        assert tf_config.task.type == "chief"
+        job = (tf_config.model_extra or {}).get("job", bracket * 150)
+        assert job.strip("x\n") == bracket * 150
+
+    @pytest.mark.parametrize(
+        ("text", "format"),
+        [
+            ('{"service": ' + "[" * 100 + "]" * 100 + "}", "json"),
+            ("service: " + "[" * 100 + "]" * 100, "yaml"),
+            ("service:\n" + "- " * 100 + "x", "yaml"),
+            ("[service]\nx = " + "[" * 100 + "]" * 100, "toml"),
+            ("[service]\nx = " + "{a = " * 100 + "1" + "}" * 100, "toml"),
+            ("[service" + ".a" * 100 + "]", "toml"),
+        ],
+    )
+    def test_too_deep_in_every_format(self, text: str, format: str) -> None:
+        [error] = errors_of(text, format, "tf_config")
+        assert error.code == "depth"
+        assert f"nested deeper than {MAX_DEPTH} levels" in error.message
+        assert error.loc[:2] in (("service", 0), ("service", "x"), ("service", "a"))
+
+    @pytest.mark.parametrize("format", ["json", "yaml", "toml"])
+    def test_too_deep_for_the_parser_in_every_format(self, format: str) -> None:
+        text = {"json": '{{"x": {}}}', "yaml": "x: {}", "toml": "x = {}"}[format]
+        [error] = errors_of(text.format("[" * 100_000 + "]" * 100_000), format, "tf_config")
+        assert error.code == "depth"

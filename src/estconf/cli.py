@@ -24,11 +24,12 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypedDict
 
-from estconf import __version__, _kinds
+from estconf import __version__
+from estconf.io import kinds
 
 if TYPE_CHECKING:
     from estconf import RunConfig, TFConfig
-    from estconf._report import Result
+    from estconf.io.report import Result
 
 __all__ = ["main"]
 
@@ -39,7 +40,7 @@ EXIT_INVALID = 1
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
 
-KIND_NAMES = tuple(_kinds.KINDS)
+KIND_NAMES = tuple(kinds.KINDS)
 
 _DESCRIPTION = """\
 Validate TensorFlow Estimator run configuration -- TF_CONFIG, RunConfig --
@@ -289,26 +290,26 @@ def _out(text: str, stream: TextIO | None = None) -> None:
 
 
 def _check(path: str, kind: str | None, limits: _Limits) -> Result:
-    from estconf._report import Result
-    from estconf.files import ConfigFileError, load
+    from estconf import files
+    from estconf.io.report import Result
 
     try:
-        model = load(path, kind, **limits)
-    except ConfigFileError as exc:
+        model = files.load(path, kind, **limits)
+    except files.ConfigFileError as exc:
         return Result(path, exc.kind, exc.errors)
-    found = _kinds.of_model(type(model))
+    found = kinds.of_model(type(model))
     return Result(path, None if found is None else found.name)
 
 
 def _validate(args: argparse.Namespace) -> int:
-    from estconf import _report
+    from estconf.io import report
 
     limits = _limit_args(args)
     results = [_check(path, args.kind, limits) for path in args.files]
     writer = {
-        "text": _report.write_text,
-        "json": _report.write_json,
-        "github": _report.write_github,
+        "text": report.write_text,
+        "json": report.write_json,
+        "github": report.write_github,
     }[args.format]
     _out(writer(results))
     return EXIT_OK if all(r.valid for r in results) else EXIT_INVALID
@@ -354,32 +355,28 @@ class _Invalid(Exception):
 
 
 def _load_or_fail(path: str, kind: str, limits: _Limits) -> Any:
-    from estconf._report import Result
-    from estconf.files import ConfigFileError, load
+    from estconf import files
+    from estconf.io.report import Result
 
     try:
-        return load(path, kind, **limits)
-    except ConfigFileError as exc:
+        return files.load(path, kind, **limits)
+    except files.ConfigFileError as exc:
         raise _Invalid([Result(path, exc.kind, exc.errors)]) from None
 
 
 def _loads_or_fail(text: str | bytes, name: str, limits: _Limits) -> TFConfig:
-    from estconf import TFConfig
-    from estconf._report import Result
-    from estconf.files import ConfigFileError, FileError, loads
+    from estconf import TFConfig, files
+    from estconf.io.errors import error
+    from estconf.io.report import Result
 
     if not text.strip():
-        error = FileError(
-            name,
-            "",
-            (),
-            "tf_config_empty",
-            "TF_CONFIG is set but empty; unset it or give a JSON object",
+        empty = error(
+            name, "tf_config_empty", "TF_CONFIG is set but empty; unset it or give a JSON object"
         )
-        raise _Invalid([Result(name, "tf_config", [error])])
+        raise _Invalid([Result(name, "tf_config", [empty])])
     try:
-        return loads(text, "json", TFConfig, name=name, **limits)
-    except ConfigFileError as exc:
+        return files.loads(text, "json", TFConfig, name=name, **limits)
+    except files.ConfigFileError as exc:
         raise _Invalid([Result(name, exc.kind, exc.errors)]) from None
 
 
@@ -419,7 +416,7 @@ def _explained(args: argparse.Namespace) -> tuple[RunConfig, str]:
     try:
         merged = type(config).model_validate({**data, "tf_config": tf_config}, strict=True)
     except ValidationError as exc:
-        from estconf._report import Result
+        from estconf.io.report import Result
 
         name = f"{args.config} with TF_CONFIG from {source}"
         raise _Invalid([Result(name, "run_config", _errors_of(exc, name))]) from None
@@ -428,18 +425,17 @@ def _explained(args: argparse.Namespace) -> tuple[RunConfig, str]:
 
 def _read_stdin(limits: _Limits) -> str | bytes:
     """Standard input's bytes (its text, if it has no bytes), refused past the size limit."""
-    from estconf import _parse
-    from estconf._report import Result
-    from estconf.files import MAX_SIZE, FileError
+    from estconf.io.checks import MAX_SIZE, read_stream
+    from estconf.io.errors import ConfigFileError
+    from estconf.io.report import Result
 
     buffer = getattr(sys.stdin, "buffer", None)
     if buffer is None:
         return sys.stdin.read()
     try:
-        return _parse.read_stream(buffer, limits.get("max_size", MAX_SIZE))
-    except _parse.ParseError as exc:
-        errors = [FileError("<stdin>", "", (), p.code, p.message) for p in exc.problems]
-        raise _Invalid([Result("<stdin>", "tf_config", errors)]) from None
+        return read_stream(buffer, "<stdin>", limits.get("max_size", MAX_SIZE))
+    except ConfigFileError as exc:
+        raise _Invalid([Result("<stdin>", "tf_config", exc.errors)]) from None
 
 
 def _environ_bytes(name: str) -> bytes:
@@ -452,26 +448,26 @@ def _environ_bytes(name: str) -> bytes:
 
 
 def _read_or_fail(path: str, limits: _Limits) -> dict[str, Any]:
-    from estconf._report import Result
-    from estconf.files import ConfigFileError, FileError, read_data
+    from estconf import files
+    from estconf.io.errors import error
+    from estconf.io.report import Result
 
     try:
-        data = read_data(path, **limits)
-    except ConfigFileError as exc:
+        data = files.read_data(path, **limits)
+    except files.ConfigFileError as exc:
         raise _Invalid([Result(path, None, exc.errors)]) from None
     if not isinstance(data, dict):
-        error = FileError(path, "", (), "not_an_object", "a RunConfig file holds an object")
-        raise _Invalid([Result(path, None, [error])])
+        refused = error(path, "not_an_object", "a RunConfig file holds an object")
+        raise _Invalid([Result(path, None, [refused])])
     return data
 
 
 def _errors_of(exc: Any, name: str) -> list[Any]:
     """The errors of a ValidationError about no file in particular, as file errors."""
-    from estconf.files import FileError, format_path
+    from estconf.io.errors import error
 
     return [
-        FileError(name, format_path(e["loc"]), tuple(e["loc"]), e["type"], e["msg"])
-        for e in exc.errors(include_url=False)
+        error(name, e["type"], e["msg"], tuple(e["loc"])) for e in exc.errors(include_url=False)
     ]
 
 
@@ -503,12 +499,12 @@ _EXPLAINED = (
 
 
 def _explain(args: argparse.Namespace) -> int:
-    from estconf import _report
+    from estconf.io import report
 
     try:
         config, source = _explained(args)
     except _Invalid as exc:
-        _out(_report.write_text(exc.results), sys.stderr)
+        _out(report.write_text(exc.results), sys.stderr)
         return EXIT_INVALID
     data = config.model_dump(mode="json", include={*_EXPLAINED, "tpu_config"})
     facts = {"tf_config_source": source, **{key: data.get(key) for key in _EXPLAINED}}
@@ -522,7 +518,7 @@ def _explain(args: argparse.Namespace) -> int:
 
 
 def _table(facts: dict[str, Any]) -> str:
-    from estconf._report import plural
+    from estconf.io.report import plural
 
     rows: list[tuple[str, str]] = [("TF_CONFIG from", facts["tf_config_source"])]
     rows.append(("task", f"{facts['task_type']}:{facts['task_id']}"))
@@ -579,15 +575,15 @@ def _cell(value: Any) -> str:
 
 
 def _tf_config(args: argparse.Namespace) -> int:
-    from estconf import _report
-    from estconf.files import ConfigFileError, read_data
+    from estconf import files
+    from estconf.io import report
 
     limits = _limit_args(args)
     name = args.cluster
     try:
-        data = read_data(name, **limits)
-    except ConfigFileError as exc:
-        _out(_report.write_text([_report.Result(name, None, exc.errors)]), sys.stderr)
+        data = files.read_data(name, **limits)
+    except files.ConfigFileError as exc:
+        _out(report.write_text([report.Result(name, None, exc.errors)]), sys.stderr)
         return EXIT_INVALID
     if not isinstance(data, dict):
         print(
@@ -635,9 +631,10 @@ def _write_tf_configs(
 
     from pydantic import ValidationError
 
-    from estconf import TFConfig, _report
+    from estconf import TFConfig, files
     from estconf._distributed import derive_distributed
-    from estconf.files import ConfigFileError, FileError, loads
+    from estconf.io import report
+    from estconf.io.errors import FileError
     from estconf.tf_config import Task
 
     if not tasks:
@@ -650,8 +647,8 @@ def _write_tf_configs(
         return EXIT_INVALID
     errors: list[FileError] = []
     try:
-        base = loads(text, "json", TFConfig, name=f"{name} ({_label(tasks[0])})", **limits)
-    except ConfigFileError as exc:
+        base = files.loads(text, "json", TFConfig, name=f"{name} ({_label(tasks[0])})", **limits)
+    except files.ConfigFileError as exc:
         errors.extend(exc.errors)
         tasks = []  # the cluster itself is not valid: nothing more to check
     outputs: list[tuple[str, str]] = []
@@ -667,7 +664,7 @@ def _write_tf_configs(
     if errors:
         # a line and column would be those of the generated JSON, not of the file
         unplaced = [dataclasses.replace(error, line=None, column=None) for error in errors]
-        _out(_report.write_text([_report.Result(name, "tf_config", unplaced)]), sys.stderr)
+        _out(report.write_text([report.Result(name, "tf_config", unplaced)]), sys.stderr)
         return EXIT_INVALID
     _out(_tf_config_text(outputs, fmt))
     return EXIT_OK

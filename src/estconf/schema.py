@@ -26,13 +26,13 @@ import re
 from pathlib import Path
 from typing import Any
 
-from estconf import _kinds
+from estconf.io import kinds
 
 __all__ = ["DIALECT", "KINDS", "json_schema", "schema_id", "write_schemas"]
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
-KINDS: tuple[str, ...] = tuple(_kinds.KINDS)
+KINDS: tuple[str, ...] = tuple(kinds.KINDS)
 """The kinds that have a schema: the kinds of config file."""
 
 Schema = dict[str, Any]
@@ -90,7 +90,7 @@ def json_schema(kind: str) -> Schema:
         >>> schema["title"]
         'TF_CONFIG'
     """
-    spec = _kinds.get(kind)
+    spec = kinds.get(kind)
     model = spec.model()
     schema = model.model_json_schema(mode="validation")
     _add_derived(schema, model.model_json_schema(mode="serialization"))
@@ -140,7 +140,7 @@ def dumps(schema: Schema) -> str:
     return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
 
 
-def _description(spec: _kinds.Kind) -> str:
+def _description(spec: kinds.Kind) -> str:
     parts = [spec.description]
     rules = _RULES.get(spec.name)
     if rules:

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from estconf.files import FileError
+from estconf.io.errors import NO_VALUE, FileError
 
 __all__ = ["Result", "plural", "summary", "write_github", "write_json", "write_text"]
 
@@ -52,8 +51,6 @@ def write_text(results: list[Result]) -> str:
 
 
 def _error_json(error: FileError) -> dict[str, Any]:
-    from estconf.files import NO_VALUE
-
     data: dict[str, Any] = {
         "path": error.path,
         "loc": list(error.loc),

@@ -14,21 +14,14 @@ from __future__ import annotations
 import types
 import typing
 from collections.abc import Mapping
-from typing import Annotated, Any, NamedTuple, Union
+from typing import Annotated, Any, Union
 
 from pydantic import BaseModel, RootModel
 
-__all__ = ["KeyProblem", "check_keys", "file_keys", "model_at", "unknown_key_message"]
+from estconf.io._positions import Loc
+from estconf.io.errors import FileError, error
 
-Loc = tuple[str | int, ...]
-
-
-class KeyProblem(NamedTuple):
-    """A key a file may not hold, at ``path`` (which ends with the key)."""
-
-    code: str
-    message: str
-    path: Loc
+__all__ = ["check_keys", "file_keys", "model_at", "unknown_key_message"]
 
 
 def file_keys(model: type[BaseModel]) -> dict[str, str]:
@@ -102,29 +95,28 @@ def model_at(model: type[BaseModel], path: Loc) -> type[BaseModel] | None:
 
 
 def check_keys(
-    model: type[BaseModel], data: Mapping[Any, Any], path: Loc = ()
-) -> tuple[dict[Any, Any], list[KeyProblem]]:
+    model: type[BaseModel], data: Mapping[Any, Any], file: str, path: Loc = ()
+) -> tuple[dict[Any, Any], list[FileError]]:
     """Find the keys of ``data`` (and of its nested objects) that a file may not give.
 
     Returns:
-        ``data`` without those keys, and one problem for each.
+        ``data`` without those keys, and an ``unknown_key`` error of ``file`` for each.
     """
     if _keeps_unknown(model):
         return dict(data), []
     keys = file_keys(model)
     kept: dict[Any, Any] = {}
-    problems: list[KeyProblem] = []
+    errors: list[FileError] = []
     for key, value in data.items():
         name = keys.get(key) if isinstance(key, str) else None
         if name is None:
-            problems.append(
-                KeyProblem("unknown_key", unknown_key_message(model, key), (*path, key))
-            )
+            message = unknown_key_message(model, key)
+            errors.append(error(file, "unknown_key", message, (*path, key), on_key=True))
             continue
         field = model.model_fields.get(name)
         nested = [] if field is None else _models_of(field.annotation)
         if len(nested) == 1 and isinstance(value, Mapping):
-            value, inner = check_keys(nested[0], value, (*path, key))
-            problems.extend(inner)
+            value, inner = check_keys(nested[0], value, file, (*path, key))
+            errors.extend(inner)
         kept[key] = value
-    return kept, problems
+    return kept, errors

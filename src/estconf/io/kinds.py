@@ -19,6 +19,7 @@ Only the kinds this version provides take part.
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -178,9 +179,16 @@ def get(name: str) -> Kind:
 
 
 def of_model(model: type) -> Kind | None:
-    """Return the kind whose model is the class ``model``, without importing any model."""
-    path = f"{model.__module__}:{model.__qualname__}"
-    return next((kind for kind in KINDS.values() if kind.model_path == path), None)
+    """Return the kind whose model is the class ``model``, without importing any model.
+
+    A kind's model is looked up only in a module already imported: a class
+    that is not there is the model of no kind.
+    """
+    for kind in KINDS.values():
+        module, _, name = kind.model_path.partition(":")
+        if getattr(sys.modules.get(module), name, None) is model:
+            return kind
+    return None
 
 
 def detect(data: Mapping[str, Any]) -> Kind | None:

@@ -1,0 +1,230 @@
+"""The checks every format shares: size, depth, and values no config may hold.
+
+Size and depth are decided here and nowhere else:
+
+- size: a file or stream is read in chunks and refused as soon as it holds
+  more than ``max_size`` bytes (:func:`read_stream`, :func:`check_size`);
+- depth: :func:`check_values` walks the data read and refuses nesting deeper
+  than ``max_depth`` with the path to it, whatever the format and whatever
+  the text around the data holds (comments, strings).  A parser that cannot
+  read as deep as the data goes fails before the walk; :func:`too_deep` makes
+  its error the same ``depth`` error, and :func:`parser_depth` is how deep a
+  parser with a limit of its own may go.
+
+:func:`check_values` also refuses NaN and infinite numbers, strings with
+lone surrogates, and data that YAML aliases expand beyond what its text could
+hold.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import re
+import sys
+from collections.abc import Iterable, Iterator
+from typing import Any, BinaryIO
+
+from estconf.io._positions import Loc, Position
+from estconf.io.errors import ConfigFileError, FileError, error, refused
+
+__all__ = [
+    "INT_DIGITS",
+    "MAX_DEPTH",
+    "MAX_SIZE",
+    "check_size",
+    "check_values",
+    "parser_depth",
+    "read_stream",
+    "too_deep",
+    "too_deep_to_parse",
+    "too_many_digits",
+]
+
+MAX_SIZE = 64 * 1024 * 1024
+"""The largest file read by default, in bytes (64 MiB)."""
+
+MAX_DEPTH = 64
+"""The deepest nesting of objects and arrays read by default."""
+
+INT_DIGITS = sys.get_int_max_str_digits() or 4300
+"""The most decimal digits Python converts to an ``int``."""
+
+_DEPTH_PATH_SHOWN = 8
+"""How much of the path to a value nested too deep is shown."""
+
+_CHUNK = 1 << 20
+
+
+def check_size(file: str, size: int, max_size: int) -> None:
+    """Refuse ``size`` bytes if they are more than ``max_size``.
+
+    Raises:
+        ConfigFileError: with a ``size`` error.
+    """
+    if size > max_size:
+        raise refused(file, "size", f"the file is larger than the limit of {max_size} bytes")
+
+
+def read_stream(stream: BinaryIO, file: str, max_size: int = MAX_SIZE) -> bytes:
+    """Read a binary stream to its end, refusing more than ``max_size`` bytes.
+
+    The stream is read in chunks, so a large limit costs no memory up front
+    and a stream larger than the limit is read no further than it.
+
+    Raises:
+        ConfigFileError: the stream holds more than ``max_size`` bytes.
+    """
+    chunks: list[bytes] = []
+    total = 0
+    while chunk := stream.read(_CHUNK):
+        total += len(chunk)
+        check_size(file, total, max_size)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def too_deep(
+    file: str, max_depth: int | None, loc: Loc = (), position: Position | None = None
+) -> FileError:
+    """The ``depth`` error: nesting deeper than ``max_depth`` at ``loc`` (its start shown).
+
+    ``max_depth`` is ``None`` when a parser gave up before the limit was reached.
+    """
+    limit = "too deep to read" if max_depth is None else f"deeper than {max_depth} levels"
+    return error(
+        file, "depth", f"the document is nested {limit}", loc[:_DEPTH_PATH_SHOWN], position=position
+    )
+
+
+def parser_depth(max_depth: int) -> int:
+    """How deep a parser with a limit of its own may go, so that the walk reports the rest.
+
+    YAML's composer counts every node, keys and scalars included, so twice
+    the depth of the data, and a little more, is enough.
+    """
+    return 2 * max_depth + 2
+
+
+@contextlib.contextmanager
+def too_deep_to_parse(file: str) -> Iterator[None]:
+    """Turn a parser's failure on input nested deeper than it can read into a ``depth`` error.
+
+    Raises:
+        ConfigFileError: the parser ran out of stack.
+    """
+    try:
+        yield
+    except RecursionError:
+        raise ConfigFileError(file, [too_deep(file, None)]) from None
+
+
+def too_many_digits(digits: int) -> str:
+    """Say that an integer has more digits than can be converted."""
+    return f"the integer has {digits} digits, more than the {INT_DIGITS} that can be converted"
+
+
+def check_values(
+    file: str, data: Any, max_depth: int = MAX_DEPTH, max_values: int | None = None
+) -> list[FileError]:
+    r"""Find what no format should let through.
+
+    That is nesting deeper than ``max_depth``, NaN and infinite numbers, and
+    strings holding lone surrogates (which escapes such as ``\ud800`` make).
+    ``max_values`` caps how many values the data holds once YAML aliases are
+    expanded; a cap reached stops the walk.
+
+    Only objects and arrays go on the walk's stack; the scalars of each are
+    checked together, so that long lists of addresses cost little.
+    """
+    errors: list[FileError] = []
+    count = 0
+    stack: list[tuple[Loc, Any]] = [((), data)]
+    while stack:
+        path, value = stack.pop()
+        if not isinstance(value, (dict, list)):
+            continue  # a scalar document, which no kind of file takes: files says so
+        count += len(value) + 1
+        if max_values is not None and count > max_values:
+            errors.append(
+                error(
+                    file,
+                    "too_many_values",
+                    f"the document expands to more than {max_values} values, more than "
+                    "its text could hold: are YAML aliases repeating a large value?",
+                )
+            )
+            break
+        if len(path) >= max_depth:
+            errors.append(too_deep(file, max_depth, path))
+            continue
+        items: list[tuple[str | int, Any]]
+        if isinstance(value, dict):
+            lone = _with_surrogates([key for key in value if type(key) is str])
+            errors.extend(_surrogate(file, key, path, "key") for key in lone)
+            if not lone and _all_plain_strings(value.values()):
+                continue
+            items = [(key, child) for key, child in value.items() if key not in lone]
+        else:
+            if _all_plain_strings(value):
+                continue
+            items = list(enumerate(value))
+        scalars = [(key, child) for key, child in items if not isinstance(child, (dict, list))]
+        errors.extend(_scalar_errors(file, scalars, path))
+        if len(scalars) < len(items):
+            stack.extend(
+                ((*path, key), child)
+                for key, child in reversed(items)
+                if isinstance(child, (dict, list))
+            )
+    return errors
+
+
+def _all_plain_strings(values: Iterable[Any]) -> bool:
+    """Whether every value is a string without lone surrogates (as a job's addresses are)."""
+    try:
+        joined = "".join(values)
+    except TypeError:
+        return False
+    return not _SURROGATE.search(joined)
+
+
+def _with_surrogates(strings: list[str]) -> list[str]:
+    """The strings holding a lone surrogate, found with one search in the common case."""
+    if not strings or not _SURROGATE.search("".join(strings)):
+        return []
+    return [text for text in strings if _SURROGATE.search(text)]
+
+
+def _scalar_errors(file: str, items: list[tuple[str | int, Any]], path: Loc) -> list[FileError]:
+    """The strings with lone surrogates and the NaN or infinite numbers among ``items``."""
+    lone = set(_with_surrogates([child for _, child in items if type(child) is str]))
+    errors = []
+    for key, child in items:
+        if type(child) is str and child in lone:
+            errors.append(_surrogate(file, child, (*path, key), "string"))
+        elif type(child) is float and not math.isfinite(child):
+            errors.append(
+                error(
+                    file,
+                    "number",
+                    "NaN and infinite numbers are not allowed; write a finite number",
+                    (*path, key),
+                )
+            )
+    return errors
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _surrogate(file: str, text: str, path: Loc, what: str) -> FileError:
+    r"""A string holding half of a UTF-16 surrogate pair, from an escape such as ``\ud800``."""
+    found = _SURROGATE.search(text)
+    escape = "" if found is None else found[0].encode("unicode_escape").decode("ascii")
+    return error(
+        file,
+        "encoding",
+        f"a {what} holds {escape}, half of a UTF-16 surrogate pair, which is not a character",
+        path,
+    )

@@ -1,0 +1,342 @@
+"""A config file validated into its model, with every problem located in the file.
+
+:func:`load` (a file), :func:`loads` (text in memory) and :func:`read_data`
+(plain data, no model) run the pipeline: read, decode, parse, the shared
+checks, then the kind's key checks and model in strict mode.  A model's
+errors name places in the data it validated; they are turned into
+:class:`~estconf.io.errors.FileError` entries at the path the file gives
+(a key it leaves out is named at the object that lacks it) and then placed
+at their line and column, all with one search of the text.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from os import PathLike
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar, overload
+
+from estconf._json import type_name
+from estconf.io import kinds, parse
+from estconf.io._positions import Loc, Position, Span
+from estconf.io.checks import MAX_DEPTH, MAX_SIZE, check_size, check_values
+from estconf.io.errors import NO_VALUE, ConfigFileError, FileError, error, refused
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel, ValidationError
+
+__all__ = ["FORMATS", "KINDS", "detect_kind", "load", "loads", "read_data"]
+
+M = TypeVar("M", bound="BaseModel")
+
+FORMATS: tuple[str, ...] = ("json", "toml", "yaml")
+"""The file formats read."""
+
+KINDS: tuple[str, ...] = tuple(kinds.KINDS)
+"""The kinds of config file read, by name (``tf_config``, ...)."""
+
+
+def detect_kind(data: Mapping[str, Any]) -> str | None:
+    """Return the kind a file's top-level keys mark (see :mod:`estconf.files`), or ``None``."""
+    kind = kinds.detect(data)
+    return None if kind is None else kind.name
+
+
+@overload
+def load(
+    path: str | PathLike[str],
+    kind: type[M],
+    *,
+    format: str | None = None,
+    max_size: int = MAX_SIZE,
+    max_depth: int = MAX_DEPTH,
+) -> M: ...
+
+
+@overload
+def load(
+    path: str | PathLike[str],
+    kind: str | None = None,
+    *,
+    format: str | None = None,
+    max_size: int = MAX_SIZE,
+    max_depth: int = MAX_DEPTH,
+) -> BaseModel: ...
+
+
+def load(
+    path: str | PathLike[str],
+    kind: str | type[BaseModel] | None = None,
+    *,
+    format: str | None = None,
+    max_size: int = MAX_SIZE,
+    max_depth: int = MAX_DEPTH,
+) -> BaseModel:
+    """Read the config file at ``path`` and return its validated model.
+
+    Args:
+        path: the file; its suffix gives the format unless ``format`` does.
+        kind: the kind's name (``"tf_config"``, ...) or model class
+            (``estconf.TFConfig``, ...); told from the content when ``None``.
+        format: ``"json"``, ``"toml"`` or ``"yaml"``, to override the suffix.
+        max_size: the largest file read, in bytes.
+        max_depth: the deepest nesting of objects and arrays read.
+
+    Returns:
+        The model of the file's kind.
+
+    Raises:
+        ConfigFileError: the file cannot be read or is not valid; its
+            ``errors`` list every problem found.
+
+    Example:
+        >>> from estconf import TFConfig
+        >>> tf_config = load("examples/tf_config_worker.json", TFConfig)
+        >>> tf_config.task.type
+        'worker'
+    """
+    name = str(path)
+    raw = parse.read(Path(path), name, max_size)  # a missing file is reported before its name
+    document = _document(raw, _format(name, format), name, max_depth)
+    return _validate(document, kind, name)
+
+
+def read_data(
+    path: str | PathLike[str],
+    *,
+    format: str | None = None,
+    max_size: int = MAX_SIZE,
+    max_depth: int = MAX_DEPTH,
+) -> Any:
+    """Read a JSON, TOML or YAML file into plain data, with the checks of :func:`load`.
+
+    Everything :func:`load` refuses before a model looks at the data is
+    refused here too (bad UTF-8, repeated keys, NaN, deep nesting, ...).
+
+    Raises:
+        ConfigFileError: the file cannot be read as plain data.
+    """
+    name = str(path)
+    raw = parse.read(Path(path), name, max_size)
+    return _document(raw, _format(name, format), name, max_depth).data
+
+
+@overload
+def loads(
+    content: str | bytes,
+    format: str,
+    kind: type[M],
+    *,
+    name: str = "<string>",
+    max_size: int = MAX_SIZE,
+    max_depth: int = MAX_DEPTH,
+) -> M: ...
+
+
+@overload
+def loads(
+    content: str | bytes,
+    format: str,
+    kind: str | None = None,
+    *,
+    name: str = "<string>",
+    max_size: int = MAX_SIZE,
+    max_depth: int = MAX_DEPTH,
+) -> BaseModel: ...
+
+
+def loads(
+    content: str | bytes,
+    format: str,
+    kind: str | type[BaseModel] | None = None,
+    *,
+    name: str = "<string>",
+    max_size: int = MAX_SIZE,
+    max_depth: int = MAX_DEPTH,
+) -> BaseModel:
+    """Validate the text of a config file in ``format`` and return its model.
+
+    Takes the same arguments as :func:`load`, with ``name`` standing for the
+    file name in errors.
+
+    Raises:
+        ConfigFileError: the text is not a valid config; ``errors`` list every problem.
+    """
+    if format not in FORMATS:
+        raise ValueError(f"unknown format {format!r}; the formats are {', '.join(FORMATS)}")
+    # lone surrogates (from undecodable bytes) become bytes that decoding reports as bad UTF-8
+    raw = content.encode("utf-8", "surrogatepass") if isinstance(content, str) else content
+    check_size(name, len(raw), max_size)
+    return _validate(_document(raw, format, name, max_depth), kind, name)
+
+
+def _format(name: str, format: str | None) -> str:
+    fmt = format or parse.format_of(name)
+    if fmt is None:
+        raise refused(
+            name,
+            "format",
+            "cannot tell the format from the file name: name it .json, .toml, .yaml or .yml",
+        )
+    return fmt
+
+
+def _document(raw: bytes, format: str, name: str, max_depth: int) -> parse.Document:
+    """Decode and parse ``raw``, and refuse values no config may hold."""
+    text = parse.decode(raw, name)
+    document = parse.parse(text, format, name, max_depth)
+    errors = check_values(name, document.data, max_depth, max(len(text), 100_000))
+    if errors:
+        raise ConfigFileError(name, _placed(document, errors))
+    return document
+
+
+def _validate(document: parse.Document, kind: str | type[BaseModel] | None, name: str) -> BaseModel:
+    data = document.data
+    if not isinstance(data, dict):
+        raise refused(
+            name,
+            "not_an_object",
+            f"a config file holds an object (a mapping) at the top level, not {type_name(data)}",
+        )
+    chosen = _choose_kind(kind, data, name)
+    model = chosen.model()
+    from estconf.io.keys import check_keys
+
+    data, errors = check_keys(model, data, name)
+    from pydantic import ValidationError
+
+    try:
+        result = chosen.validate(data)
+    except ValidationError as exc:
+        errors.extend(_validation_errors(exc, data, model, name))
+    if errors:
+        raise ConfigFileError(name, _placed(document, errors), chosen.name)
+    return result
+
+
+def _choose_kind(
+    kind: str | type[BaseModel] | None, data: Mapping[str, Any], name: str
+) -> kinds.Kind:
+    if isinstance(kind, str):
+        return kinds.get(kind)
+    if kind is not None:
+        found = kinds.of_model(kind)
+        if found is None:
+            raise ValueError(f"{kind.__name__} is not the model of a kind of config file")
+        return found
+    detected = kinds.detect(data)
+    if detected is None:
+        raise refused(
+            name,
+            "kind",
+            "cannot tell what this file configures from its top-level keys "
+            f"(the kinds are {', '.join(kinds.KINDS)}); give the kind explicitly",
+        )
+    return detected
+
+
+def _validation_errors(
+    exc: ValidationError, data: Mapping[str, Any], model: type[BaseModel], name: str
+) -> list[FileError]:
+    """A model's errors, at the paths the file gives; a union's reports on one value joined."""
+    from estconf.io.keys import file_keys, model_at, unknown_key_message
+
+    errors: list[FileError] = []
+    joinable = False  # whether the last error is about a value the file gives
+    for found in exc.errors(include_url=False):
+        path, rest = _data_path(data, tuple(found["loc"]))
+        code, message, loc, on_key = found["type"], found["msg"], path, False
+        value = found.get("input", NO_VALUE)
+        left_out = False
+        if rest[:1] == ("[key]",):
+            on_key = True
+        elif code == "extra_forbidden" and path:
+            code, on_key = "unknown_key", True
+            message = unknown_key_message(model_at(model, path[:-1]), path[-1])
+        elif rest and isinstance(rest[0], str):
+            holder = model_at(model, path)
+            if holder is not None and rest[0] in file_keys(holder):
+                loc, value, left_out = (*path, rest[0]), NO_VALUE, True
+        if isinstance(value, (dict, list)):
+            value = NO_VALUE
+        new = error(name, code, message, loc, value=value, on_key=on_key)
+        if rest and joinable and not left_out and _same_value(errors[-1], new):
+            errors[-1] = _either(errors[-1], new)
+        else:
+            errors.append(new)
+        joinable = not left_out
+    return errors
+
+
+_SHOULD = "Input should be "
+
+
+def _same_value(first: FileError, second: FileError) -> bool:
+    """Whether two errors are the union members' reports on one value the file gives."""
+    return (first.loc, first.on_key) == (second.loc, second.on_key) and (
+        first.value is second.value or first.value == second.value
+    )
+
+
+def _either(first: FileError, second: FileError) -> FileError:
+    """Join two errors that the members of a union report for one value."""
+    tail = second.message
+    if first.message.startswith(_SHOULD) and tail.startswith(_SHOULD):
+        tail = tail[len(_SHOULD) :]
+    return dataclasses.replace(first, message=f"{first.message} or {tail}")
+
+
+def _data_path(data: Any, loc: Loc) -> tuple[Loc, Loc]:
+    """Split a pydantic location into the path it names in ``data`` and the rest."""
+    path: list[str | int] = []
+    node = data
+    for step in loc:
+        if isinstance(node, dict):
+            key: Any = step
+            if key not in node:
+                key = str(step) if isinstance(step, int) else _int_or_none(step)
+                if key is None or key not in node:
+                    break
+            node = node[key]
+            path.append(key)
+        elif isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
+            node = node[step]
+            path.append(step)
+        else:
+            break
+    return tuple(path), loc[len(path) :]
+
+
+def _int_or_none(step: str | int) -> int | None:
+    try:
+        return int(step)
+    except ValueError:
+        return None
+
+
+def _placed(document: parse.Document, errors: list[FileError]) -> list[FileError]:
+    """The errors with the line and column of what each is about, in the order of the file.
+
+    An error about a key the file leaves out is placed at the object that lacks it.
+    """
+    spans = document.locate(e.loc for e in errors if e.line is None)
+    placed = []
+    for item in errors:
+        at = None if item.line is not None else _position(spans, item.loc, item.on_key)
+        placed.append(
+            item if at is None else dataclasses.replace(item, line=at.line, column=at.column)
+        )
+    placed.sort(key=lambda e: (e.line is None, e.line or 0, e.column or 0))
+    return placed
+
+
+def _position(spans: Mapping[Loc, Span], path: Loc, on_key: bool) -> Position | None:
+    for end in range(len(path), -1, -1):
+        span = spans.get(path[:end])
+        if span is not None:
+            if on_key and end == len(path) and span.key is not None:
+                return span.key
+            return span.value
+    return None
