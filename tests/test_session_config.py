@@ -17,7 +17,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from estconf import _proto
 from estconf.session_config import (
     AttrValue,
     ConfigProto,
@@ -29,6 +28,8 @@ from estconf.session_config import (
     RewriterConfig,
     default_distributed_session_config,
 )
+from estconf.session_config._message import json_name
+from estconf.session_config._values import ProtoEnum, Scalar
 
 # --- walking the models -------------------------------------------------------
 
@@ -82,9 +83,9 @@ def _sample(annotation: Any, depth: int) -> tuple[Any, Any]:
     if origin is typing.Annotated:
         inner, *metadata = typing.get_args(annotation)
         for meta in metadata:
-            if isinstance(meta, _proto._Scalar):
+            if isinstance(meta, Scalar):
                 return SAMPLES[meta.kind]
-            if isinstance(meta, _proto.ProtoEnum):
+            if isinstance(meta, ProtoEnum):
                 name, number = list(meta.numbers.items())[-1]
                 return number, name
         return _sample(inner, depth)
@@ -569,9 +570,9 @@ def _values(annotation: Any, depth: int, camel: bool) -> st.SearchStrategy[Any]:
     if origin is typing.Annotated:
         inner, *metadata = typing.get_args(annotation)
         for meta in metadata:
-            if isinstance(meta, _proto._Scalar):
+            if isinstance(meta, Scalar):
                 return _kind_values(meta.kind)
-            if isinstance(meta, _proto.ProtoEnum):
+            if isinstance(meta, ProtoEnum):
                 return st.one_of(
                     st.sampled_from(list(meta.numbers)), st.sampled_from(list(meta.names))
                 )
@@ -587,7 +588,7 @@ def _values(annotation: Any, depth: int, camel: bool) -> st.SearchStrategy[Any]:
 def _keys(annotation: Any) -> st.SearchStrategy[Any]:
     """JSON object keys: strings, of digits for integer keys."""
     metadata = typing.get_args(annotation)[1:]
-    if any(isinstance(meta, _proto._Scalar) and meta.kind == "int32" for meta in metadata):
+    if any(isinstance(meta, Scalar) and meta.kind == "int32" for meta in metadata):
         return st.integers(-(2**31), 2**31 - 1).map(str)
     return _kind_values("string")
 
@@ -607,7 +608,7 @@ def _messages(
     for name in chosen:
         if name in oneof and any(other in data for other in oneof):
             continue
-        spelling = draw(st.sampled_from([name, _proto.json_name(name)])) if camel else name
+        spelling = draw(st.sampled_from([name, json_name(name)])) if camel else name
         data[spelling] = draw(_values(model.model_fields[name].annotation, depth, camel))
     return data
 

@@ -1,0 +1,333 @@
+"""Tensors as protobuf writes them: ``TensorProto``, its shape, type and resource handles.
+
+Custom Grappler optimizers take parameters as ``AttrValue``s, which can hold
+tensors; these are the messages of TensorFlow's ``tensor.proto``,
+``tensor_shape.proto``, ``resource_handle.proto`` and ``types.proto``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, ClassVar, Literal
+
+from pydantic import Field
+
+from estconf._types import absent_if_none
+from estconf.session_config._message import Message
+from estconf.session_config._values import (
+    Double,
+    Float32,
+    Int32,
+    Int64,
+    ProtoBool,
+    ProtoBytes,
+    ProtoEnum,
+    ProtoString,
+    Repeated,
+    UInt32,
+    UInt64,
+)
+
+__all__ = [
+    "DataType",
+    "DtypeAndShape",
+    "ResourceHandleProto",
+    "TensorProto",
+    "TensorShapeDim",
+    "TensorShapeProto",
+    "VariantTensorDataProto",
+]
+
+
+DataType = Annotated[
+    Literal[
+        "DT_INVALID",
+        "DT_FLOAT",
+        "DT_DOUBLE",
+        "DT_INT32",
+        "DT_UINT8",
+        "DT_INT16",
+        "DT_INT8",
+        "DT_STRING",
+        "DT_COMPLEX64",
+        "DT_INT64",
+        "DT_BOOL",
+        "DT_QINT8",
+        "DT_QUINT8",
+        "DT_QINT32",
+        "DT_BFLOAT16",
+        "DT_QINT16",
+        "DT_QUINT16",
+        "DT_UINT16",
+        "DT_COMPLEX128",
+        "DT_HALF",
+        "DT_RESOURCE",
+        "DT_VARIANT",
+        "DT_UINT32",
+        "DT_UINT64",
+        "DT_FLOAT8_E5M2",
+        "DT_FLOAT8_E4M3FN",
+        "DT_INT4",
+        "DT_UINT4",
+        "DT_FLOAT_REF",
+        "DT_DOUBLE_REF",
+        "DT_INT32_REF",
+        "DT_UINT8_REF",
+        "DT_INT16_REF",
+        "DT_INT8_REF",
+        "DT_STRING_REF",
+        "DT_COMPLEX64_REF",
+        "DT_INT64_REF",
+        "DT_BOOL_REF",
+        "DT_QINT8_REF",
+        "DT_QUINT8_REF",
+        "DT_QINT32_REF",
+        "DT_BFLOAT16_REF",
+        "DT_QINT16_REF",
+        "DT_QUINT16_REF",
+        "DT_UINT16_REF",
+        "DT_COMPLEX128_REF",
+        "DT_HALF_REF",
+        "DT_RESOURCE_REF",
+        "DT_VARIANT_REF",
+        "DT_UINT32_REF",
+        "DT_UINT64_REF",
+        "DT_FLOAT8_E5M2_REF",
+        "DT_FLOAT8_E4M3FN_REF",
+        "DT_INT4_REF",
+        "DT_UINT4_REF",
+    ],
+    ProtoEnum(
+        "tensorflow.DataType",
+        {
+            "DT_INVALID": 0,
+            "DT_FLOAT": 1,
+            "DT_DOUBLE": 2,
+            "DT_INT32": 3,
+            "DT_UINT8": 4,
+            "DT_INT16": 5,
+            "DT_INT8": 6,
+            "DT_STRING": 7,
+            "DT_COMPLEX64": 8,
+            "DT_INT64": 9,
+            "DT_BOOL": 10,
+            "DT_QINT8": 11,
+            "DT_QUINT8": 12,
+            "DT_QINT32": 13,
+            "DT_BFLOAT16": 14,
+            "DT_QINT16": 15,
+            "DT_QUINT16": 16,
+            "DT_UINT16": 17,
+            "DT_COMPLEX128": 18,
+            "DT_HALF": 19,
+            "DT_RESOURCE": 20,
+            "DT_VARIANT": 21,
+            "DT_UINT32": 22,
+            "DT_UINT64": 23,
+            "DT_FLOAT8_E5M2": 24,
+            "DT_FLOAT8_E4M3FN": 25,
+            "DT_INT4": 29,
+            "DT_UINT4": 30,
+            "DT_FLOAT_REF": 101,
+            "DT_DOUBLE_REF": 102,
+            "DT_INT32_REF": 103,
+            "DT_UINT8_REF": 104,
+            "DT_INT16_REF": 105,
+            "DT_INT8_REF": 106,
+            "DT_STRING_REF": 107,
+            "DT_COMPLEX64_REF": 108,
+            "DT_INT64_REF": 109,
+            "DT_BOOL_REF": 110,
+            "DT_QINT8_REF": 111,
+            "DT_QUINT8_REF": 112,
+            "DT_QINT32_REF": 113,
+            "DT_BFLOAT16_REF": 114,
+            "DT_QINT16_REF": 115,
+            "DT_QUINT16_REF": 116,
+            "DT_UINT16_REF": 117,
+            "DT_COMPLEX128_REF": 118,
+            "DT_HALF_REF": 119,
+            "DT_RESOURCE_REF": 120,
+            "DT_VARIANT_REF": 121,
+            "DT_UINT32_REF": 122,
+            "DT_UINT64_REF": 123,
+            "DT_FLOAT8_E5M2_REF": 124,
+            "DT_FLOAT8_E4M3FN_REF": 125,
+            "DT_INT4_REF": 129,
+            "DT_UINT4_REF": 130,
+        },
+    ),
+]
+"""``tensorflow.DataType``: the element type of a tensor."""
+
+
+class TensorShapeDim(Message):
+    """``tensorflow.TensorShapeProto.Dim``: one dimension of a shape."""
+
+    proto_name: ClassVar[str] = "tensorflow.TensorShapeProto.Dim"
+
+    size: Int64 | None = Field(
+        None, exclude_if=absent_if_none, description="Size of the dimension; -1 means unknown."
+    )
+    name: ProtoString | None = Field(
+        None, exclude_if=absent_if_none, description="Optional name of the dimension."
+    )
+
+
+class TensorShapeProto(Message):
+    """``tensorflow.TensorShapeProto``: the shape of a tensor."""
+
+    proto_name: ClassVar[str] = "tensorflow.TensorShapeProto"
+
+    dim: Repeated[TensorShapeDim] | None = Field(
+        None,
+        exclude_if=absent_if_none,
+        description="The dimensions, outermost first; empty for a scalar.",
+    )
+    unknown_rank: ProtoBool | None = Field(
+        None,
+        exclude_if=absent_if_none,
+        description="The number of dimensions is unknown (then `dim` must be empty).",
+    )
+
+
+class DtypeAndShape(Message):
+    """``tensorflow.ResourceHandleProto.DtypeAndShape``: type and shape of a resource's data."""
+
+    proto_name: ClassVar[str] = "tensorflow.ResourceHandleProto.DtypeAndShape"
+
+    dtype: DataType | None = Field(
+        None, exclude_if=absent_if_none, description="Element type of the data."
+    )
+    shape: TensorShapeProto | None = Field(
+        None, exclude_if=absent_if_none, description="Shape of the data."
+    )
+
+
+class ResourceHandleProto(Message):
+    """``tensorflow.ResourceHandleProto``: a handle to a resource such as a variable."""
+
+    proto_name: ClassVar[str] = "tensorflow.ResourceHandleProto"
+
+    device: ProtoString | None = Field(
+        None, exclude_if=absent_if_none, description="Device that holds the resource."
+    )
+    container: ProtoString | None = Field(
+        None, exclude_if=absent_if_none, description="Container the resource belongs to."
+    )
+    name: ProtoString | None = Field(
+        None, exclude_if=absent_if_none, description="Name of the resource in its container."
+    )
+    hash_code: UInt64 | None = Field(
+        None, exclude_if=absent_if_none, description="Hash of the resource's C++ type."
+    )
+    maybe_type_name: ProtoString | None = Field(
+        None,
+        exclude_if=absent_if_none,
+        description="Name of the resource's C++ type, when known (for debugging).",
+    )
+    dtypes_and_shapes: Repeated[DtypeAndShape] | None = Field(
+        None,
+        exclude_if=absent_if_none,
+        description="Element types and shapes of the data the resource holds.",
+    )
+
+
+class VariantTensorDataProto(Message):
+    """``tensorflow.VariantTensorDataProto``: the serialized value of a variant tensor."""
+
+    proto_name: ClassVar[str] = "tensorflow.VariantTensorDataProto"
+
+    type_name: ProtoString | None = Field(
+        None, exclude_if=absent_if_none, description="Name of the type of the stored value."
+    )
+    metadata: ProtoBytes | None = Field(
+        None, exclude_if=absent_if_none, description="Type-specific data, base64 encoded."
+    )
+    tensors: Repeated[TensorProto] | None = Field(
+        None, exclude_if=absent_if_none, description="Tensors the stored value is made of."
+    )
+
+
+class TensorProto(Message):
+    """``tensorflow.TensorProto``: a tensor value.
+
+    The values are in ``tensor_content`` (raw bytes) or in the ``*_val`` list
+    that matches ``dtype``; a single value is repeated to fill the shape.
+    """
+
+    proto_name: ClassVar[str] = "tensorflow.TensorProto"
+
+    dtype: DataType | None = Field(
+        None, exclude_if=absent_if_none, description="Element type of the tensor."
+    )
+    tensor_shape: TensorShapeProto | None = Field(
+        None, exclude_if=absent_if_none, description="Shape of the tensor."
+    )
+    version_number: Int32 | None = Field(
+        None,
+        exclude_if=absent_if_none,
+        description="Version of the serialization format (0 for the current one).",
+    )
+    tensor_content: ProtoBytes | None = Field(
+        None,
+        exclude_if=absent_if_none,
+        description="All values as raw little-endian bytes, base64 encoded; "
+        "replaces the `*_val` lists.",
+    )
+    half_val: Repeated[Int32] | None = Field(
+        None,
+        exclude_if=absent_if_none,
+        description="Values of a DT_HALF or DT_BFLOAT16 tensor, as their 16-bit patterns.",
+    )
+    float_val: Repeated[Float32] | None = Field(
+        None, exclude_if=absent_if_none, description="Values of a DT_FLOAT tensor."
+    )
+    double_val: Repeated[Double] | None = Field(
+        None, exclude_if=absent_if_none, description="Values of a DT_DOUBLE tensor."
+    )
+    int_val: Repeated[Int32] | None = Field(
+        None,
+        exclude_if=absent_if_none,
+        description="Values of a DT_INT32, DT_INT16, DT_UINT16, DT_INT8 or DT_UINT8 tensor.",
+    )
+    string_val: Repeated[ProtoBytes] | None = Field(
+        None,
+        exclude_if=absent_if_none,
+        description="Values of a DT_STRING tensor, each base64 encoded.",
+    )
+    scomplex_val: Repeated[Float32] | None = Field(
+        None,
+        exclude_if=absent_if_none,
+        description="Values of a DT_COMPLEX64 tensor: real and imaginary parts, alternating.",
+    )
+    int64_val: Repeated[Int64] | None = Field(
+        None, exclude_if=absent_if_none, description="Values of a DT_INT64 tensor."
+    )
+    bool_val: Repeated[ProtoBool] | None = Field(
+        None, exclude_if=absent_if_none, description="Values of a DT_BOOL tensor."
+    )
+    dcomplex_val: Repeated[Double] | None = Field(
+        None,
+        exclude_if=absent_if_none,
+        description="Values of a DT_COMPLEX128 tensor: real and imaginary parts, alternating.",
+    )
+    resource_handle_val: Repeated[ResourceHandleProto] | None = Field(
+        None, exclude_if=absent_if_none, description="Values of a DT_RESOURCE tensor."
+    )
+    variant_val: Repeated[VariantTensorDataProto] | None = Field(
+        None, exclude_if=absent_if_none, description="Values of a DT_VARIANT tensor."
+    )
+    uint32_val: Repeated[UInt32] | None = Field(
+        None, exclude_if=absent_if_none, description="Values of a DT_UINT32 tensor."
+    )
+    uint64_val: Repeated[UInt64] | None = Field(
+        None, exclude_if=absent_if_none, description="Values of a DT_UINT64 tensor."
+    )
+    float8_val: ProtoBytes | None = Field(
+        None,
+        exclude_if=absent_if_none,
+        description="Values of a DT_FLOAT8_* tensor, one byte each, base64 encoded.",
+    )
+
+
+VariantTensorDataProto.model_rebuild()
