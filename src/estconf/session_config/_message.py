@@ -17,6 +17,8 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     PrivateAttr,
+    SerializerFunctionWrapHandler,
+    model_serializer,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
@@ -51,8 +53,9 @@ class Message(BaseModel):
     """Base of the messages: frozen, unknown keys refused, ``None`` for a field not set.
 
     A field is read under its protobuf name or its JSON name (``allowGrowth``),
-    not both; dumps use the protobuf names.  Messages nested deeper than
-    protobuf's JSON parser reads (:data:`MAX_DEPTH`) are refused.
+    not both; dumps use the protobuf names and leave out the fields not set.
+    Messages nested deeper than protobuf's JSON parser reads (:data:`MAX_DEPTH`)
+    are refused.
     """
 
     model_config = ConfigDict(
@@ -96,6 +99,11 @@ class Message(BaseModel):
             )
         self._depth = depth
         return self
+
+    # Without a return annotation pydantic keeps the model's own serialization JSON Schema.
+    @model_serializer(mode="wrap")
+    def _leave_out_fields_not_set(self, serialize: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
+        return {name: value for name, value in serialize(self).items() if value is not None}
 
     def _children(self) -> Iterator[Message]:
         for name in type(self).model_fields:

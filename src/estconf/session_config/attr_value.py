@@ -8,7 +8,6 @@ from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 from typing_extensions import Self
 
-from estconf._types import absent_if_none
 from estconf.session_config._message import Message
 from estconf.session_config._values import (
     Float32,
@@ -33,30 +32,14 @@ class AttrValueList(Message):
 
     proto_name: ClassVar[str] = "tensorflow.AttrValue.ListValue"
 
-    s: Repeated[ProtoBytes] | None = Field(
-        None, exclude_if=absent_if_none, description="String values, each base64 encoded."
-    )
-    i: Repeated[Int64] | None = Field(
-        None, exclude_if=absent_if_none, description="Integer values."
-    )
-    f: Repeated[Float32] | None = Field(
-        None, exclude_if=absent_if_none, description="Floating-point values."
-    )
-    b: Repeated[ProtoBool] | None = Field(
-        None, exclude_if=absent_if_none, description="Boolean values."
-    )
-    type: Repeated[DataType] | None = Field(
-        None, exclude_if=absent_if_none, description="Data type values."
-    )
-    shape: Repeated[TensorShapeProto] | None = Field(
-        None, exclude_if=absent_if_none, description="Shape values."
-    )
-    tensor: Repeated[TensorProto] | None = Field(
-        None, exclude_if=absent_if_none, description="Tensor values."
-    )
-    func: Repeated[NameAttrList] | None = Field(
-        None, exclude_if=absent_if_none, description="Function values."
-    )
+    s: Repeated[ProtoBytes] | None = Field(None, description="String values, each base64 encoded.")
+    i: Repeated[Int64] | None = Field(None, description="Integer values.")
+    f: Repeated[Float32] | None = Field(None, description="Floating-point values.")
+    b: Repeated[ProtoBool] | None = Field(None, description="Boolean values.")
+    type: Repeated[DataType] | None = Field(None, description="Data type values.")
+    shape: Repeated[TensorShapeProto] | None = Field(None, description="Shape values.")
+    tensor: Repeated[TensorProto] | None = Field(None, description="Tensor values.")
+    func: Repeated[NameAttrList] | None = Field(None, description="Function values.")
 
 
 class AttrValue(Message):
@@ -77,31 +60,17 @@ class AttrValue(Message):
     )
     """The fields of the ``value`` oneof: at most one of them may be set."""
 
-    s: ProtoBytes | None = Field(
-        None, exclude_if=absent_if_none, description="A string value, base64 encoded."
-    )
-    i: Int64 | None = Field(None, exclude_if=absent_if_none, description="An integer value.")
-    f: Float32 | None = Field(
-        None, exclude_if=absent_if_none, description="A floating-point value."
-    )
-    b: ProtoBool | None = Field(None, exclude_if=absent_if_none, description="A boolean value.")
-    type: DataType | None = Field(None, exclude_if=absent_if_none, description="A data type value.")
-    shape: TensorShapeProto | None = Field(
-        None, exclude_if=absent_if_none, description="A shape value."
-    )
-    tensor: TensorProto | None = Field(
-        None, exclude_if=absent_if_none, description="A tensor value."
-    )
-    list: AttrValueList | None = Field(
-        None, exclude_if=absent_if_none, description="A list of values."
-    )
-    func: NameAttrList | None = Field(
-        None, exclude_if=absent_if_none, description="A function with its attributes."
-    )
+    s: ProtoBytes | None = Field(None, description="A string value, base64 encoded.")
+    i: Int64 | None = Field(None, description="An integer value.")
+    f: Float32 | None = Field(None, description="A floating-point value.")
+    b: ProtoBool | None = Field(None, description="A boolean value.")
+    type: DataType | None = Field(None, description="A data type value.")
+    shape: TensorShapeProto | None = Field(None, description="A shape value.")
+    tensor: TensorProto | None = Field(None, description="A tensor value.")
+    list: AttrValueList | None = Field(None, description="A list of values.")
+    func: NameAttrList | None = Field(None, description="A function with its attributes.")
     placeholder: ProtoString | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="In a function body: the name of the function attribute to substitute.",
+        None, description="In a function body: the name of the function attribute to substitute."
     )
 
     @model_validator(mode="after")
@@ -121,11 +90,9 @@ class NameAttrList(Message):
 
     proto_name: ClassVar[str] = "tensorflow.NameAttrList"
 
-    name: ProtoString | None = Field(
-        None, exclude_if=absent_if_none, description="Name of the function."
-    )
+    name: ProtoString | None = Field(None, description="Name of the function.")
     attr: Map[ProtoString, AttrValue] | None = Field(
-        None, exclude_if=absent_if_none, description="Attribute values, by attribute name."
+        None, description="Attribute values, by attribute name."
     )
 
 

@@ -8,7 +8,6 @@ from typing import Annotated, Any, ClassVar
 from pydantic import Field, WithJsonSchema, field_validator
 from pydantic_core import PydanticCustomError
 
-from estconf._types import absent_if_none
 from estconf.session_config._message import Message
 from estconf.session_config._values import (
     Int32Key,
@@ -38,13 +37,9 @@ class JobDef(Message):
 
     proto_name: ClassVar[str] = "tensorflow.JobDef"
 
-    name: ProtoString | None = Field(
-        None, exclude_if=absent_if_none, description="Name of the job, e.g. `worker`."
-    )
+    name: ProtoString | None = Field(None, description="Name of the job, e.g. `worker`.")
     tasks: TaskAddresses | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description='Addresses of the tasks (`"host:port"`), by task index.',
+        None, description='Addresses of the tasks (`"host:port"`), by task index.'
     )
 
     @field_validator("tasks", mode="before")
@@ -85,6 +80,4 @@ class ClusterDef(Message):
 
     proto_name: ClassVar[str] = "tensorflow.ClusterDef"
 
-    job: Repeated[JobDef] | None = Field(
-        None, exclude_if=absent_if_none, description="The jobs of the cluster."
-    )
+    job: Repeated[JobDef] | None = Field(None, description="The jobs of the cluster.")

@@ -8,7 +8,6 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import BeforeValidator, Field
 from pydantic_core import PydanticCustomError
 
-from estconf._types import absent_if_none
 from estconf.session_config._message import Message
 from estconf.session_config._values import (
     Int32,
@@ -64,12 +63,8 @@ class SessionMetadata(Message):
 
     proto_name: ClassVar[str] = "tensorflow.SessionMetadata"
 
-    name: ProtoString | None = Field(
-        None, exclude_if=absent_if_none, description="Name of the model."
-    )
-    version: Int64 | None = Field(
-        None, exclude_if=absent_if_none, description="Version of the model (not negative)."
-    )
+    name: ProtoString | None = Field(None, description="Name of the model.")
+    version: Int64 | None = Field(None, description="Version of the model (not negative).")
 
 
 class ThreadPoolOptionProto(Message):
@@ -78,13 +73,10 @@ class ThreadPoolOptionProto(Message):
     proto_name: ClassVar[str] = "tensorflow.ThreadPoolOptionProto"
 
     num_threads: Int32 | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Number of threads in the pool (0: TensorFlow chooses).",
+        None, description="Number of threads in the pool (0: TensorFlow chooses)."
     )
     global_name: ProtoString | None = Field(
         None,
-        exclude_if=absent_if_none,
         description="Name of a process-wide pool shared by the sessions that name it "
         "(empty: a pool of this session only).",
     )
@@ -96,115 +88,73 @@ class ConfigProtoExperimental(Message):
     proto_name: ClassVar[str] = "tensorflow.ConfigProto.Experimental"
 
     collective_group_leader: ProtoString | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Task that leads collective groups, e.g. `/job:worker/replica:0/task:0`.",
+        None, description="Task that leads collective groups, e.g. `/job:worker/replica:0/task:0`."
     )
     executor_type: ProtoString | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Executor that runs the graphs (empty: the default executor).",
+        None, description="Executor that runs the graphs (empty: the default executor)."
     )
     recv_buf_max_chunk: Int32 | None = Field(
         None,
-        exclude_if=absent_if_none,
         description="Largest chunk in bytes of a buffer sent by collective ops "
         "(0: the default; negative: no chunking).",
     )
     use_numa_affinity: ProtoBool | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Bind devices and their threads to NUMA nodes.",
+        None, description="Bind devices and their threads to NUMA nodes."
     )
     collective_deterministic_sequential_execution: ProtoBool | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Run collective ops one at a time, in a deterministic order.",
+        None, description="Run collective ops one at a time, in a deterministic order."
     )
     collective_nccl: ProtoBool | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Use NCCL for collective ops on GPUs.",
+        None, description="Use NCCL for collective ops on GPUs."
     )
     share_session_state_in_clusterspec_propagation: ProtoBool | None = Field(
         None,
-        exclude_if=absent_if_none,
         description="Share resources between sessions that use cluster_def on the same server.",
     )
     disable_thread_spinning: ProtoBool | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Let idle pool threads sleep at once instead of spinning.",
+        None, description="Let idle pool threads sleep at once instead of spinning."
     )
     share_cluster_devices_in_session: ProtoBool | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Older place of ConfigProto.share_cluster_devices_in_session.",
+        None, description="Older place of ConfigProto.share_cluster_devices_in_session."
     )
     session_metadata: SessionMetadata | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="The model this session serves (name and version).",
+        None, description="The model this session serves (name and version)."
     )
     optimize_for_static_graph: ProtoBool | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="The graph will not be extended: free the parts only needed to extend it.",
+        None, description="The graph will not be extended: free the parts only needed to extend it."
     )
     enable_mlir_bridge: ProtoBool | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Compile to XLA through the MLIR bridge (prefer mlir_bridge_rollout).",
+        None, description="Compile to XLA through the MLIR bridge (prefer mlir_bridge_rollout)."
     )
     mlir_bridge_rollout: MlirBridgeRollout | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Whether to use the MLIR bridge; UNSPECIFIED lets TensorFlow decide.",
+        None, description="Whether to use the MLIR bridge; UNSPECIFIED lets TensorFlow decide."
     )
     enable_mlir_graph_optimization: ProtoBool | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Run the MLIR graph optimization passes.",
+        None, description="Run the MLIR graph optimization passes."
     )
     disable_output_partition_graphs: ProtoBool | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Do not return the partition graphs in RunMetadata.",
+        None, description="Do not return the partition graphs in RunMetadata."
     )
     xla_fusion_autotuner_thresh: Int64 | None = Field(
         None,
-        exclude_if=absent_if_none,
         description="Bytes of a fused XLA computation above which its fusion is autotuned "
         "(0: off).",
     )
-    use_tfrt: ProtoBool | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Run the session on the TFRT runtime.",
-    )
+    use_tfrt: ProtoBool | None = Field(None, description="Run the session on the TFRT runtime.")
     disable_functional_ops_lowering: ProtoBool | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Keep functional control flow ops (If, While) instead of lowering them.",
+        None, description="Keep functional control flow ops (If, While) instead of lowering them."
     )
     xla_prefer_single_graph_cluster: ProtoBool | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Compile the whole graph as one XLA cluster when possible.",
+        None, description="Compile the whole graph as one XLA cluster when possible."
     )
     coordination_config: CoordinationServiceConfig | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="The coordination service of the cluster.",
+        None, description="The coordination service of the cluster."
     )
     disable_optimize_for_static_graph: ProtoBool | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Do not apply optimize_for_static_graph even where it would be turned on.",
+        None, description="Do not apply optimize_for_static_graph even where it would be turned on."
     )
     disable_eager_executor_streaming_enqueue: ProtoBool | None = Field(
         None,
-        exclude_if=absent_if_none,
         description="Enqueue eager ops to remote tasks one RPC at a time instead of "
         "streaming them.",
     )
@@ -221,88 +171,64 @@ class ConfigProto(Message):
 
     device_count: Map[ProtoString, Int32] | None = Field(
         None,
-        exclude_if=absent_if_none,
         description="Maximum number of devices of each type to use, by device type "
         "(`CPU`, `GPU`); other types: TensorFlow chooses.",
     )
     intra_op_parallelism_threads: Int32 | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Threads that run a single op in parallel (0: TensorFlow chooses).",
+        None, description="Threads that run a single op in parallel (0: TensorFlow chooses)."
     )
     inter_op_parallelism_threads: Int32 | None = Field(
         None,
-        exclude_if=absent_if_none,
         description="Threads that run independent ops (0: TensorFlow chooses; negative: "
         "the caller's thread). The first session of the process sets it for all.",
     )
     use_per_session_threads: ProtoBool | None = Field(
         None,
-        exclude_if=absent_if_none,
         description="Give the session its own threads instead of the process-wide pool "
         "(deprecated: use session_inter_op_thread_pool).",
     )
     session_inter_op_thread_pool: Repeated[ThreadPoolOptionProto] | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Thread pools of the session; each run picks one by index.",
+        None, description="Thread pools of the session; each run picks one by index."
     )
     placement_period: Int32 | None = Field(
         None,
-        exclude_if=absent_if_none,
         description="Recompute the placement of nodes every this many steps while the "
         "system warms up.",
     )
     device_filters: Repeated[ProtoString] | None = Field(
         None,
-        exclude_if=absent_if_none,
         description="The session ignores devices that match none of these filters, "
         "e.g. `/job:ps`, `/job:worker/task:3` (empty: all devices).",
     )
-    gpu_options: GPUOptions | None = Field(
-        None, exclude_if=absent_if_none, description="Options for all GPUs."
-    )
+    gpu_options: GPUOptions | None = Field(None, description="Options for all GPUs.")
     allow_soft_placement: ProtoBool | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Place an op on CPU when it cannot run on the device it asks for.",
+        None, description="Place an op on CPU when it cannot run on the device it asks for."
     )
     log_device_placement: ProtoBool | None = Field(
-        None, exclude_if=absent_if_none, description="Log the device each op is placed on."
+        None, description="Log the device each op is placed on."
     )
     graph_options: GraphOptions | None = Field(
-        None, exclude_if=absent_if_none, description="Options for all graphs of the session."
+        None, description="Options for all graphs of the session."
     )
     operation_timeout_in_ms: Int64 | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Deadline in milliseconds of blocking operations (0: none).",
+        None, description="Deadline in milliseconds of blocking operations (0: none)."
     )
     rpc_options: RPCOptions | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Options of the RPC layer of distributed sessions.",
+        None, description="Options of the RPC layer of distributed sessions."
     )
     cluster_def: ClusterDef | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="The cluster of this session, in place of the server's own.",
+        None, description="The cluster of this session, in place of the server's own."
     )
     isolate_session_state: ProtoBool | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Keep resources such as variables private to this session.",
+        None, description="Keep resources such as variables private to this session."
     )
     share_cluster_devices_in_session: ProtoBool | None = Field(
         None,
-        exclude_if=absent_if_none,
         description="With cluster_def, make the devices of the whole cluster visible to "
         "the session.",
     )
     experimental: ConfigProtoExperimental | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Experimental options; TensorFlow may change them without notice.",
+        None, description="Experimental options; TensorFlow may change them without notice."
     )
 
 

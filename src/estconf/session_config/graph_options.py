@@ -6,7 +6,6 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
-from estconf._types import absent_if_none
 from estconf.session_config._message import Message
 from estconf.session_config._values import (
     Int32,
@@ -44,34 +43,23 @@ class OptimizerOptions(Message):
     proto_name: ClassVar[str] = "tensorflow.OptimizerOptions"
 
     do_common_subexpression_elimination: ProtoBool | None = Field(
-        None, exclude_if=absent_if_none, description="Eliminate common subexpressions."
+        None, description="Eliminate common subexpressions."
     )
-    do_constant_folding: ProtoBool | None = Field(
-        None, exclude_if=absent_if_none, description="Fold constant subgraphs."
-    )
+    do_constant_folding: ProtoBool | None = Field(None, description="Fold constant subgraphs.")
     max_folded_constant_in_bytes: Int64 | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Largest constant that folding may create, in bytes (0: 10 MiB).",
+        None, description="Largest constant that folding may create, in bytes (0: 10 MiB)."
     )
-    do_function_inlining: ProtoBool | None = Field(
-        None, exclude_if=absent_if_none, description="Inline function calls."
-    )
+    do_function_inlining: ProtoBool | None = Field(None, description="Inline function calls.")
     opt_level: OptimizerLevel | None = Field(
         None,
-        exclude_if=absent_if_none,
         description="Optimization level: `L1` (subexpression elimination and constant "
         "folding) or `L0` (none).",
     )
     global_jit_level: GlobalJitLevel | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Compile clusters of ops with XLA automatically: `OFF`, `ON_1`, `ON_2`.",
+        None, description="Compile clusters of ops with XLA automatically: `OFF`, `ON_1`, `ON_2`."
     )
     cpu_global_jit: ProtoBool | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Apply global_jit_level to ops on CPU as well.",
+        None, description="Apply global_jit_level to ops on CPU as well."
     )
 
 
@@ -81,47 +69,27 @@ class GraphOptions(Message):
     proto_name: ClassVar[str] = "tensorflow.GraphOptions"
 
     enable_recv_scheduling: ProtoBool | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Schedule Recv nodes with control flow (ignored by TensorFlow).",
+        None, description="Schedule Recv nodes with control flow (ignored by TensorFlow)."
     )
     optimizer_options: OptimizerOptions | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Options of the classic graph optimizer.",
+        None, description="Options of the classic graph optimizer."
     )
     build_cost_model: Int64 | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Build a cost model over this many steps (0: no cost model).",
+        None, description="Build a cost model over this many steps (0: no cost model)."
     )
     build_cost_model_after: Int64 | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Steps to skip before collecting cost model statistics.",
+        None, description="Steps to skip before collecting cost model statistics."
     )
     infer_shapes: ProtoBool | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Annotate nodes with the output shapes known statically.",
+        None, description="Annotate nodes with the output shapes known statically."
     )
     place_pruned_graph: ProtoBool | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Place only the subgraphs that are run, not the whole graph.",
+        None, description="Place only the subgraphs that are run, not the whole graph."
     )
     enable_bfloat16_sendrecv: ProtoBool | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Send float values between processes as bfloat16.",
+        None, description="Send float values between processes as bfloat16."
     )
     timeline_step: Int32 | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Record a timeline every this many steps (0: never).",
+        None, description="Record a timeline every this many steps (0: never)."
     )
-    rewrite_options: RewriterConfig | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Grappler rewriter options.",
-    )
+    rewrite_options: RewriterConfig | None = Field(None, description="Grappler rewriter options.")

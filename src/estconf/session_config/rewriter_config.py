@@ -9,7 +9,6 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
-from estconf._types import absent_if_none
 from estconf.session_config._message import Message
 from estconf.session_config._values import (
     Int32,
@@ -111,12 +110,8 @@ class AutoParallelOptions(Message):
 
     proto_name: ClassVar[str] = "tensorflow.AutoParallelOptions"
 
-    enable: ProtoBool | None = Field(
-        None, exclude_if=absent_if_none, description="Turn the automatic parallelization on."
-    )
-    num_replicas: Int32 | None = Field(
-        None, exclude_if=absent_if_none, description="Number of replicas of the graph to make."
-    )
+    enable: ProtoBool | None = Field(None, description="Turn the automatic parallelization on.")
+    num_replicas: Int32 | None = Field(None, description="Number of replicas of the graph to make.")
 
 
 class ScopedAllocatorOptions(Message):
@@ -125,9 +120,7 @@ class ScopedAllocatorOptions(Message):
     proto_name: ClassVar[str] = "tensorflow.ScopedAllocatorOptions"
 
     enable_op: Repeated[ProtoString] | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Op types the scoped allocator is used for (e.g. `CollectiveReduce`).",
+        None, description="Op types the scoped allocator is used for (e.g. `CollectiveReduce`)."
     )
 
 
@@ -137,14 +130,10 @@ class CustomGraphOptimizer(Message):
     proto_name: ClassVar[str] = "tensorflow.RewriterConfig.CustomGraphOptimizer"
 
     name: ProtoString | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Registered name of the optimizer (e.g. `TensorRTOptimizer`).",
+        None, description="Registered name of the optimizer (e.g. `TensorRTOptimizer`)."
     )
     parameter_map: Map[ProtoString, AttrValue] | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Parameters of the optimizer, by name.",
+        None, description="Parameters of the optimizer, by name."
     )
 
 
@@ -154,14 +143,10 @@ class VerifierConfig(Message):
     proto_name: ClassVar[str] = "tensorflow.VerifierConfig"
 
     verification_timeout_in_ms: Int64 | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Deadline in milliseconds for the verification (0: none).",
+        None, description="Deadline in milliseconds for the verification (0: none)."
     )
     structure_verifier: VerifierToggle | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Check that the graph is structurally valid.",
+        None, description="Check that the graph is structurally valid."
     )
 
 
@@ -171,190 +156,124 @@ class RewriterConfig(Message):
     proto_name: ClassVar[str] = "tensorflow.RewriterConfig"
 
     cpu_layout_conversion: CpuLayout | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Convert the data layout of ops placed on CPU.",
+        None, description="Convert the data layout of ops placed on CPU."
     )
     layout_optimizer: Toggle | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Layout optimizer: pick data layouts (NHWC/NCHW) that run fastest.",
+        None, description="Layout optimizer: pick data layouts (NHWC/NCHW) that run fastest."
     )
     constant_folding: Toggle | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Constant folding: replace subgraphs whose value is known by constants.",
+        None, description="Constant folding: replace subgraphs whose value is known by constants."
     )
     shape_optimization: Toggle | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Shape optimization: simplify computations on tensor shapes.",
+        None, description="Shape optimization: simplify computations on tensor shapes."
     )
     remapping: Toggle | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Remapper: fuse common subgraphs into single, faster ops.",
+        None, description="Remapper: fuse common subgraphs into single, faster ops."
     )
     common_subgraph_elimination: Toggle | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Merge subgraphs that compute the same value.",
+        None, description="Merge subgraphs that compute the same value."
     )
     arithmetic_optimization: Toggle | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Arithmetic optimizer: simplify arithmetic and remove redundant ops.",
+        None, description="Arithmetic optimizer: simplify arithmetic and remove redundant ops."
     )
     dependency_optimization: Toggle | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Dependency optimizer: remove redundant control dependencies.",
+        None, description="Dependency optimizer: remove redundant control dependencies."
     )
     loop_optimization: Toggle | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Loop optimizer: hoist loop-invariant work out of loops.",
+        None, description="Loop optimizer: hoist loop-invariant work out of loops."
     )
     function_optimization: Toggle | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Function optimizer: inline and specialize functions.",
+        None, description="Function optimizer: inline and specialize functions."
     )
     debug_stripper: Toggle | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Debug stripper: remove debug ops such as Assert and Print.",
+        None, description="Debug stripper: remove debug ops such as Assert and Print."
     )
     disable_model_pruning: ProtoBool | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Keep nodes that do not contribute to the fetched outputs.",
+        None, description="Keep nodes that do not contribute to the fetched outputs."
     )
     scoped_allocator_optimization: Toggle | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Scoped allocator: allocate the outputs of related ops in one buffer.",
+        None, description="Scoped allocator: allocate the outputs of related ops in one buffer."
     )
     pin_to_host_optimization: Toggle | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Place small integer ops on the host to avoid device copies.",
+        None, description="Place small integer ops on the host to avoid device copies."
     )
     implementation_selector: Toggle | None = Field(
         None,
-        exclude_if=absent_if_none,
         description="Pick the best implementation of functions with several (e.g. cuDNN RNNs).",
     )
     auto_mixed_precision: Toggle | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Run suitable ops in float16 on GPUs (automatic mixed precision).",
+        None, description="Run suitable ops in float16 on GPUs (automatic mixed precision)."
     )
     auto_mixed_precision_mkl: Toggle | None = Field(
         None,
-        exclude_if=absent_if_none,
         description="Run suitable ops in bfloat16 on CPUs with oneDNN (older name of "
         "auto_mixed_precision_onednn_bfloat16).",
     )
     auto_mixed_precision_onednn_bfloat16: Toggle | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Run suitable ops in bfloat16 on CPUs with oneDNN.",
+        None, description="Run suitable ops in bfloat16 on CPUs with oneDNN."
     )
     auto_mixed_precision_cpu: Toggle | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Emulate float16 mixed precision on CPU, to test the GPU rewrite.",
+        None, description="Emulate float16 mixed precision on CPU, to test the GPU rewrite."
     )
     disable_meta_optimizer: ProtoBool | None = Field(
-        None, exclude_if=absent_if_none, description="Turn all Grappler optimizations off."
+        None, description="Turn all Grappler optimizations off."
     )
     disable_tfg_optimizer: ProtoBool | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Turn off the optimizers built on the MLIR graph dialect (TFG).",
+        None, description="Turn off the optimizers built on the MLIR graph dialect (TFG)."
     )
     use_plugin_optimizers: Toggle | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Run the optimizers registered by pluggable devices.",
+        None, description="Run the optimizers registered by pluggable devices."
     )
     experimental_conditional_code_motion: Toggle | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Move code into or out of conditionals (experimental).",
+        None, description="Move code into or out of conditionals (experimental)."
     )
     meta_optimizer_iterations: NumIterationsType | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="How many times the meta optimizer runs its optimizers over the graph.",
+        None, description="How many times the meta optimizer runs its optimizers over the graph."
     )
     min_graph_nodes: Int32 | None = Field(
         None,
-        exclude_if=absent_if_none,
         description="Skip Grappler on graphs with fewer nodes (0: the default of 4; "
         "negative: never skip).",
     )
     experimental_disable_compressed_tensor_optimization: ProtoBool | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Do not optimize compressed tensors (experimental).",
+        None, description="Do not optimize compressed tensors (experimental)."
     )
     experimental_disable_folding_quantization_emulation: ProtoBool | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Do not constant-fold the ops that emulate quantization (experimental).",
+        None, description="Do not constant-fold the ops that emulate quantization (experimental)."
     )
     memory_optimization: MemOptType | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Memory optimizer: swap or recompute tensors to lower peak memory.",
+        None, description="Memory optimizer: swap or recompute tensors to lower peak memory."
     )
     memory_optimizer_target_node_name_scope: ProtoString | None = Field(
         None,
-        exclude_if=absent_if_none,
         description="Name scope of the nodes the memory optimizer may recompute "
         "(default `gradients/`).",
     )
     meta_optimizer_timeout_ms: Int64 | None = Field(
         None,
-        exclude_if=absent_if_none,
         description="Deadline in milliseconds for all Grappler passes (0: the default; "
         "negative: none).",
     )
     auto_parallel: AutoParallelOptions | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Automatic data-parallel rewrite of the graph.",
+        None, description="Automatic data-parallel rewrite of the graph."
     )
     fail_on_optimizer_errors: ProtoBool | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Fail instead of skipping an optimizer that reports an error.",
+        None, description="Fail instead of skipping an optimizer that reports an error."
     )
     scoped_allocator_opts: ScopedAllocatorOptions | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Options of the scoped allocator optimization.",
+        None, description="Options of the scoped allocator optimization."
     )
     optimizers: Repeated[ProtoString] | None = Field(
         None,
-        exclude_if=absent_if_none,
         description="Names of the optimizers to run, in order, instead of the default "
         "set (e.g. `constfold`, `layout`).",
     )
     custom_optimizers: Repeated[CustomGraphOptimizer] | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Optimizers to run by registered name, with parameters.",
+        None, description="Optimizers to run by registered name, with parameters."
     )
     inter_optimizer_verifier_config: VerifierConfig | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Verification of the graph after each optimizer.",
+        None, description="Verification of the graph after each optimizer."
     )
     post_optimization_verifier_config: VerifierConfig | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Verification of the graph after all optimizers.",
+        None, description="Verification of the graph after all optimizers."
     )

@@ -11,7 +11,6 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
-from estconf._types import absent_if_none
 from estconf.session_config._message import Message
 from estconf.session_config._values import (
     Double,
@@ -165,12 +164,8 @@ class TensorShapeDim(Message):
 
     proto_name: ClassVar[str] = "tensorflow.TensorShapeProto.Dim"
 
-    size: Int64 | None = Field(
-        None, exclude_if=absent_if_none, description="Size of the dimension; -1 means unknown."
-    )
-    name: ProtoString | None = Field(
-        None, exclude_if=absent_if_none, description="Optional name of the dimension."
-    )
+    size: Int64 | None = Field(None, description="Size of the dimension; -1 means unknown.")
+    name: ProtoString | None = Field(None, description="Optional name of the dimension.")
 
 
 class TensorShapeProto(Message):
@@ -179,14 +174,10 @@ class TensorShapeProto(Message):
     proto_name: ClassVar[str] = "tensorflow.TensorShapeProto"
 
     dim: Repeated[TensorShapeDim] | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="The dimensions, outermost first; empty for a scalar.",
+        None, description="The dimensions, outermost first; empty for a scalar."
     )
     unknown_rank: ProtoBool | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="The number of dimensions is unknown (then `dim` must be empty).",
+        None, description="The number of dimensions is unknown (then `dim` must be empty)."
     )
 
 
@@ -195,12 +186,8 @@ class DtypeAndShape(Message):
 
     proto_name: ClassVar[str] = "tensorflow.ResourceHandleProto.DtypeAndShape"
 
-    dtype: DataType | None = Field(
-        None, exclude_if=absent_if_none, description="Element type of the data."
-    )
-    shape: TensorShapeProto | None = Field(
-        None, exclude_if=absent_if_none, description="Shape of the data."
-    )
+    dtype: DataType | None = Field(None, description="Element type of the data.")
+    shape: TensorShapeProto | None = Field(None, description="Shape of the data.")
 
 
 class ResourceHandleProto(Message):
@@ -208,27 +195,15 @@ class ResourceHandleProto(Message):
 
     proto_name: ClassVar[str] = "tensorflow.ResourceHandleProto"
 
-    device: ProtoString | None = Field(
-        None, exclude_if=absent_if_none, description="Device that holds the resource."
-    )
-    container: ProtoString | None = Field(
-        None, exclude_if=absent_if_none, description="Container the resource belongs to."
-    )
-    name: ProtoString | None = Field(
-        None, exclude_if=absent_if_none, description="Name of the resource in its container."
-    )
-    hash_code: UInt64 | None = Field(
-        None, exclude_if=absent_if_none, description="Hash of the resource's C++ type."
-    )
+    device: ProtoString | None = Field(None, description="Device that holds the resource.")
+    container: ProtoString | None = Field(None, description="Container the resource belongs to.")
+    name: ProtoString | None = Field(None, description="Name of the resource in its container.")
+    hash_code: UInt64 | None = Field(None, description="Hash of the resource's C++ type.")
     maybe_type_name: ProtoString | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Name of the resource's C++ type, when known (for debugging).",
+        None, description="Name of the resource's C++ type, when known (for debugging)."
     )
     dtypes_and_shapes: Repeated[DtypeAndShape] | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Element types and shapes of the data the resource holds.",
+        None, description="Element types and shapes of the data the resource holds."
     )
 
 
@@ -237,14 +212,10 @@ class VariantTensorDataProto(Message):
 
     proto_name: ClassVar[str] = "tensorflow.VariantTensorDataProto"
 
-    type_name: ProtoString | None = Field(
-        None, exclude_if=absent_if_none, description="Name of the type of the stored value."
-    )
-    metadata: ProtoBytes | None = Field(
-        None, exclude_if=absent_if_none, description="Type-specific data, base64 encoded."
-    )
+    type_name: ProtoString | None = Field(None, description="Name of the type of the stored value.")
+    metadata: ProtoBytes | None = Field(None, description="Type-specific data, base64 encoded.")
     tensors: Repeated[TensorProto] | None = Field(
-        None, exclude_if=absent_if_none, description="Tensors the stored value is made of."
+        None, description="Tensors the stored value is made of."
     )
 
 
@@ -257,76 +228,45 @@ class TensorProto(Message):
 
     proto_name: ClassVar[str] = "tensorflow.TensorProto"
 
-    dtype: DataType | None = Field(
-        None, exclude_if=absent_if_none, description="Element type of the tensor."
-    )
-    tensor_shape: TensorShapeProto | None = Field(
-        None, exclude_if=absent_if_none, description="Shape of the tensor."
-    )
+    dtype: DataType | None = Field(None, description="Element type of the tensor.")
+    tensor_shape: TensorShapeProto | None = Field(None, description="Shape of the tensor.")
     version_number: Int32 | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Version of the serialization format (0 for the current one).",
+        None, description="Version of the serialization format (0 for the current one)."
     )
     tensor_content: ProtoBytes | None = Field(
         None,
-        exclude_if=absent_if_none,
         description="All values as raw little-endian bytes, base64 encoded; "
         "replaces the `*_val` lists.",
     )
     half_val: Repeated[Int32] | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Values of a DT_HALF or DT_BFLOAT16 tensor, as their 16-bit patterns.",
+        None, description="Values of a DT_HALF or DT_BFLOAT16 tensor, as their 16-bit patterns."
     )
-    float_val: Repeated[Float32] | None = Field(
-        None, exclude_if=absent_if_none, description="Values of a DT_FLOAT tensor."
-    )
-    double_val: Repeated[Double] | None = Field(
-        None, exclude_if=absent_if_none, description="Values of a DT_DOUBLE tensor."
-    )
+    float_val: Repeated[Float32] | None = Field(None, description="Values of a DT_FLOAT tensor.")
+    double_val: Repeated[Double] | None = Field(None, description="Values of a DT_DOUBLE tensor.")
     int_val: Repeated[Int32] | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Values of a DT_INT32, DT_INT16, DT_UINT16, DT_INT8 or DT_UINT8 tensor.",
+        None, description="Values of a DT_INT32, DT_INT16, DT_UINT16, DT_INT8 or DT_UINT8 tensor."
     )
     string_val: Repeated[ProtoBytes] | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Values of a DT_STRING tensor, each base64 encoded.",
+        None, description="Values of a DT_STRING tensor, each base64 encoded."
     )
     scomplex_val: Repeated[Float32] | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Values of a DT_COMPLEX64 tensor: real and imaginary parts, alternating.",
+        None, description="Values of a DT_COMPLEX64 tensor: real and imaginary parts, alternating."
     )
-    int64_val: Repeated[Int64] | None = Field(
-        None, exclude_if=absent_if_none, description="Values of a DT_INT64 tensor."
-    )
-    bool_val: Repeated[ProtoBool] | None = Field(
-        None, exclude_if=absent_if_none, description="Values of a DT_BOOL tensor."
-    )
+    int64_val: Repeated[Int64] | None = Field(None, description="Values of a DT_INT64 tensor.")
+    bool_val: Repeated[ProtoBool] | None = Field(None, description="Values of a DT_BOOL tensor.")
     dcomplex_val: Repeated[Double] | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Values of a DT_COMPLEX128 tensor: real and imaginary parts, alternating.",
+        None, description="Values of a DT_COMPLEX128 tensor: real and imaginary parts, alternating."
     )
     resource_handle_val: Repeated[ResourceHandleProto] | None = Field(
-        None, exclude_if=absent_if_none, description="Values of a DT_RESOURCE tensor."
+        None, description="Values of a DT_RESOURCE tensor."
     )
     variant_val: Repeated[VariantTensorDataProto] | None = Field(
-        None, exclude_if=absent_if_none, description="Values of a DT_VARIANT tensor."
+        None, description="Values of a DT_VARIANT tensor."
     )
-    uint32_val: Repeated[UInt32] | None = Field(
-        None, exclude_if=absent_if_none, description="Values of a DT_UINT32 tensor."
-    )
-    uint64_val: Repeated[UInt64] | None = Field(
-        None, exclude_if=absent_if_none, description="Values of a DT_UINT64 tensor."
-    )
+    uint32_val: Repeated[UInt32] | None = Field(None, description="Values of a DT_UINT32 tensor.")
+    uint64_val: Repeated[UInt64] | None = Field(None, description="Values of a DT_UINT64 tensor.")
     float8_val: ProtoBytes | None = Field(
-        None,
-        exclude_if=absent_if_none,
-        description="Values of a DT_FLOAT8_* tensor, one byte each, base64 encoded.",
+        None, description="Values of a DT_FLOAT8_* tensor, one byte each, base64 encoded."
     )
 
 
