@@ -86,7 +86,7 @@ def _sample(annotation: Any, depth: int) -> tuple[Any, Any]:
             if isinstance(meta, Scalar):
                 return SAMPLES[meta.kind]
             if isinstance(meta, ProtoEnum):
-                name, number = list(meta.numbers.items())[-1]
+                name, number = list(meta.values(typing.get_args(inner)).items())[-1]
                 return number, name
         return _sample(inner, depth)
     if origin is list:
@@ -573,8 +573,9 @@ def _values(annotation: Any, depth: int, camel: bool) -> st.SearchStrategy[Any]:
             if isinstance(meta, Scalar):
                 return _kind_values(meta.kind)
             if isinstance(meta, ProtoEnum):
+                values = meta.values(typing.get_args(inner))
                 return st.one_of(
-                    st.sampled_from(list(meta.numbers)), st.sampled_from(list(meta.names))
+                    st.sampled_from(list(values)), st.sampled_from(list(values.values()))
                 )
         return _values(inner, depth, camel)
     if origin is list:
@@ -699,3 +700,12 @@ def test_python_numeric_types() -> None:
         "gpu_options": {"per_process_gpu_memory_fraction": 0.5},
         "graph_options": {"rewrite_options": {"meta_optimizer_iterations": "TWO"}},
     }
+
+
+def test_enum_numbers_pair_with_the_names_in_order() -> None:
+    assert ProtoEnum("pkg.E").values(("A", "B")) == {"A": 0, "B": 1}
+    assert ProtoEnum("pkg.E", numbers=(0, -1)).values(("A", "B")) == {"A": 0, "B": -1}
+    with pytest.raises(TypeError, match="2 value names need as many distinct numbers"):
+        ProtoEnum("pkg.E", numbers=(0,)).values(("A", "B"))
+    with pytest.raises(TypeError, match="distinct"):
+        ProtoEnum("pkg.E", numbers=(1, 1)).values(("A", "B"))

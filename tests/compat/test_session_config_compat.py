@@ -83,7 +83,8 @@ def _describe(annotation: Any) -> Any:
             if isinstance(meta, Scalar):
                 return meta.kind
             if isinstance(meta, ProtoEnum):
-                return ("enum", meta.full_name, tuple(meta.numbers.items()))
+                values = meta.values(typing.get_args(inner))
+                return ("enum", meta.full_name, tuple(values.items()))
         return _describe(inner)
     if origin is list:
         return ("repeated", _describe(typing.get_args(annotation)[0]))

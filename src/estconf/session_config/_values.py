@@ -30,7 +30,7 @@ import math
 import operator
 import re
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Any, TypeVar, get_args
 
 from pydantic import (
@@ -339,39 +339,68 @@ ProtoBytes = Annotated[
 class ProtoEnum:
     """Annotation for a ``Literal`` of enum value names: also reads the values' numbers.
 
-    ``Annotated[Literal["A", "B"], ProtoEnum("pkg.E", {"A": 0, "B": 1})]``
-    accepts ``"A"``, ``0`` and ``"0"`` and holds ``"A"``.
+    The names are the ones the ``Literal`` lists.  Their numbers are 0, 1, 2,
+    ... in that order, or ``numbers`` for an enum numbered otherwise.
+    ``Annotated[Literal["A", "B"], ProtoEnum("pkg.E")]`` accepts ``"A"``,
+    ``0`` and ``"0"`` and holds ``"A"``.
     """
 
-    def __init__(self, full_name: str, numbers: Mapping[str, int]) -> None:
+    def __init__(self, full_name: str, numbers: Sequence[int] | None = None) -> None:
         self.full_name = full_name
-        self.numbers = dict(numbers)
-        self.names = {number: name for name, number in self.numbers.items()}
+        self._numbers = None if numbers is None else tuple(numbers)
+
+    def values(self, names: Sequence[str]) -> dict[str, int]:
+        """Map each of the enum's value names, as the ``Literal`` lists them, to its number."""
+        numbers = range(len(names)) if self._numbers is None else self._numbers
+        if len(numbers) != len(names) or len(set(numbers)) != len(numbers):
+            raise TypeError(
+                f"{self.full_name}: {len(names)} value names need as many distinct numbers, "
+                f"got {list(numbers)}"
+            )
+        return dict(zip(names, numbers, strict=True))
 
     def __get_pydantic_core_schema__(
         self, source: Any, handler: GetCoreSchemaHandler
     ) -> CoreSchema:
-        if get_args(source) != tuple(self.numbers):
-            raise TypeError(
-                f"{self.full_name}: the Literal does not list the enum's names in order"
-            )
-        return core_schema.no_info_before_validator_function(self.read, handler(source))
+        names = get_args(source)
+        reader = _EnumReader(self.full_name, self.values(names))
+        return core_schema.no_info_before_validator_function(
+            reader.read, core_schema.literal_schema(list(names))
+        )
 
     def __get_pydantic_json_schema__(
         self, schema: CoreSchema, handler: GetJsonSchemaHandler
     ) -> JsonSchemaValue:
+        names = _literal_names(schema)
         if handler.mode == "serialization":
-            return {"type": "string", "enum": list(self.numbers)}
+            return {"type": "string", "enum": names}
+        numbers = sorted(self.values(names).values())
         spelled = "|".join(
-            "-?0+" if n == 0 else (f"0*{n}" if n > 0 else f"-0*{-n}") for n in sorted(self.names)
+            "-?0+" if n == 0 else (f"0*{n}" if n > 0 else f"-0*{-n}") for n in numbers
         )
         return {
             "anyOf": [
-                {"type": "string", "enum": list(self.numbers)},
-                {"type": "integer", "enum": sorted(self.names)},
+                {"type": "string", "enum": names},
+                {"type": "integer", "enum": numbers},
                 {"type": "string", "pattern": f"^(?:{spelled})$"},
             ]
         }
+
+
+def _literal_names(schema: CoreSchema) -> list[str]:
+    """The value names in the core schema :meth:`ProtoEnum.__get_pydantic_core_schema__` makes."""
+    if schema["type"] == "function-before" and schema["schema"]["type"] == "literal":
+        return list(schema["schema"]["expected"])
+    raise TypeError(f"not the core schema of a ProtoEnum: {schema['type']}")
+
+
+class _EnumReader:
+    """Reads a value of one enum: its name, or its number."""
+
+    def __init__(self, full_name: str, values: Mapping[str, int]) -> None:
+        self.full_name = full_name
+        self.numbers = dict(values)
+        self.names = {number: name for name, number in self.numbers.items()}
 
     def read(self, value: Any) -> Any:
         """Turn a value name or number into the name; leave other input to the Literal check."""

@@ -46,14 +46,7 @@ MlirBridgeRollout = Annotated[
         "MLIR_BRIDGE_ROLLOUT_ENABLED",
         "MLIR_BRIDGE_ROLLOUT_DISABLED",
     ],
-    ProtoEnum(
-        "tensorflow.ConfigProto.Experimental.MlirBridgeRollout",
-        {
-            "MLIR_BRIDGE_ROLLOUT_UNSPECIFIED": 0,
-            "MLIR_BRIDGE_ROLLOUT_ENABLED": 1,
-            "MLIR_BRIDGE_ROLLOUT_DISABLED": 2,
-        },
-    ),
+    ProtoEnum("tensorflow.ConfigProto.Experimental.MlirBridgeRollout"),
 ]
 """``ConfigProto.Experimental.MlirBridgeRollout``: whether the MLIR bridge is used."""
 

@@ -22,17 +22,14 @@ __all__ = ["GlobalJitLevel", "GraphOptions", "OptimizerLevel", "OptimizerOptions
 
 OptimizerLevel = Annotated[
     Literal["L1", "L0"],
-    ProtoEnum("tensorflow.OptimizerOptions.Level", {"L1": 0, "L0": -1}),
+    ProtoEnum("tensorflow.OptimizerOptions.Level", numbers=(0, -1)),
 ]
 """``OptimizerOptions.Level``: ``L1`` (the default) or ``L0`` (no optimization)."""
 
 
 GlobalJitLevel = Annotated[
     Literal["DEFAULT", "OFF", "ON_1", "ON_2"],
-    ProtoEnum(
-        "tensorflow.OptimizerOptions.GlobalJitLevel",
-        {"DEFAULT": 0, "OFF": -1, "ON_1": 1, "ON_2": 2},
-    ),
+    ProtoEnum("tensorflow.OptimizerOptions.GlobalJitLevel", numbers=(0, -1, 1, 2)),
 ]
 """``OptimizerOptions.GlobalJitLevel``: whether XLA compiles graphs automatically."""
 

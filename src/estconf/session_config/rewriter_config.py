@@ -37,37 +37,21 @@ __all__ = [
 
 Toggle = Annotated[
     Literal["DEFAULT", "ON", "OFF", "AGGRESSIVE", "EXPERIMENTAL_MLIR", "EXPERIMENTAL_BOTH"],
-    ProtoEnum(
-        "tensorflow.RewriterConfig.Toggle",
-        {
-            "DEFAULT": 0,
-            "ON": 1,
-            "OFF": 2,
-            "AGGRESSIVE": 3,
-            "EXPERIMENTAL_MLIR": 4,
-            "EXPERIMENTAL_BOTH": 5,
-        },
-    ),
+    ProtoEnum("tensorflow.RewriterConfig.Toggle"),
 ]
 """``RewriterConfig.Toggle``: the switch of one Grappler optimizer."""
 
 
 CpuLayout = Annotated[
     Literal["NO_CONVERSION_ON_CPU", "NCHW_TO_NHWC", "NHWC_TO_NCHW"],
-    ProtoEnum(
-        "tensorflow.RewriterConfig.CpuLayout",
-        {"NO_CONVERSION_ON_CPU": 0, "NCHW_TO_NHWC": 1, "NHWC_TO_NCHW": 2},
-    ),
+    ProtoEnum("tensorflow.RewriterConfig.CpuLayout"),
 ]
 """``RewriterConfig.CpuLayout``: the data layout conversion done on CPU."""
 
 
 NumIterationsType = Annotated[
     Literal["DEFAULT_NUM_ITERS", "ONE", "TWO"],
-    ProtoEnum(
-        "tensorflow.RewriterConfig.NumIterationsType",
-        {"DEFAULT_NUM_ITERS": 0, "ONE": 1, "TWO": 2},
-    ),
+    ProtoEnum("tensorflow.RewriterConfig.NumIterationsType"),
 ]
 """``RewriterConfig.NumIterationsType``: how many passes the meta optimizer makes."""
 
@@ -82,25 +66,14 @@ MemOptType = Annotated[
         "SCHEDULING_HEURISTICS",
         "HEURISTICS",
     ],
-    ProtoEnum(
-        "tensorflow.RewriterConfig.MemOptType",
-        {
-            "DEFAULT_MEM_OPT": 0,
-            "NO_MEM_OPT": 1,
-            "MANUAL": 2,
-            "SWAPPING_HEURISTICS": 4,
-            "RECOMPUTATION_HEURISTICS": 5,
-            "SCHEDULING_HEURISTICS": 6,
-            "HEURISTICS": 3,
-        },
-    ),
+    ProtoEnum("tensorflow.RewriterConfig.MemOptType", numbers=(0, 1, 2, 4, 5, 6, 3)),
 ]
 """``RewriterConfig.MemOptType``: the memory optimizer's strategy."""
 
 
 VerifierToggle = Annotated[
     Literal["DEFAULT", "ON", "OFF"],
-    ProtoEnum("tensorflow.VerifierConfig.Toggle", {"DEFAULT": 0, "ON": 1, "OFF": 2}),
+    ProtoEnum("tensorflow.VerifierConfig.Toggle"),
 ]
 """``VerifierConfig.Toggle``: the switch of one graph verifier."""
 
