@@ -33,11 +33,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Any, TypeVar, get_args
 
-from pydantic import (
-    GetCoreSchemaHandler,
-    GetJsonSchemaHandler,
-    Strict,
-)
+from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler, Strict
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 

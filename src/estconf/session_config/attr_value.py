@@ -18,11 +18,7 @@ from estconf.session_config._values import (
     ProtoString,
     Repeated,
 )
-from estconf.session_config.tensor import (
-    DataType,
-    TensorProto,
-    TensorShapeProto,
-)
+from estconf.session_config.tensor import DataType, TensorProto, TensorShapeProto
 
 __all__ = ["AttrValue", "AttrValueList", "NameAttrList"]
 
@@ -96,5 +92,6 @@ class NameAttrList(Message):
     )
 
 
+# Both name NameAttrList, which is defined after them.
 AttrValueList.model_rebuild()
 AttrValue.model_rebuild()

@@ -9,12 +9,7 @@ from pydantic import Field, WithJsonSchema, field_validator
 from pydantic_core import PydanticCustomError
 
 from estconf.session_config._message import Message
-from estconf.session_config._values import (
-    Int32Key,
-    Map,
-    ProtoString,
-    Repeated,
-)
+from estconf.session_config._values import Int32Key, Map, ProtoString, Repeated
 
 __all__ = ["ClusterDef", "JobDef"]
 

@@ -21,12 +21,8 @@ from estconf.session_config._values import (
 from estconf.session_config.cluster_def import ClusterDef
 from estconf.session_config.coordination import CoordinationServiceConfig
 from estconf.session_config.gpu_options import GPUOptions
-from estconf.session_config.graph_options import (
-    GraphOptions,
-)
-from estconf.session_config.rewriter_config import (
-    RewriterConfig,
-)
+from estconf.session_config.graph_options import GraphOptions
+from estconf.session_config.rewriter_config import RewriterConfig
 from estconf.session_config.rpc_options import RPCOptions
 
 __all__ = [

@@ -7,13 +7,7 @@ from typing import ClassVar
 from pydantic import Field
 
 from estconf.session_config._message import Message
-from estconf.session_config._values import (
-    Int32,
-    Int64,
-    ProtoBool,
-    ProtoString,
-    Repeated,
-)
+from estconf.session_config._values import Int32, Int64, ProtoBool, ProtoString, Repeated
 
 __all__ = ["CoordinatedJob", "CoordinationServiceConfig"]
 

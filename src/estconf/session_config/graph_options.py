@@ -7,15 +7,8 @@ from typing import Annotated, ClassVar, Literal
 from pydantic import Field
 
 from estconf.session_config._message import Message
-from estconf.session_config._values import (
-    Int32,
-    Int64,
-    ProtoBool,
-    ProtoEnum,
-)
-from estconf.session_config.rewriter_config import (
-    RewriterConfig,
-)
+from estconf.session_config._values import Int32, Int64, ProtoBool, ProtoEnum
+from estconf.session_config.rewriter_config import RewriterConfig
 
 __all__ = ["GlobalJitLevel", "GraphOptions", "OptimizerLevel", "OptimizerOptions"]
 

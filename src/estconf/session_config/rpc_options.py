@@ -7,11 +7,7 @@ from typing import ClassVar
 from pydantic import Field
 
 from estconf.session_config._message import Message
-from estconf.session_config._values import (
-    Int32,
-    ProtoBool,
-    ProtoString,
-)
+from estconf.session_config._values import Int32, ProtoBool, ProtoString
 
 __all__ = ["RPCOptions"]
 

@@ -211,4 +211,5 @@ class TensorProto(Message):
     )
 
 
+# It names TensorProto, which is defined after it.
 VariantTensorDataProto.model_rebuild()
