@@ -17,7 +17,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from estconf import _proto
 from estconf.session_config import (
     AttrValue,
     ConfigProto,
@@ -29,6 +28,8 @@ from estconf.session_config import (
     RewriterConfig,
     default_distributed_session_config,
 )
+from estconf.session_config._message import json_name
+from estconf.session_config._values import ProtoEnum, Scalar
 
 # --- walking the models -------------------------------------------------------
 
@@ -82,10 +83,10 @@ def _sample(annotation: Any, depth: int) -> tuple[Any, Any]:
     if origin is typing.Annotated:
         inner, *metadata = typing.get_args(annotation)
         for meta in metadata:
-            if isinstance(meta, _proto._Scalar):
+            if isinstance(meta, Scalar):
                 return SAMPLES[meta.kind]
-            if isinstance(meta, _proto.ProtoEnum):
-                name, number = list(meta.numbers.items())[-1]
+            if isinstance(meta, ProtoEnum):
+                name, number = list(meta.values(typing.get_args(inner)).items())[-1]
                 return number, name
         return _sample(inner, depth)
     if origin is list:
@@ -569,11 +570,12 @@ def _values(annotation: Any, depth: int, camel: bool) -> st.SearchStrategy[Any]:
     if origin is typing.Annotated:
         inner, *metadata = typing.get_args(annotation)
         for meta in metadata:
-            if isinstance(meta, _proto._Scalar):
+            if isinstance(meta, Scalar):
                 return _kind_values(meta.kind)
-            if isinstance(meta, _proto.ProtoEnum):
+            if isinstance(meta, ProtoEnum):
+                values = meta.values(typing.get_args(inner))
                 return st.one_of(
-                    st.sampled_from(list(meta.numbers)), st.sampled_from(list(meta.names))
+                    st.sampled_from(list(values)), st.sampled_from(list(values.values()))
                 )
         return _values(inner, depth, camel)
     if origin is list:
@@ -587,7 +589,7 @@ def _values(annotation: Any, depth: int, camel: bool) -> st.SearchStrategy[Any]:
 def _keys(annotation: Any) -> st.SearchStrategy[Any]:
     """JSON object keys: strings, of digits for integer keys."""
     metadata = typing.get_args(annotation)[1:]
-    if any(isinstance(meta, _proto._Scalar) and meta.kind == "int32" for meta in metadata):
+    if any(isinstance(meta, Scalar) and meta.kind == "int32" for meta in metadata):
         return st.integers(-(2**31), 2**31 - 1).map(str)
     return _kind_values("string")
 
@@ -607,7 +609,7 @@ def _messages(
     for name in chosen:
         if name in oneof and any(other in data for other in oneof):
             continue
-        spelling = draw(st.sampled_from([name, _proto.json_name(name)])) if camel else name
+        spelling = draw(st.sampled_from([name, json_name(name)])) if camel else name
         data[spelling] = draw(_values(model.model_fields[name].annotation, depth, camel))
     return data
 
@@ -698,3 +700,12 @@ def test_python_numeric_types() -> None:
         "gpu_options": {"per_process_gpu_memory_fraction": 0.5},
         "graph_options": {"rewrite_options": {"meta_optimizer_iterations": "TWO"}},
     }
+
+
+def test_enum_numbers_pair_with_the_names_in_order() -> None:
+    assert ProtoEnum("pkg.E").values(("A", "B")) == {"A": 0, "B": 1}
+    assert ProtoEnum("pkg.E", numbers=(0, -1)).values(("A", "B")) == {"A": 0, "B": -1}
+    with pytest.raises(TypeError, match="2 value names need as many distinct numbers"):
+        ProtoEnum("pkg.E", numbers=(0,)).values(("A", "B"))
+    with pytest.raises(TypeError, match="distinct"):
+        ProtoEnum("pkg.E", numbers=(1, 1)).values(("A", "B"))

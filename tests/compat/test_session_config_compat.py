@@ -28,8 +28,9 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
 
-from estconf import _proto
 from estconf.session_config import ConfigProto, Message, default_distributed_session_config
+from estconf.session_config._message import json_name
+from estconf.session_config._values import ProtoEnum, Scalar
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 pytest.importorskip("tensorflow", reason="the compatibility tests need TensorFlow installed")
@@ -79,10 +80,11 @@ def _describe(annotation: Any) -> Any:
     if origin is typing.Annotated:
         inner, *metadata = typing.get_args(annotation)
         for meta in metadata:
-            if isinstance(meta, _proto._Scalar):
+            if isinstance(meta, Scalar):
                 return meta.kind
-            if isinstance(meta, _proto.ProtoEnum):
-                return ("enum", meta.full_name, tuple(meta.numbers.items()))
+            if isinstance(meta, ProtoEnum):
+                values = meta.values(typing.get_args(inner))
+                return ("enum", meta.full_name, tuple(values.items()))
         return _describe(inner)
     if origin is list:
         return ("repeated", _describe(typing.get_args(annotation)[0]))
@@ -154,7 +156,7 @@ def test_fields_match_the_descriptor(full_name: str) -> None:
     descriptor = _descriptors()[full_name]
     assert list(model.model_fields) == [field.name for field in descriptor.fields]
     for field in descriptor.fields:
-        assert _proto.json_name(field.name) == field.json_name
+        assert json_name(field.name) == field.json_name
         assert _describe(model.model_fields[field.name].annotation) == _describe_proto(field), (
             field.name
         )

@@ -1,4 +1,4 @@
-"""Protobuf messages in their JSON form, as pydantic types.
+"""The values of protobuf fields in their JSON form, as pydantic types.
 
 TensorFlow reads a ``ConfigProto`` given as JSON with protobuf's JSON parser
 (``google.protobuf.json_format.ParseDict``).  The types here accept the
@@ -18,66 +18,47 @@ every such rule is listed in ``docs/session_config.md``.
   padding); held and dumped as standard, padded base64.
 - Enums (:class:`ProtoEnum`): a value name, or its number (also as a string
   of digits); held and dumped as the name.
-- Messages (:class:`Message`): a JSON object whose keys are the protobuf field
-  names or their lowerCamelCase JSON names; ``null`` means "not set".
+- Repeated fields (:data:`Repeated`) and maps (:data:`Map`): a JSON array and a
+  JSON object.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-import importlib
 import math
 import operator
 import re
 import sys
-from collections.abc import Callable, Iterator, Mapping
-from typing import Annotated, Any, ClassVar, TypeVar, get_args
+from collections.abc import Callable, Mapping, Sequence
+from typing import Annotated, Any, TypeVar, get_args
 
-from pydantic import (
-    AliasChoices,
-    AliasGenerator,
-    BaseModel,
-    ConfigDict,
-    GetCoreSchemaHandler,
-    GetJsonSchemaHandler,
-    PrivateAttr,
-    Strict,
-    model_validator,
-)
+from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler, Strict
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError, core_schema
-from typing_extensions import Self
-
-from estconf._errors import Errors
 
 __all__ = [
-    "MAX_DEPTH",
     "Double",
     "Float32",
     "Int32",
     "Int32Key",
     "Int64",
     "Map",
-    "Message",
     "ProtoBool",
     "ProtoBytes",
     "ProtoEnum",
     "ProtoString",
     "Repeated",
+    "Scalar",
     "UInt32",
     "UInt64",
-    "json_name",
 ]
-
-MAX_DEPTH = 100
-"""The deepest nesting of messages protobuf's JSON parser reads (the root counts as 1)."""
 
 _DIGITS = re.compile(r"-?[0-9]+")
 _DIGITS_PATTERN = f"^{_DIGITS.pattern}$"
 
 
-class _Scalar:
+class Scalar:
     """Annotation that gives a type its reader, its dump and its JSON Schemas."""
 
     def __init__(
@@ -152,9 +133,9 @@ def _integer_reader(kind: str, low: int, high: int) -> Callable[[Any], int]:
     return read
 
 
-def _integer(kind: str, low: int, high: int) -> _Scalar:
+def _integer(kind: str, low: int, high: int) -> Scalar:
     number = {"type": "integer", "minimum": low, "maximum": high}
-    return _Scalar(
+    return Scalar(
         kind,
         _integer_reader(kind, low, high),
         accepts={"anyOf": [number, {"type": "string", "pattern": _DIGITS_PATTERN}]},
@@ -246,11 +227,11 @@ def _dump_float(value: float) -> float | str:
 _SPECIAL_FLOAT_SCHEMA = {"type": "string", "enum": list(_SPECIAL_FLOATS)}
 
 
-def _floating(kind: str, limit: float) -> _Scalar:
+def _floating(kind: str, limit: float) -> Scalar:
     number: dict[str, Any] = {"type": "number"}
     if kind == "float":
         number.update(minimum=-limit, maximum=limit)
-    return _Scalar(
+    return Scalar(
         kind,
         _float_reader(kind, limit),
         accepts={
@@ -282,7 +263,7 @@ def _read_bool(value: Any) -> bool:
     return value
 
 
-ProtoBool = Annotated[bool, _Scalar("bool", _read_bool, accepts={"type": "boolean"})]
+ProtoBool = Annotated[bool, Scalar("bool", _read_bool, accepts={"type": "boolean"})]
 """A protobuf ``bool``: ``true`` or ``false`` only."""
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -301,7 +282,7 @@ def _read_string(value: Any) -> str:
     return str(value)
 
 
-ProtoString = Annotated[str, _Scalar("string", _read_string, accepts={"type": "string"})]
+ProtoString = Annotated[str, Scalar("string", _read_string, accepts={"type": "string"})]
 """A protobuf ``string``."""
 
 _BASE64_DATA = re.compile(r"[A-Za-z0-9+/_-]*")
@@ -338,7 +319,7 @@ def _read_bytes(value: Any) -> str:
 
 ProtoBytes = Annotated[
     str,
-    _Scalar(
+    Scalar(
         "bytes",
         _read_bytes,
         accepts={"type": "string", "contentEncoding": "base64", "pattern": _BASE64_PATTERN},
@@ -354,39 +335,68 @@ ProtoBytes = Annotated[
 class ProtoEnum:
     """Annotation for a ``Literal`` of enum value names: also reads the values' numbers.
 
-    ``Annotated[Literal["A", "B"], ProtoEnum("pkg.E", {"A": 0, "B": 1})]``
-    accepts ``"A"``, ``0`` and ``"0"`` and holds ``"A"``.
+    The names are the ones the ``Literal`` lists.  Their numbers are 0, 1, 2,
+    ... in that order, or ``numbers`` for an enum numbered otherwise.
+    ``Annotated[Literal["A", "B"], ProtoEnum("pkg.E")]`` accepts ``"A"``,
+    ``0`` and ``"0"`` and holds ``"A"``.
     """
 
-    def __init__(self, full_name: str, numbers: Mapping[str, int]) -> None:
+    def __init__(self, full_name: str, numbers: Sequence[int] | None = None) -> None:
         self.full_name = full_name
-        self.numbers = dict(numbers)
-        self.names = {number: name for name, number in self.numbers.items()}
+        self._numbers = None if numbers is None else tuple(numbers)
+
+    def values(self, names: Sequence[str]) -> dict[str, int]:
+        """Map each of the enum's value names, as the ``Literal`` lists them, to its number."""
+        numbers = range(len(names)) if self._numbers is None else self._numbers
+        if len(numbers) != len(names) or len(set(numbers)) != len(numbers):
+            raise TypeError(
+                f"{self.full_name}: {len(names)} value names need as many distinct numbers, "
+                f"got {list(numbers)}"
+            )
+        return dict(zip(names, numbers, strict=True))
 
     def __get_pydantic_core_schema__(
         self, source: Any, handler: GetCoreSchemaHandler
     ) -> CoreSchema:
-        if get_args(source) != tuple(self.numbers):
-            raise TypeError(
-                f"{self.full_name}: the Literal does not list the enum's names in order"
-            )
-        return core_schema.no_info_before_validator_function(self.read, handler(source))
+        names = get_args(source)
+        reader = _EnumReader(self.full_name, self.values(names))
+        return core_schema.no_info_before_validator_function(
+            reader.read, core_schema.literal_schema(list(names))
+        )
 
     def __get_pydantic_json_schema__(
         self, schema: CoreSchema, handler: GetJsonSchemaHandler
     ) -> JsonSchemaValue:
+        names = _literal_names(schema)
         if handler.mode == "serialization":
-            return {"type": "string", "enum": list(self.numbers)}
+            return {"type": "string", "enum": names}
+        numbers = sorted(self.values(names).values())
         spelled = "|".join(
-            "-?0+" if n == 0 else (f"0*{n}" if n > 0 else f"-0*{-n}") for n in sorted(self.names)
+            "-?0+" if n == 0 else (f"0*{n}" if n > 0 else f"-0*{-n}") for n in numbers
         )
         return {
             "anyOf": [
-                {"type": "string", "enum": list(self.numbers)},
-                {"type": "integer", "enum": sorted(self.names)},
+                {"type": "string", "enum": names},
+                {"type": "integer", "enum": numbers},
                 {"type": "string", "pattern": f"^(?:{spelled})$"},
             ]
         }
+
+
+def _literal_names(schema: CoreSchema) -> list[str]:
+    """The value names in the core schema :meth:`ProtoEnum.__get_pydantic_core_schema__` makes."""
+    if schema["type"] == "function-before" and schema["schema"]["type"] == "literal":
+        return list(schema["schema"]["expected"])
+    raise TypeError(f"not the core schema of a ProtoEnum: {schema['type']}")
+
+
+class _EnumReader:
+    """Reads a value of one enum: its name, or its number."""
+
+    def __init__(self, full_name: str, values: Mapping[str, int]) -> None:
+        self.full_name = full_name
+        self.numbers = dict(values)
+        self.names = {number: name for name, number in self.numbers.items()}
 
     def read(self, value: Any) -> Any:
         """Turn a value name or number into the name; leave other input to the Literal check."""
@@ -429,131 +439,3 @@ Repeated = Annotated[list[_T], Strict()]
 
 Map = Annotated[dict[_K, _V], Strict()]
 """A map field: a JSON object (a Python ``dict``)."""
-
-
-# --- messages -------------------------------------------------------------------
-
-
-def json_name(name: str) -> str:
-    """The lowerCamelCase JSON name protobuf gives a field (``allow_growth`` -> ``allowGrowth``)."""
-    out: list[str] = []
-    upper = False
-    for char in name:
-        if char == "_":
-            upper = True
-        else:
-            out.append(char.upper() if upper else char)
-            upper = False
-    return "".join(out)
-
-
-def _spellings(name: str) -> AliasChoices:
-    return AliasChoices(name, json_name(name))
-
-
-class Message(BaseModel):
-    """Base of the messages: frozen, unknown keys refused, ``None`` for a field not set.
-
-    A field is read under its protobuf name or its JSON name (``allowGrowth``),
-    not both; dumps use the protobuf names.  Messages nested deeper than
-    protobuf's JSON parser reads (:data:`MAX_DEPTH`) are refused.
-    """
-
-    model_config = ConfigDict(
-        frozen=True,
-        extra="forbid",
-        alias_generator=AliasGenerator(validation_alias=_spellings),
-        validate_by_name=True,
-    )
-
-    proto_name: ClassVar[str] = ""
-    """The full name of the protobuf message, e.g. ``tensorflow.GPUOptions``."""
-
-    _depth: int = PrivateAttr(default=1)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _one_spelling_per_field(cls, data: Any) -> Any:
-        if isinstance(data, dict):
-            errors = Errors(cls.__name__)
-            for name in cls.model_fields:
-                camel = json_name(name)
-                if camel != name and name in data and camel in data:
-                    errors.add(
-                        "duplicate_key",
-                        "'{name}' is given twice, as '{name}' and as '{camel}'",
-                        (camel,),
-                        data[camel],
-                        {"name": name, "camel": camel},
-                    )
-            errors.raise_if_any()
-        return data
-
-    @model_validator(mode="after")
-    def _within_depth_limit(self) -> Self:
-        depth = 1 + max((child._depth for child in self._children()), default=0)
-        if depth > MAX_DEPTH:
-            raise PydanticCustomError(
-                "depth",
-                "Messages are nested {depth} deep; protobuf reads at most {limit}",
-                {"depth": depth, "limit": MAX_DEPTH},
-            )
-        self._depth = depth
-        return self
-
-    def _children(self) -> Iterator[Message]:
-        for name in type(self).model_fields:
-            value = getattr(self, name)
-            if isinstance(value, Message):
-                yield value
-            elif isinstance(value, list):
-                yield from (item for item in value if isinstance(item, Message))
-            elif isinstance(value, dict):
-                yield from (item for item in value.values() if isinstance(item, Message))
-
-    def to_proto_dict(self) -> dict[str, Any]:
-        """The message as the JSON-ready dict protobuf's ``json_format.ParseDict`` reads.
-
-        Field names are the protobuf names, enums are dumped by name, bytes as
-        base64 and 64-bit integers as numbers; fields not set are left out.
-        """
-        data: dict[str, Any] = self.model_dump(mode="json")
-        return data
-
-    @classmethod
-    def from_proto_dict(cls, data: Mapping[str, Any]) -> Self:
-        """Read the JSON form of the message (what ``json_format.MessageToDict`` writes)."""
-        return cls.model_validate(data)
-
-    def to_proto(self, message_class: Any = None) -> Any:
-        """The protobuf message itself; needs ``protobuf``, and TensorFlow unless given the class.
-
-        ``message_class`` is the generated protobuf class of this message; by
-        default it is looked up among TensorFlow's.
-        """
-        json_format = importlib.import_module("google.protobuf.json_format")
-        if message_class is None:
-            message_class = _tensorflow_message_class(self.proto_name)
-        return json_format.ParseDict(self.to_proto_dict(), message_class())
-
-    @classmethod
-    def from_proto(cls, message: Any) -> Self:
-        """Read a protobuf message of this type (needs ``protobuf``)."""
-        full_name = message.DESCRIPTOR.full_name
-        if full_name != cls.proto_name:
-            raise TypeError(f"{cls.__name__} reads {cls.proto_name} messages, not {full_name}")
-        json_format = importlib.import_module("google.protobuf.json_format")
-        # 17 digits write 32-bit floats exactly: the shortest form protobuf writes by
-        # default rounds the largest ones up, past what its own parser reads back.
-        data = json_format.MessageToDict(
-            message, preserving_proto_field_name=True, float_precision=17
-        )
-        return cls.model_validate(data)
-
-
-def _tensorflow_message_class(full_name: str) -> Any:
-    """The generated class of a TensorFlow message, from the default descriptor pool."""
-    importlib.import_module("tensorflow.core.protobuf.config_pb2")  # registers the messages
-    pool = importlib.import_module("google.protobuf.descriptor_pool").Default()
-    factory = importlib.import_module("google.protobuf.message_factory")
-    return factory.GetMessageClass(pool.FindMessageTypeByName(full_name))

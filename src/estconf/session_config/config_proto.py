@@ -1,0 +1,250 @@
+"""``ConfigProto``, the session configuration, and the ``session_config`` argument type."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import BeforeValidator, Field
+from pydantic_core import PydanticCustomError
+
+from estconf.session_config._message import Message
+from estconf.session_config._values import (
+    Int32,
+    Int64,
+    Map,
+    ProtoBool,
+    ProtoEnum,
+    ProtoString,
+    Repeated,
+)
+from estconf.session_config.cluster_def import ClusterDef
+from estconf.session_config.coordination import CoordinationServiceConfig
+from estconf.session_config.gpu_options import GPUOptions
+from estconf.session_config.graph_options import GraphOptions
+from estconf.session_config.rewriter_config import RewriterConfig
+from estconf.session_config.rpc_options import RPCOptions
+
+__all__ = [
+    "ConfigProto",
+    "ConfigProtoExperimental",
+    "MlirBridgeRollout",
+    "SessionConfig",
+    "SessionMetadata",
+    "ThreadPoolOptionProto",
+    "default_distributed_session_config",
+]
+
+
+MlirBridgeRollout = Annotated[
+    Literal[
+        "MLIR_BRIDGE_ROLLOUT_UNSPECIFIED",
+        "MLIR_BRIDGE_ROLLOUT_ENABLED",
+        "MLIR_BRIDGE_ROLLOUT_DISABLED",
+    ],
+    ProtoEnum("tensorflow.ConfigProto.Experimental.MlirBridgeRollout"),
+]
+"""``ConfigProto.Experimental.MlirBridgeRollout``: whether the MLIR bridge is used."""
+
+
+class SessionMetadata(Message):
+    """``tensorflow.SessionMetadata``: identifies the model a session serves."""
+
+    proto_name: ClassVar[str] = "tensorflow.SessionMetadata"
+
+    name: ProtoString | None = Field(None, description="Name of the model.")
+    version: Int64 | None = Field(None, description="Version of the model (not negative).")
+
+
+class ThreadPoolOptionProto(Message):
+    """``tensorflow.ThreadPoolOptionProto``: a thread pool of a session."""
+
+    proto_name: ClassVar[str] = "tensorflow.ThreadPoolOptionProto"
+
+    num_threads: Int32 | None = Field(
+        None, description="Number of threads in the pool (0: TensorFlow chooses)."
+    )
+    global_name: ProtoString | None = Field(
+        None,
+        description="Name of a process-wide pool shared by the sessions that name it "
+        "(empty: a pool of this session only).",
+    )
+
+
+class ConfigProtoExperimental(Message):
+    """``tensorflow.ConfigProto.Experimental``: session options that may change without notice."""
+
+    proto_name: ClassVar[str] = "tensorflow.ConfigProto.Experimental"
+
+    collective_group_leader: ProtoString | None = Field(
+        None, description="Task that leads collective groups, e.g. `/job:worker/replica:0/task:0`."
+    )
+    executor_type: ProtoString | None = Field(
+        None, description="Executor that runs the graphs (empty: the default executor)."
+    )
+    recv_buf_max_chunk: Int32 | None = Field(
+        None,
+        description="Largest chunk in bytes of a buffer sent by collective ops "
+        "(0: the default; negative: no chunking).",
+    )
+    use_numa_affinity: ProtoBool | None = Field(
+        None, description="Bind devices and their threads to NUMA nodes."
+    )
+    collective_deterministic_sequential_execution: ProtoBool | None = Field(
+        None, description="Run collective ops one at a time, in a deterministic order."
+    )
+    collective_nccl: ProtoBool | None = Field(
+        None, description="Use NCCL for collective ops on GPUs."
+    )
+    share_session_state_in_clusterspec_propagation: ProtoBool | None = Field(
+        None,
+        description="Share resources between sessions that use cluster_def on the same server.",
+    )
+    disable_thread_spinning: ProtoBool | None = Field(
+        None, description="Let idle pool threads sleep at once instead of spinning."
+    )
+    share_cluster_devices_in_session: ProtoBool | None = Field(
+        None, description="Older place of ConfigProto.share_cluster_devices_in_session."
+    )
+    session_metadata: SessionMetadata | None = Field(
+        None, description="The model this session serves (name and version)."
+    )
+    optimize_for_static_graph: ProtoBool | None = Field(
+        None, description="The graph will not be extended: free the parts only needed to extend it."
+    )
+    enable_mlir_bridge: ProtoBool | None = Field(
+        None, description="Compile to XLA through the MLIR bridge (prefer mlir_bridge_rollout)."
+    )
+    mlir_bridge_rollout: MlirBridgeRollout | None = Field(
+        None, description="Whether to use the MLIR bridge; UNSPECIFIED lets TensorFlow decide."
+    )
+    enable_mlir_graph_optimization: ProtoBool | None = Field(
+        None, description="Run the MLIR graph optimization passes."
+    )
+    disable_output_partition_graphs: ProtoBool | None = Field(
+        None, description="Do not return the partition graphs in RunMetadata."
+    )
+    xla_fusion_autotuner_thresh: Int64 | None = Field(
+        None,
+        description="Bytes of a fused XLA computation above which its fusion is autotuned "
+        "(0: off).",
+    )
+    use_tfrt: ProtoBool | None = Field(None, description="Run the session on the TFRT runtime.")
+    disable_functional_ops_lowering: ProtoBool | None = Field(
+        None, description="Keep functional control flow ops (If, While) instead of lowering them."
+    )
+    xla_prefer_single_graph_cluster: ProtoBool | None = Field(
+        None, description="Compile the whole graph as one XLA cluster when possible."
+    )
+    coordination_config: CoordinationServiceConfig | None = Field(
+        None, description="The coordination service of the cluster."
+    )
+    disable_optimize_for_static_graph: ProtoBool | None = Field(
+        None, description="Do not apply optimize_for_static_graph even where it would be turned on."
+    )
+    disable_eager_executor_streaming_enqueue: ProtoBool | None = Field(
+        None,
+        description="Enqueue eager ops to remote tasks one RPC at a time instead of "
+        "streaming them.",
+    )
+
+
+class ConfigProto(Message):
+    """``tensorflow.ConfigProto`` (``tf.compat.v1.ConfigProto``): the session configuration.
+
+    The value of ``session_config``.  Fields left out keep TensorFlow's
+    defaults, as when the protobuf field is not set.
+    """
+
+    proto_name: ClassVar[str] = "tensorflow.ConfigProto"
+
+    device_count: Map[ProtoString, Int32] | None = Field(
+        None,
+        description="Maximum number of devices of each type to use, by device type "
+        "(`CPU`, `GPU`); other types: TensorFlow chooses.",
+    )
+    intra_op_parallelism_threads: Int32 | None = Field(
+        None, description="Threads that run a single op in parallel (0: TensorFlow chooses)."
+    )
+    inter_op_parallelism_threads: Int32 | None = Field(
+        None,
+        description="Threads that run independent ops (0: TensorFlow chooses; negative: "
+        "the caller's thread). The first session of the process sets it for all.",
+    )
+    use_per_session_threads: ProtoBool | None = Field(
+        None,
+        description="Give the session its own threads instead of the process-wide pool "
+        "(deprecated: use session_inter_op_thread_pool).",
+    )
+    session_inter_op_thread_pool: Repeated[ThreadPoolOptionProto] | None = Field(
+        None, description="Thread pools of the session; each run picks one by index."
+    )
+    placement_period: Int32 | None = Field(
+        None,
+        description="Recompute the placement of nodes every this many steps while the "
+        "system warms up.",
+    )
+    device_filters: Repeated[ProtoString] | None = Field(
+        None,
+        description="The session ignores devices that match none of these filters, "
+        "e.g. `/job:ps`, `/job:worker/task:3` (empty: all devices).",
+    )
+    gpu_options: GPUOptions | None = Field(None, description="Options for all GPUs.")
+    allow_soft_placement: ProtoBool | None = Field(
+        None, description="Place an op on CPU when it cannot run on the device it asks for."
+    )
+    log_device_placement: ProtoBool | None = Field(
+        None, description="Log the device each op is placed on."
+    )
+    graph_options: GraphOptions | None = Field(
+        None, description="Options for all graphs of the session."
+    )
+    operation_timeout_in_ms: Int64 | None = Field(
+        None, description="Deadline in milliseconds of blocking operations (0: none)."
+    )
+    rpc_options: RPCOptions | None = Field(
+        None, description="Options of the RPC layer of distributed sessions."
+    )
+    cluster_def: ClusterDef | None = Field(
+        None, description="The cluster of this session, in place of the server's own."
+    )
+    isolate_session_state: ProtoBool | None = Field(
+        None, description="Keep resources such as variables private to this session."
+    )
+    share_cluster_devices_in_session: ProtoBool | None = Field(
+        None,
+        description="With cluster_def, make the devices of the whole cluster visible to "
+        "the session.",
+    )
+    experimental: ConfigProtoExperimental | None = Field(
+        None, description="Experimental options; TensorFlow may change them without notice."
+    )
+
+
+def _session_config_input(value: Any) -> Any:
+    """Read a ``session_config`` argument: the JSON form, a model, or a real message."""
+    if value is None or isinstance(value, (ConfigProto, Mapping)):
+        return value
+    descriptor = getattr(value, "DESCRIPTOR", None)
+    if getattr(descriptor, "full_name", None) == ConfigProto.proto_name:
+        return ConfigProto.from_proto(value)
+    raise PydanticCustomError(
+        "session_config_type", "session_config must be instance of ConfigProto"
+    )
+
+
+SessionConfig = Annotated[ConfigProto | None, BeforeValidator(_session_config_input)]
+"""A ``session_config`` argument: a ConfigProto in JSON form, or a real ``ConfigProto``."""
+
+
+def default_distributed_session_config(device_filters: Sequence[str]) -> ConfigProto:
+    """The ``session_config`` ``tf.estimator.RunConfig`` sets for a task of a cluster.
+
+    Soft placement, one pass of the Grappler meta optimizer, and the given
+    device filters.
+    """
+    return ConfigProto(
+        allow_soft_placement=True,
+        graph_options=GraphOptions(rewrite_options=RewriterConfig(meta_optimizer_iterations="ONE")),
+        device_filters=list(device_filters),
+    )
