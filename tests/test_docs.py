@@ -63,3 +63,9 @@ def test_submodules_are_reachable_as_attributes() -> None:
         "assert estconf.session_config.ConfigProto; assert estconf.RunConfig"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_changelog_describes_this_version() -> None:
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    versions = re.findall(r"^## (\S+) - ", changelog, re.MULTILINE)
+    assert versions[0] == estconf.__version__
