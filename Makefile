@@ -3,8 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+DOCS_STAMP := $(VENV)/.installed-docs
 
-.PHONY: demo test lint typecheck unit compat bench fmt clean schemas docs
+.PHONY: demo test lint typecheck unit compat bench fmt clean schemas docs docs-serve docs-examples
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,7 +38,20 @@ fmt: $(STAMP)
 schemas: $(STAMP)
 	$(BIN)/estconf schema -o schemas
 
-docs: $(STAMP)
+# The documentation site, into site/; --strict fails on a broken link or reference.
+# The docs extra is installed on first use only: `make test` does not need it.
+$(DOCS_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,docs]'
+	touch $(DOCS_STAMP)
+
+docs: $(DOCS_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
+docs-serve: $(DOCS_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve
+
+# Rewrite the output shown under each command of the docs' console examples.
+docs-examples: $(STAMP)
 	$(BIN)/python tests/cli_docs.py --update
 
 bench: $(STAMP)
@@ -69,4 +83,4 @@ compat:
 	fi
 
 clean:
-	rm -rf $(VENV) $(TF_VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(TF_VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis site
