@@ -4,8 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DOCS_STAMP := $(VENV)/.installed-docs
+RELEASE_STAMP := $(VENV)/.installed-release
+DIST_CHECK := build/dist-check
 
-.PHONY: demo test lint typecheck unit compat bench fmt clean schemas docs docs-serve docs-examples
+.PHONY: demo test lint typecheck unit compat bench fmt clean schemas docs docs-serve docs-examples dist
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +56,24 @@ docs-serve: $(DOCS_STAMP)
 docs-examples: $(STAMP)
 	$(BIN)/python tests/cli_docs.py --update
 
+# `make dist`: the wheel and the sdist into dist/, checked with twine and for
+# their contents; then the wheel alone, in a bare venv, must run the command.
+$(RELEASE_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,release]'
+	touch $(RELEASE_STAMP)
+
+dist: $(RELEASE_STAMP)
+	rm -rf dist $(DIST_CHECK)
+	$(BIN)/python -m build --outdir dist
+	$(BIN)/twine check --strict dist/*
+	$(BIN)/python tests/check_dist.py dist
+	$(PYTHON) -m venv $(DIST_CHECK)
+	$(DIST_CHECK)/bin/python -m pip install --quiet dist/*.whl
+	cd $(DIST_CHECK) && test "$$(bin/estconf --version)" = "estconf $$($(CURDIR)/$(BIN)/python -c 'import estconf; print(estconf.__version__)')"
+	cd $(DIST_CHECK) && bin/estconf validate $(CURDIR)/examples/*.json $(CURDIR)/examples/*.yaml
+	cd $(DIST_CHECK) && bin/estconf validate $(CURDIR)/examples/broken/* >/dev/null; test $$? -eq 1
+	@echo "dist: $$(ls dist | tr '\n' ' ')built, checked, installed and run"
+
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_cli.py
 	$(BIN)/python benchmarks/bench_models.py
@@ -83,4 +103,4 @@ compat:
 	fi
 
 clean:
-	rm -rf $(VENV) $(TF_VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis site
+	rm -rf $(VENV) $(TF_VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis site dist build
