@@ -108,3 +108,9 @@ def test_tf_config_page_shows_each_role_of_its_reference_cluster() -> None:
         assert config.evaluation_master == ""
     assert shown == {*cluster, "evaluator"}
     assert len(rows) == sum(len(tasks) for tasks in cluster.values()) + 1
+
+
+@pytest.mark.parametrize("path", [ROOT / "README.md", ROOT / "docs" / "cli.md"])
+def test_pre_commit_snippets_pin_this_version(path: Path) -> None:
+    pins = re.findall(r"^\s*rev: (\S+)$", path.read_text(encoding="utf-8"), re.MULTILINE)
+    assert pins == [f"v{estconf.__version__}"]
