@@ -3,8 +3,11 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+DOCS_STAMP := $(VENV)/.installed-docs
+RELEASE_STAMP := $(VENV)/.installed-release
+DIST_CHECK := build/dist-check
 
-.PHONY: demo test lint typecheck unit compat bench fmt clean schemas docs
+.PHONY: demo test lint typecheck unit compat bench fmt clean schemas docs docs-serve docs-examples dist
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,8 +40,39 @@ fmt: $(STAMP)
 schemas: $(STAMP)
 	$(BIN)/estconf schema -o schemas
 
-docs: $(STAMP)
+# The documentation site, into site/; --strict fails on a broken link or reference.
+# The docs extra is installed on first use only: `make test` does not need it.
+$(DOCS_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,docs]'
+	touch $(DOCS_STAMP)
+
+docs: $(DOCS_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
+docs-serve: $(DOCS_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve
+
+# Rewrite the output shown under each command of the docs' console examples.
+docs-examples: $(STAMP)
 	$(BIN)/python tests/cli_docs.py --update
+
+# `make dist`: the wheel and the sdist into dist/, checked with twine and for
+# their contents; then the wheel alone, in a bare venv, must run the command.
+$(RELEASE_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,release]'
+	touch $(RELEASE_STAMP)
+
+dist: $(RELEASE_STAMP)
+	rm -rf dist $(DIST_CHECK)
+	$(BIN)/python -m build --outdir dist
+	$(BIN)/twine check --strict dist/*
+	$(BIN)/python tests/check_dist.py dist
+	$(PYTHON) -m venv $(DIST_CHECK)
+	$(DIST_CHECK)/bin/python -m pip install --quiet dist/*.whl
+	cd $(DIST_CHECK) && test "$$(bin/estconf --version)" = "estconf $$($(CURDIR)/$(BIN)/python -c 'import estconf; print(estconf.__version__)')"
+	cd $(DIST_CHECK) && bin/estconf validate $(CURDIR)/examples/*.json $(CURDIR)/examples/*.yaml
+	cd $(DIST_CHECK) && bin/estconf validate $(CURDIR)/examples/broken/* >/dev/null; test $$? -eq 1
+	@echo "dist: $$(ls dist | tr '\n' ' ')built, checked, installed and run"
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_cli.py
@@ -69,4 +103,4 @@ compat:
 	fi
 
 clean:
-	rm -rf $(VENV) $(TF_VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(TF_VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis site dist build

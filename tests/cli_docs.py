@@ -1,12 +1,12 @@
 """The ``estconf`` commands shown in the docs, run to check (or rewrite) their output.
 
-A ```` ```console ```` block of README.md or docs/cli.md holds commands, each
+A ```` ```console ```` block of README.md or of a page under docs/ holds commands, each
 on a line starting with ``$ ``, followed by the output it prints (stdout and
 stderr together).  ``VAR=value`` words before ``estconf`` set environment
 variables for that command; ``TF_CONFIG`` is otherwise unset.  The commands
 run in-process from the repository root, with an 80-column terminal.
 
-``python tests/cli_docs.py --update`` (``make docs``) writes each command's
+``python tests/cli_docs.py --update`` (``make docs-examples``) writes each command's
 real output into the documents.
 """
 
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCUMENTS = [ROOT / "README.md", ROOT / "docs" / "cli.md"]
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 BLOCK = re.compile(r"^```console\n(.*?)^```$", re.DOTALL | re.MULTILINE)
 PROMPT = "$ "
 

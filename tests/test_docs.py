@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import json
 import pkgutil
 import re
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import estconf
+from estconf import RunConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -92,3 +94,52 @@ def test_every_file_error_code_is_documented() -> None:
     codes = _file_pipeline_codes()
     assert {"syntax", "encoding", "unknown_key", "tag"} <= codes  # the source was read
     assert documented == codes
+
+
+def test_changelog_describes_this_version() -> None:
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    versions = re.findall(r"^## (\S+) - ", changelog, re.MULTILINE)
+    assert versions[0] == estconf.__version__
+
+
+def _reference_cluster_section() -> str:
+    text = (ROOT / "docs" / "tf_config.md").read_text(encoding="utf-8")
+    return text.split("## A reference cluster\n", 1)[1].split("\n## ", 1)[0]
+
+
+def _cell(text: str) -> object:
+    values = [value.strip().strip("`") for value in text.split(",")]
+    if len(values) > 1 or values[0].startswith("/job:"):
+        return values
+    literals: dict[str, object] = {"True": True, "False": False, "None": None, "''": ""}
+    if values[0] in literals:
+        return literals[values[0]]
+    return int(values[0]) if values[0].isdigit() else values[0]
+
+
+def test_tf_config_page_shows_each_role_of_its_reference_cluster() -> None:
+    section = _reference_cluster_section()
+    cluster = json.loads(section.split("```json\n", 1)[1].split("```", 1)[0])
+    lines = [line for line in section.splitlines() if line.startswith("| ")]
+    header = [cell.strip() for cell in lines[0].strip("|").split("|")]
+    rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in lines[1:]]
+    assert header[0] == "task"
+    shown = set()
+    for row in rows:
+        task_type, _, index = row[0].partition(":")
+        shown.add(task_type)
+        tf_config = {"cluster": cluster, "task": {"type": task_type, "index": int(index)}}
+        config = RunConfig(tf_config=tf_config)
+        session = config.session_config
+        actual = {name: getattr(config, name) for name in header[1:-1]}
+        actual["device_filters"] = session and session.device_filters
+        assert {name: _cell(cell) for name, cell in zip(header[1:], row[1:], strict=True)} == actual
+        assert config.evaluation_master == ""
+    assert shown == {*cluster, "evaluator"}
+    assert len(rows) == sum(len(tasks) for tasks in cluster.values()) + 1
+
+
+@pytest.mark.parametrize("path", [ROOT / "README.md", ROOT / "docs" / "cli.md"])
+def test_pre_commit_snippets_pin_this_version(path: Path) -> None:
+    pins = re.findall(r"^\s*rev: (\S+)$", path.read_text(encoding="utf-8"), re.MULTILINE)
+    assert pins == [f"v{estconf.__version__}"]

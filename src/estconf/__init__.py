@@ -9,6 +9,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from estconf._version import __version__ as __version__
+
 if TYPE_CHECKING:
     from estconf.cluster import ClusterSpec
     from estconf.run_config import RunConfig
@@ -26,8 +28,6 @@ __all__ = [
     "Task",
     "TaskType",
 ]
-
-__version__ = "0.1.0"
 
 # The public names are imported on first use, so that the ``estconf`` command
 # starts without building every model: add a name to ``__all__`` and here,
