@@ -370,7 +370,12 @@ def distribute_tf_configs(draw: st.DrawFn) -> dict[str, Any]:
         )
     )
     names = list(shape)
-    for extra in draw(st.lists(DISTRIBUTE_JOBS, max_size=2, unique=True)):
+    extras = (
+        draw(st.lists(DISTRIBUTE_JOBS, max_size=2, unique=True))
+        if draw(st.integers(0, 3)) == 0
+        else []
+    )
+    for extra in extras:
         if extra not in names:
             names.append(extra)
     sizes = {
@@ -383,7 +388,10 @@ def distribute_tf_configs(draw: st.DrawFn) -> dict[str, Any]:
         tf_config["cluster"] = cluster
     task: dict[str, Any] = {}
     if draw(st.integers(0, 9)):
-        task["type"] = draw(st.sampled_from([*names, "evaluator", "chief", "worker", "other"]))
+        others = ["evaluator", "chief", "worker", "other"]
+        task["type"] = draw(
+            st.sampled_from(names or others) if draw(st.integers(0, 3)) else st.sampled_from(others)
+        )
     if draw(st.integers(0, 9)):
         tasks = cluster.get(task.get("type", ""), [])
         indices = [int(i) for i in tasks] if isinstance(tasks, dict) else list(range(len(tasks)))

@@ -112,7 +112,8 @@ def deliberate(text: str | None) -> set[str]:
         return rules | {"type"}
     task = data.get("task", {})
     if not isinstance(task, dict):
-        return rules | {"type"}
+        rules.add("type")
+        task = {}
     if "type" in task and not isinstance(task["type"], str):
         rules.add("type")
     if "index" in task:
