@@ -334,3 +334,76 @@ session_config_documents = st.fixed_dictionaries(
     },
 )
 """``session_config`` objects: protobuf's JSON forms and near misses."""
+
+
+# -- tf.distribute readers: TF_CONFIGs of every shape --------------------------------
+
+DISTRIBUTE_JOBS = (
+    st.sampled_from(["chief", "worker", "ps", "evaluator", "master"]) | extra_job_names
+)
+"""Jobs a tf.distribute cluster may list: the known ones, ``master`` and others."""
+
+
+@st.composite
+def distribute_tf_configs(draw: st.DrawFn) -> dict[str, Any]:
+    """A TF_CONFIG of any shape the tf.distribute readers meet, valid for them or not.
+
+    Worker-only clusters, chief and workers, with ``ps``, an evaluator inside or
+    outside the cluster, ``master``, unknown jobs, two chiefs, sparse jobs; a
+    task that is a job of the cluster or not, with an index in range or not,
+    as a string or an integer, or left out; sometimes ``rpc_layer`` and
+    ``session_master``.
+    """
+    shape = draw(
+        st.sampled_from(
+            [
+                ["worker"],
+                ["chief", "worker"],
+                ["chief", "worker", "ps"],
+                ["worker", "ps"],
+                ["chief", "worker", "evaluator"],
+                ["chief", "worker", "ps", "evaluator"],
+                ["evaluator"],
+                ["master", "worker"],
+                [],
+            ]
+        )
+    )
+    names = list(shape)
+    extras = (
+        draw(st.lists(DISTRIBUTE_JOBS, max_size=2, unique=True))
+        if draw(st.integers(0, 3)) == 0
+        else []
+    )
+    for extra in extras:
+        if extra not in names:
+            names.append(extra)
+    sizes = {
+        name: draw(st.integers(1, 2 if name in ("chief", "evaluator") else 4)) for name in names
+    }
+    order = draw(st.permutations(names))
+    cluster = draw(jobs({name: sizes[name] for name in order}))
+    tf_config: dict[str, Any] = {}
+    if bool(cluster) or draw(st.booleans()):
+        tf_config["cluster"] = cluster
+    task: dict[str, Any] = {}
+    if draw(st.integers(0, 9)):
+        others = ["evaluator", "chief", "worker", "other"]
+        task["type"] = draw(
+            st.sampled_from(names or others) if draw(st.integers(0, 3)) else st.sampled_from(others)
+        )
+    if draw(st.integers(0, 9)):
+        tasks = cluster.get(task.get("type", ""), [])
+        indices = [int(i) for i in tasks] if isinstance(tasks, dict) else list(range(len(tasks)))
+        in_range = bool(indices) and draw(st.integers(0, 3)) > 0
+        index: int = draw(st.sampled_from(indices) if in_range else st.integers(-1, 5))
+        task["index"] = str(index) if draw(st.booleans()) else index
+    if bool(task) or draw(st.booleans()):
+        tf_config["task"] = task
+    if draw(st.integers(0, 3)) == 0:
+        tf_config["rpc_layer"] = draw(st.sampled_from(["grpc", "grpc+verbs", ""]))
+    if draw(st.integers(0, 4)) == 0:
+        tf_config["session_master"] = draw(st.sampled_from(["", "grpc://m:1", "local"]))
+    if draw(st.integers(0, 6)) == 0:
+        tf_config["environment"] = draw(st.sampled_from(["cloud", "local"]))
+    return tf_config

@@ -45,7 +45,18 @@ _SOURCES = {
 
 
 _SUBMODULES = frozenset(
-    {"cluster", "contrib", "files", "run_config", "schema", "session_config", "tf_config", "tpu"}
+    {
+        "cluster",
+        "contrib",
+        "distribute",
+        "files",
+        "profiles",
+        "run_config",
+        "schema",
+        "session_config",
+        "tf_config",
+        "tpu",
+    }
 )
 
 

@@ -1,0 +1,19 @@
+"""How ``tf.distribute`` reads ``TF_CONFIG``: the cluster resolver and two strategies.
+
+Most ``TF_CONFIG`` values today are read by ``tf.distribute`` rather than by
+the Estimator, under other rules: a cluster of workers alone is valid, and
+``ps`` tasks are refused by some strategies.  Each model here mirrors one
+TensorFlow 2.15 reader:
+
+- :class:`TFConfigClusterResolver`: ``tf.distribute.cluster_resolver.TFConfigClusterResolver``;
+- :class:`MultiWorkerConfig`: ``tf.distribute.MultiWorkerMirroredStrategy``;
+- :class:`ParameterServerConfig`: ``tf.distribute.ParameterServerStrategy`` (TF2).
+"""
+
+from __future__ import annotations
+
+from estconf.distribute.multi_worker import MultiWorkerConfig
+from estconf.distribute.parameter_server import ParameterServerConfig
+from estconf.distribute.resolver import TFConfigClusterResolver
+
+__all__ = ["MultiWorkerConfig", "ParameterServerConfig", "TFConfigClusterResolver"]

@@ -1,0 +1,210 @@
+"""Profiles: which TensorFlow reader a ``TF_CONFIG`` is written for, and whole-cluster checks.
+
+The same ``TF_CONFIG`` means different things to different readers: a cluster
+of workers alone is refused by the Estimator and is the usual case for
+``MultiWorkerMirroredStrategy``.  A :class:`Profile` names the reader;
+:func:`check_profile` checks one node's ``TF_CONFIG`` under it, and also every
+task of its cluster, since every node of a job receives the same cluster (a
+``ps`` job in a ``mwms`` cluster is valid on a worker, but its own tasks could
+not start).  :func:`explain` shows what each reader makes of a ``TF_CONFIG``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from enum import Enum
+from typing import Any, Final
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
+
+from estconf.distribute import MultiWorkerConfig, ParameterServerConfig
+from estconf.run_config import RunConfig
+from estconf.tf_config import Task, TFConfig
+
+__all__ = ["ESTIMATOR_VALUES", "READERS", "Profile", "ReaderView", "check_profile", "explain"]
+
+
+class Profile(str, Enum):
+    """The TensorFlow reader a ``TF_CONFIG`` is written for."""
+
+    ESTIMATOR = "estimator"
+    """``tf.estimator.RunConfig`` (the default)."""
+    MWMS = "mwms"
+    """``tf.distribute.MultiWorkerMirroredStrategy``."""
+    PS = "ps"
+    """``tf.distribute.ParameterServerStrategy`` (TF2)."""
+
+    def __str__(self) -> str:
+        return self.value
+
+
+READERS: Final[Mapping[Profile, str]] = {
+    Profile.ESTIMATOR: "tf.estimator.RunConfig",
+    Profile.MWMS: "tf.distribute.MultiWorkerMirroredStrategy",
+    Profile.PS: "tf.distribute.ParameterServerStrategy",
+}
+"""The TensorFlow class each profile stands for."""
+
+ESTIMATOR_VALUES: Final = (
+    "cluster_spec",
+    "task_type",
+    "task_id",
+    "master",
+    "evaluation_master",
+    "is_chief",
+    "num_ps_replicas",
+    "num_worker_replicas",
+    "global_id_in_cluster",
+)
+"""The properties the Estimator derives from ``TF_CONFIG``, shown by :func:`explain`."""
+
+_BUILDERS: Final[Mapping[Profile, Callable[[Any], BaseModel]]] = {
+    Profile.ESTIMATOR: lambda tf_config: RunConfig(tf_config=tf_config),
+    Profile.MWMS: lambda tf_config: MultiWorkerConfig(tf_config=tf_config),
+    Profile.PS: lambda tf_config: ParameterServerConfig(tf_config=tf_config),
+}
+
+TFConfigInput = TFConfig | Mapping[str, Any]
+"""A ``TF_CONFIG``: a :class:`~estconf.TFConfig` or its JSON object as a dict."""
+
+
+class _Found(BaseModel):
+    """One error of a profile's check, located inside the ``TF_CONFIG``."""
+
+    code: str
+    loc: tuple[str | int, ...]
+    message: str
+    input: Any
+
+    @classmethod
+    def of(cls, error: ErrorDetails, prefix: str = "") -> _Found:
+        """Take a reader's error, dropping its ``tf_config`` location prefix."""
+        loc = tuple(error["loc"])
+        if loc[:1] == ("tf_config",):
+            loc = loc[1:]
+        return cls(code=error["type"], loc=loc, message=prefix + error["msg"], input=error["input"])
+
+    def detail(self, suffix: str = "") -> InitErrorDetails:
+        """The error to raise, with ``suffix`` after its message."""
+        return InitErrorDetails(
+            type=PydanticCustomError(self.code, "{message}", {"message": self.message + suffix}),
+            loc=self.loc,
+            input=self.input,
+        )
+
+
+def _read(tf_config: TFConfigInput, profile: Profile) -> BaseModel | list[ErrorDetails]:
+    """The node's reader model, or the errors the reader raises (located in its model)."""
+    try:
+        return _BUILDERS[profile](tf_config)
+    except ValidationError as error:
+        return error.errors()
+
+
+def _cluster_task_errors(tf_config: TFConfig, profile: Profile) -> list[_Found]:
+    """The errors of every task of the cluster, each read with this TF_CONFIG as its own."""
+    found: list[_Found] = []
+    cluster = tf_config.cluster
+    for job in cluster.jobs:
+        for index in cluster.task_indices(job):
+            task = Task(type=job, index=index)
+            result = _read(tf_config.model_copy(update={"task": task}), profile)
+            if isinstance(result, BaseModel):
+                continue
+            found.extend(
+                _Found.of(error, f"task {job}:{index} of this cluster: ").model_copy(
+                    update={"loc": ("cluster", job, index)}
+                )
+                for error in result
+            )
+    return found
+
+
+def _profile_errors(
+    tf_config: TFConfigInput, profile: Profile
+) -> tuple[BaseModel | None, list[_Found]]:
+    """The node's reader model (if it reads) and every error of the profile's check."""
+    result = _read(tf_config, profile)
+    if not isinstance(result, BaseModel):
+        return None, [_Found.of(error) for error in result]
+    node_tf_config: TFConfig = getattr(result, "tf_config")  # noqa: B009 - every reader has one
+    return result, _cluster_task_errors(node_tf_config, profile)
+
+
+def check_profile(
+    tf_config: TFConfigInput, profile: Profile | str = Profile.ESTIMATOR
+) -> BaseModel:
+    """Check one node's ``TF_CONFIG`` under ``profile``, then every task of its cluster.
+
+    The node is read by the profile's reader (``RunConfig``,
+    ``MultiWorkerConfig`` or ``ParameterServerConfig``).  Then each task of
+    the cluster is read with the same ``TF_CONFIG`` and that task in place of
+    the node's; a failure is reported at ``cluster.<job>.<index>`` as ``task
+    <job>:<index> of this cluster: <the reader's sentence>``.  When the
+    Estimator refuses a ``TF_CONFIG`` that another profile accepts, every
+    error says which.
+
+    Returns:
+        The node's reader model.
+
+    Raises:
+        pydantic.ValidationError: every error, located inside the ``TF_CONFIG``,
+            with the reader's stable error codes.
+    """
+    profile = Profile(profile)
+    model, errors = _profile_errors(tf_config, profile)
+    if not errors:
+        assert model is not None
+        return model
+    suffix = ""
+    if profile is Profile.ESTIMATOR:
+        valid_for = [
+            other
+            for other in (Profile.MWMS, Profile.PS)
+            if not _profile_errors(tf_config, other)[1]
+        ]
+        if valid_for:
+            suffix = " (this cluster is valid for {})".format(
+                " or ".join(f"--profile {other}" for other in valid_for)
+            )
+    raise ValidationError.from_exception_data(
+        f"TF_CONFIG (profile {profile})", [error.detail(suffix) for error in errors]
+    )
+
+
+class ReaderView(BaseModel):
+    """What one reader makes of a ``TF_CONFIG``: its derived values, or its first error."""
+
+    model_config = ConfigDict(frozen=True)
+
+    profile: Profile
+    reader: str
+    """The TensorFlow class that reads the ``TF_CONFIG``."""
+    values: dict[str, Any] | None = None
+    """The derived values (JSON form), when the profile's check passes."""
+    error: dict[str, Any] | None = None
+    """The first error (``type``, ``loc``, ``msg``), when it does not."""
+
+
+def explain(tf_config: TFConfigInput) -> list[ReaderView]:
+    """Show, side by side, what each profile's reader makes of ``tf_config``.
+
+    Each view holds the reader's derived values when :func:`check_profile`
+    passes under its profile, or else its first error.
+    """
+    views = []
+    for profile in Profile:
+        try:
+            model = check_profile(tf_config, profile)
+        except ValidationError as invalid:
+            first = invalid.errors()[0]
+            error = {"type": first["type"], "loc": list(first["loc"]), "msg": first["msg"]}
+            views.append(ReaderView(profile=profile, reader=READERS[profile], error=error))
+            continue
+        if profile is Profile.ESTIMATOR:
+            values = model.model_dump(mode="json", include=set(ESTIMATOR_VALUES))
+        else:
+            values = model.model_dump(mode="json", exclude={"tf_config"})
+        views.append(ReaderView(profile=profile, reader=READERS[profile], values=values))
+    return views

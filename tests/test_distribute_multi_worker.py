@@ -1,0 +1,219 @@
+"""estconf.distribute.MultiWorkerConfig: SPEC section 8, MultiWorkerMirroredStrategy."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given
+from pydantic import ValidationError
+
+from estconf.distribute import MultiWorkerConfig
+from estconf.distribute.multi_worker import SINGLE_WORKER_DEVICE
+
+from strategies import distribute_tf_configs
+
+WORKERS = {"worker": ["w:0", "w:1", "w:2"]}
+CHIEF_WORKERS = {"chief": ["c:0"], "worker": ["w:0", "w:1"]}
+
+
+def config(cluster: dict[str, Any], task_type: str, index: int | str) -> MultiWorkerConfig:
+    return MultiWorkerConfig(
+        tf_config={"cluster": cluster, "task": {"type": task_type, "index": index}}
+    )
+
+
+def refusal(tf_config: dict[str, Any]) -> tuple[str, tuple[Any, ...], str]:
+    with pytest.raises(ValidationError) as info:
+        MultiWorkerConfig(tf_config=tf_config)
+    errors = info.value.errors()
+    assert len(errors) == 1
+    return errors[0]["type"], errors[0]["loc"], errors[0]["msg"]
+
+
+class TestSingleWorker:
+    @pytest.mark.parametrize(
+        "tf_config",
+        [{}, {"cluster": {}}, {"task": {"type": "ps", "index": 7}}, {"task": {"type": "other"}}],
+    )
+    def test_without_cluster_the_task_is_not_read(self, tf_config: dict[str, Any]) -> None:
+        single = MultiWorkerConfig(tf_config=tf_config)
+        assert not single.multi_worker
+        assert (single.cluster_spec, single.task_type, single.task_id) == (None, None, None)
+        assert (single.num_workers, single.id_in_cluster, single.is_chief) == (1, 0, True)
+        assert (single.collective_leader, single.coordination_leader) == ("", "")
+        assert (
+            single.worker_device
+            == SINGLE_WORKER_DEVICE
+            == "/job:localhost/replica:0/task:0/device:CPU:0"
+        )
+
+    def test_rpc_layer_is_read(self) -> None:
+        assert MultiWorkerConfig(tf_config={"rpc_layer": "grpc"}).rpc_layer == "grpc"
+
+
+class TestMultiWorker:
+    def test_workers_alone(self) -> None:
+        worker = config(WORKERS, "worker", "2")
+        assert worker.multi_worker
+        assert (worker.task_type, worker.task_id) == ("worker", 2)
+        assert (worker.num_workers, worker.id_in_cluster, worker.is_chief) == (3, 2, False)
+        assert worker.collective_leader == "/job:worker/replica:0/task:0"
+        assert worker.coordination_leader == "/job:worker/replica:0/task:0"
+        assert worker.worker_device == "/job:worker/task:2"
+        assert worker.cluster_spec == WORKERS
+
+    def test_worker_zero_is_chief_without_a_chief(self) -> None:
+        assert config(WORKERS, "worker", 0).is_chief
+        assert not config(CHIEF_WORKERS, "worker", 0).is_chief
+
+    def test_chief_leads(self) -> None:
+        chief = config(CHIEF_WORKERS, "chief", 0)
+        assert (chief.num_workers, chief.id_in_cluster, chief.is_chief) == (3, 0, True)
+        assert chief.collective_leader == "/job:chief/replica:0/task:0"
+        assert config(CHIEF_WORKERS, "worker", 1).id_in_cluster == 2
+
+    def test_ps_leads_coordination(self) -> None:
+        worker = config({**CHIEF_WORKERS, "ps": ["p:0"]}, "worker", 0)
+        assert worker.coordination_leader == "/job:ps/replica:0/task:0"
+        assert worker.collective_leader == "/job:chief/replica:0/task:0"
+
+    def test_evaluator_in_the_cluster(self) -> None:
+        evaluator = config({**CHIEF_WORKERS, "evaluator": ["e:0"]}, "evaluator", 0)
+        assert (evaluator.num_workers, evaluator.id_in_cluster, evaluator.is_chief) == (1, 0, True)
+        assert (evaluator.collective_leader, evaluator.coordination_leader) == ("", "")
+        assert evaluator.worker_device == "/job:evaluator/task:0"
+
+    def test_a_sparse_job_counts_its_tasks(self) -> None:
+        worker = config({"chief": {"1": "c:1"}, "worker": {"0": "w:0", "1": "w:1"}}, "worker", 1)
+        assert (worker.num_workers, worker.id_in_cluster) == (3, 2)
+
+
+class TestRefusals:
+    """TensorFlow's checks, in its order, then the section 6 rules."""
+
+    @pytest.mark.parametrize("task", [{}, {"type": "worker"}, {"index": 0}])
+    def test_task_type_and_index_must_be_set(self, task: dict[str, Any]) -> None:
+        code, _, msg = refusal({"cluster": WORKERS, "task": task})
+        assert code == "missing_task"
+        assert (
+            msg == "When `cluster_spec` is given, you must also specify `task_type` and `task_id`."
+        )
+
+    def test_only_known_jobs(self) -> None:
+        code, loc, msg = refusal(
+            {"cluster": {**WORKERS, "master": ["m:0"]}, "task": {"type": "worker", "index": 0}}
+        )
+        assert (code, loc) == ("disallowed_job", ("tf_config", "cluster", "master"))
+        assert msg.startswith(
+            "Disallowed task type found in cluster spec. Allowed types are ('chief', 'worker', "
+            "'evaluator', 'ps', None) and the cluster spec is ClusterSpec({'master': ['m:0'], "
+            "'worker': ['w:0', 'w:1', 'w:2']})."
+        )
+
+    def test_only_known_task_types(self) -> None:
+        code, _, msg = refusal({"cluster": WORKERS, "task": {"type": "master", "index": 0}})
+        assert code == "unrecognized_task_type"
+        assert msg == (
+            "Unrecognized task_type: master, valid task types are: "
+            "('chief', 'worker', 'evaluator', 'ps', None)"
+        )
+
+    def test_task_type_must_be_a_job(self) -> None:
+        code, _, msg = refusal({"cluster": WORKERS, "task": {"type": "chief", "index": 0}})
+        assert (code, msg) == (
+            "task_type_not_in_cluster",
+            "`task_type` 'chief' not found in cluster_spec.",
+        )
+
+    @pytest.mark.parametrize("job", ["chief", "evaluator"])
+    def test_at_most_one_chief_and_one_evaluator(self, job: str) -> None:
+        cluster = {**WORKERS, job: ["x:0", "x:1"]}
+        code, loc, msg = refusal({"cluster": cluster, "task": {"type": "worker", "index": 0}})
+        assert (code, loc, msg) == (
+            f"multiple_{job}s",
+            ("tf_config", "cluster", job),
+            f"There must be at most one '{job}' job.",
+        )
+
+    def test_index_below_the_number_of_tasks(self) -> None:
+        code, _, msg = refusal({"cluster": WORKERS, "task": {"type": "worker", "index": 3}})
+        assert (code, msg) == (
+            "task_id_out_of_range",
+            "The `task_id` 3 exceeds the maximum id of worker.",
+        )
+
+    def test_holes_are_not_counted(self) -> None:
+        cluster = {"worker": {"0": "w:0", "5": "w:5"}}
+        code, _, msg = refusal({"cluster": cluster, "task": {"type": "worker", "index": 5}})
+        assert (code, msg) == (
+            "task_id_out_of_range",
+            "The `task_id` 5 exceeds the maximum id of worker.",
+        )
+
+    def test_ps_has_no_id(self) -> None:
+        code, _, msg = refusal(
+            {"cluster": {**WORKERS, "ps": ["p:0"]}, "task": {"type": "ps", "index": 0}}
+        )
+        assert (code, msg) == ("no_id_for_task_type", "There is no id for task_type 'ps'")
+
+    def test_evaluator_outside_the_cluster(self) -> None:
+        code, _, msg = refusal({"cluster": WORKERS, "task": {"type": "evaluator", "index": 0}})
+        assert code == "missing_evaluator_job"
+        assert "KeyError: 'evaluator'" in msg
+
+    def test_negative_index_is_refused_on_purpose(self) -> None:
+        code, loc, _ = refusal({"cluster": CHIEF_WORKERS, "task": {"type": "worker", "index": -1}})
+        assert (code, loc) == ("negative_index", ("tf_config", "task", "index"))
+
+    def test_a_hole_is_refused_on_purpose(self) -> None:
+        cluster = {"worker": {"0": "w:0", "5": "w:5"}}
+        code, _, msg = refusal({"cluster": cluster, "task": {"type": "worker", "index": 1}})
+        assert code == "sparse"
+        assert "hole" in msg
+
+    def test_tensorflows_check_comes_before_the_stricter_one(self) -> None:
+        cluster = {**WORKERS, "ps": ["p:0"]}
+        code, _, _ = refusal({"cluster": cluster, "task": {"type": "ps", "index": -1}})
+        assert code == "no_id_for_task_type"
+
+
+class TestFromEnv:
+    def test_reads_the_variable(self) -> None:
+        text = json.dumps({"cluster": WORKERS, "task": {"type": "worker", "index": 1}})
+        assert MultiWorkerConfig.from_env({"TF_CONFIG": text}) == config(WORKERS, "worker", 1)
+
+    def test_unset_is_single_worker(self) -> None:
+        assert not MultiWorkerConfig.from_env({}).multi_worker
+
+    def test_unreadable(self) -> None:
+        with pytest.raises(ValidationError) as info:
+            MultiWorkerConfig.from_env({"TF_CONFIG": "[]"})
+        assert [e["type"] for e in info.value.errors()] == ["tf_config_type"]
+
+
+class TestDump:
+    def test_derived_keys_are_computed_fields(self) -> None:
+        dump = config(CHIEF_WORKERS, "worker", 1).model_dump(mode="json")
+        assert dump["id_in_cluster"] == 2
+        assert dump["worker_device"] == "/job:worker/task:1"
+
+    def test_a_disagreeing_derived_key_is_refused(self) -> None:
+        dump = config(CHIEF_WORKERS, "worker", 1).model_dump()
+        with pytest.raises(ValidationError) as info:
+            MultiWorkerConfig.model_validate({**dump, "id_in_cluster": 0})
+        assert [e["type"] for e in info.value.errors()] == ["derived_mismatch"]
+
+
+@given(distribute_tf_configs())
+def test_round_trip(data: dict[str, Any]) -> None:
+    try:
+        multi_worker = MultiWorkerConfig(tf_config=data)
+    except ValidationError:
+        return
+    assert MultiWorkerConfig.model_validate(multi_worker.model_dump()) == multi_worker
+    assert MultiWorkerConfig.model_validate_json(multi_worker.model_dump_json()) == multi_worker
+    assert multi_worker.multi_worker == bool(data.get("cluster"))
+    if multi_worker.multi_worker:
+        assert 0 <= multi_worker.id_in_cluster < multi_worker.num_workers

@@ -1,0 +1,160 @@
+"""estconf.distribute.TFConfigClusterResolver: SPEC section 8, the cluster resolver."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given
+from pydantic import ValidationError
+
+from estconf import ClusterSpec, TFConfig
+from estconf.distribute import TFConfigClusterResolver
+
+from strategies import distribute_tf_configs
+
+CLUSTER = {"chief": ["c:0"], "worker": ["w:0", "w:1"], "ps": ["p:0"]}
+
+
+def codes(error: ValidationError) -> list[tuple[str, tuple[Any, ...]]]:
+    return [(e["type"], e["loc"]) for e in error.errors()]
+
+
+class TestTaskAndRpcLayer:
+    def test_from_tf_config(self) -> None:
+        resolver = TFConfigClusterResolver(
+            tf_config={
+                "cluster": CLUSTER,
+                "task": {"type": "worker", "index": "1"},
+                "rpc_layer": "grpc",
+                "environment": "cloud",
+            }
+        )
+        assert (resolver.task_type, resolver.task_id, resolver.rpc_layer) == ("worker", 1, "grpc")
+
+    def test_environment_is_the_argument_only(self) -> None:
+        resolver = TFConfigClusterResolver(tf_config={"environment": "cloud"})
+        assert resolver.environment is None
+        assert TFConfigClusterResolver(environment="google").environment == "google"
+
+    def test_arguments_override_tf_config(self) -> None:
+        resolver = TFConfigClusterResolver(
+            "ps", "0", "grpc+verbs", tf_config={"task": {"type": "worker", "index": 1}}
+        )
+        assert (resolver.task_type, resolver.task_id, resolver.rpc_layer) == ("ps", 0, "grpc+verbs")
+
+    def test_nothing_given_is_none(self) -> None:
+        resolver = TFConfigClusterResolver()
+        assert (resolver.task_type, resolver.task_id, resolver.rpc_layer) == (None, None, None)
+        assert resolver.cluster_spec() == ClusterSpec()
+
+    def test_a_task_outside_the_cluster_is_the_resolvers_business_not(self) -> None:
+        resolver = TFConfigClusterResolver(
+            tf_config={"cluster": CLUSTER, "task": {"type": "other", "index": 9}}
+        )
+        assert (resolver.task_type, resolver.task_id) == ("other", 9)
+
+    @pytest.mark.parametrize("key", ["type", "index"])
+    def test_null_type_or_index_is_refused(self, key: str) -> None:
+        task = {"type": "worker", "index": 0, key: None}
+        with pytest.raises(ValidationError) as info:
+            TFConfigClusterResolver(tf_config={"task": task})
+        assert codes(info.value) == [("type", ("tf_config", "task", key))]
+        assert "is null" in str(info.value)
+
+    def test_negative_index_is_refused(self) -> None:
+        with pytest.raises(ValidationError) as info:
+            TFConfigClusterResolver(tf_config={"task": {"type": "worker", "index": -1}})
+        assert codes(info.value) == [("negative_index", ("tf_config", "task", "index"))]
+        with pytest.raises(ValidationError) as info:
+            TFConfigClusterResolver(task_id=-2)
+        assert codes(info.value) == [("negative_index", ("task_id",))]
+
+
+class TestMaster:
+    def test_session_master_wins(self) -> None:
+        resolver = TFConfigClusterResolver(
+            tf_config={
+                "cluster": CLUSTER,
+                "task": {"type": "worker", "index": 0},
+                "session_master": "",
+            }
+        )
+        assert resolver.master() == ""
+
+    @pytest.mark.parametrize(
+        "cluster",
+        [{}, {"worker": ["w:0"]}, {"worker": {"0": "w:0"}}],
+        ids=["empty", "one", "sparse0"],
+    )
+    def test_empty_for_no_job_or_one_job_of_one_task(self, cluster: dict[str, Any]) -> None:
+        assert TFConfigClusterResolver(tf_config={"cluster": cluster}).master() == ""
+
+    def test_a_sparse_job_counts_its_holes(self) -> None:
+        resolver = TFConfigClusterResolver(
+            tf_config={"cluster": {"worker": {"1": "w:1"}}, "task": {"type": "worker", "index": 1}}
+        )
+        assert resolver.master() == "w:1"
+
+    def test_address_with_the_rpc_layer(self) -> None:
+        tf_config = {
+            "cluster": CLUSTER,
+            "task": {"type": "worker", "index": 1},
+            "rpc_layer": "grpc",
+        }
+        resolver = TFConfigClusterResolver(tf_config=tf_config)
+        assert resolver.master() == "grpc://w:1"
+        assert resolver.master("ps", 0) == "grpc://p:0"
+        assert resolver.master(rpc_layer="") == "w:1"
+        assert TFConfigClusterResolver(rpc_layer="x", tf_config=tf_config).master() == "x://w:1"
+
+    @pytest.mark.parametrize(
+        ("task", "sentence"),
+        [
+            ({"type": "other", "index": 0}, "No such job in cluster: 'other'"),
+            ({"type": "worker", "index": 2}, "No task with index 2 in job 'worker'"),
+            ({"type": "worker"}, "No task with index None in job 'worker'"),
+            ({"index": 0}, "No such job in cluster: None"),
+        ],
+    )
+    def test_a_task_not_in_the_cluster(self, task: dict[str, Any], sentence: str) -> None:
+        resolver = TFConfigClusterResolver(tf_config={"cluster": CLUSTER, "task": task})
+        with pytest.raises(ValidationError, match=sentence) as info:
+            resolver.master()
+        assert info.value.errors()[0]["type"] == "task_not_in_cluster"
+
+
+class TestFromEnv:
+    def test_reads_the_variable(self) -> None:
+        text = json.dumps({"cluster": CLUSTER, "task": {"type": "chief", "index": 0}})
+        resolver = TFConfigClusterResolver.from_env({"TF_CONFIG": text}, task_id=0)
+        assert resolver.task_type == "chief"
+        assert resolver.cluster_spec() == CLUSTER
+
+    def test_unset_is_empty(self) -> None:
+        assert TFConfigClusterResolver.from_env({}) == TFConfigClusterResolver()
+
+    def test_reads_os_environ_by_default(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setenv("TF_CONFIG", '{"rpc_layer": "grpc"}')
+        assert TFConfigClusterResolver.from_env().rpc_layer == "grpc"
+
+    @pytest.mark.parametrize("text", ["", "[]", "{"])
+    def test_unreadable_is_reported_at_tf_config(self, text: str) -> None:
+        with pytest.raises(ValidationError) as info:
+            TFConfigClusterResolver.from_env({"TF_CONFIG": text})
+        assert all(e["loc"][:1] == ("tf_config",) for e in info.value.errors())
+
+    def test_tf_config_argument_is_refused(self) -> None:
+        with pytest.raises(TypeError):
+            TFConfigClusterResolver.from_env({}, tf_config={})
+
+
+@given(distribute_tf_configs())
+def test_round_trip(data: dict[str, Any]) -> None:
+    try:
+        resolver = TFConfigClusterResolver(tf_config=data)
+    except ValidationError:
+        return
+    assert TFConfigClusterResolver.model_validate(resolver.model_dump()) == resolver
+    assert resolver.tf_config == TFConfig.model_validate(data)

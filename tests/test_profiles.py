@@ -1,0 +1,167 @@
+"""estconf.profiles: SPEC section 9, profiles and the checks of a whole cluster."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from pydantic import ValidationError
+
+from estconf import RunConfig, TFConfig
+from estconf.distribute import MultiWorkerConfig, ParameterServerConfig
+from estconf.profiles import READERS, Profile, check_profile, explain
+
+from strategies import distribute_tf_configs
+
+WORKERS = {"worker": ["w:0", "w:1"]}
+WITH_PS = {"worker": ["w:0", "w:1"], "ps": ["p:0"]}
+ESTIMATOR = {"chief": ["c:0"], "worker": ["w:0"], "ps": ["p:0"]}
+
+
+def node(cluster: dict[str, Any], task_type: str = "worker", index: int = 0) -> dict[str, Any]:
+    return {"cluster": cluster, "task": {"type": task_type, "index": index}}
+
+
+def errors(tf_config: Any, profile: Profile | str) -> list[tuple[str, tuple[Any, ...], str]]:
+    with pytest.raises(ValidationError) as info:
+        check_profile(tf_config, profile)
+    return [(e["type"], e["loc"], e["msg"]) for e in info.value.errors()]
+
+
+class TestReaders:
+    def test_estimator_is_the_default(self) -> None:
+        assert isinstance(check_profile(node(ESTIMATOR)), RunConfig)
+
+    @pytest.mark.parametrize(
+        ("profile", "cluster", "model"),
+        [("mwms", WORKERS, MultiWorkerConfig), (Profile.PS, WITH_PS, ParameterServerConfig)],
+    )
+    def test_each_profile_returns_its_reader(
+        self, profile: str, cluster: dict[str, Any], model: type[Any]
+    ) -> None:
+        assert isinstance(check_profile(TFConfig.model_validate(node(cluster)), profile), model)
+
+    def test_unknown_profile(self) -> None:
+        with pytest.raises(ValueError, match="'tf' is not a valid Profile"):
+            check_profile({}, "tf")
+
+    def test_errors_are_located_in_the_tf_config(self) -> None:
+        assert errors(node(WORKERS, index=5), "mwms") == [
+            (
+                "task_id_out_of_range",
+                ("task", "index"),
+                "The `task_id` 5 exceeds the maximum id of worker.",
+            )
+        ]
+
+
+class TestEveryTaskOfTheCluster:
+    def test_ps_tasks_cannot_start_under_mwms(self) -> None:
+        assert errors(node(WITH_PS), "mwms") == [
+            (
+                "no_id_for_task_type",
+                ("cluster", "ps", 0),
+                "task ps:0 of this cluster: There is no id for task_type 'ps'",
+            )
+        ]
+
+    def test_each_failing_task_is_reported(self) -> None:
+        found = errors(node({"worker": {"0": "w:0", "3": "w:3"}, "ps": ["p:0", "p:1"]}), "mwms")
+        assert [loc for _, loc, _ in found] == [
+            ("cluster", "worker", 3),
+            ("cluster", "ps", 0),
+            ("cluster", "ps", 1),
+        ]
+        assert (
+            found[0][2]
+            == "task worker:3 of this cluster: The `task_id` 3 exceeds the maximum id of worker."
+        )
+
+    def test_the_node_is_reported_first_and_alone(self) -> None:
+        assert [code for code, _, _ in errors(node(WITH_PS, "ps"), "mwms")] == [
+            "no_id_for_task_type"
+        ]
+
+    def test_an_evaluator_outside_the_cluster_checks_the_cluster(self) -> None:
+        assert errors(node(WITH_PS, "evaluator"), "mwms")[0][0] == "missing_evaluator_job"
+        check_profile(node(ESTIMATOR, "evaluator"), "estimator")
+
+    def test_valid_everywhere(self) -> None:
+        cluster = {"chief": ["c:0"], "worker": ["w:0"], "evaluator": ["e:0"]}
+        for task_type in cluster:
+            check_profile(node(cluster, task_type), "mwms")
+
+
+class TestCrossProfileHint:
+    def test_estimator_refusal_names_the_profile_that_accepts(self) -> None:
+        [(code, loc, msg)] = errors(node(WORKERS), "estimator")
+        assert (code, loc) == ("missing_chief", ("cluster",))
+        assert msg == (
+            'If "cluster" is set in TF_CONFIG, it must have one "chief" node. '
+            "(this cluster is valid for --profile mwms)"
+        )
+
+    def test_both(self) -> None:
+        cluster = {"chief": ["c:0", "c:1"], "worker": ["w:0"], "ps": ["p:0"]}
+        with pytest.raises(ValidationError):
+            check_profile(node(cluster), "ps")
+        cluster = {"worker": ["w:0"], "ps": ["p:0"]}
+        assert errors(node(cluster), "estimator")[0][2].endswith(
+            "(this cluster is valid for --profile ps)"
+        )
+
+    def test_no_hint_when_no_profile_accepts(self) -> None:
+        assert "valid for" not in errors(node({"worker": ["w:0"]}, "ps"), "estimator")[0][2]
+
+    def test_only_the_estimator_gives_hints(self) -> None:
+        assert "valid for" not in errors(node(ESTIMATOR, "ps"), "mwms")[0][2]
+
+
+class TestExplain:
+    def test_side_by_side(self) -> None:
+        views = {view.profile: view for view in explain(node(WORKERS, index=1))}
+        assert list(views) == list(Profile)
+        estimator_error, mwms_values = views[Profile.ESTIMATOR].error, views[Profile.MWMS].values
+        assert estimator_error is not None
+        assert estimator_error["type"] == "missing_chief"
+        assert views[Profile.ESTIMATOR].values is None
+        assert mwms_values is not None
+        assert mwms_values["id_in_cluster"] == 1
+        assert views[Profile.PS].error == {
+            "type": "missing_ps",
+            "loc": ["cluster"],
+            "msg": "There must be at least one ps.",
+        }
+        assert all(view.reader == READERS[view.profile] for view in views.values())
+
+    def test_estimator_values(self) -> None:
+        views = explain(node(ESTIMATOR))
+        assert views[0].values == {
+            "cluster_spec": ESTIMATOR,
+            "task_type": "worker",
+            "task_id": 0,
+            "master": "grpc://w:0",
+            "evaluation_master": "",
+            "is_chief": False,
+            "num_ps_replicas": 1,
+            "num_worker_replicas": 2,
+            "global_id_in_cluster": 1,
+        }
+        assert views[2].values is not None
+        assert views[2].values["role"] == "worker"
+
+    def test_an_unreadable_tf_config_is_every_readers_error(self) -> None:
+        views = explain({"task": {"index": "x"}})
+        assert {view.error["type"] for view in views if view.error} == {"int_type"}
+
+
+@given(distribute_tf_configs())
+def test_a_profile_accepts_what_its_reader_accepts_for_every_task(data: dict[str, Any]) -> None:
+    for view in explain(data):
+        if view.values is None:
+            continue
+        tf_config = TFConfig.model_validate(data)
+        for job in tf_config.cluster.jobs:
+            for index in tf_config.cluster.task_indices(job):
+                check_profile(node(tf_config.cluster.root, job, index), view.profile)
