@@ -26,6 +26,7 @@ __all__ = [
     "canonical_of_spec",
     "claim",
     "frozen",
+    "hashable_key",
     "raw_key",
     "value_key",
 ]
@@ -37,34 +38,32 @@ _INDEX = re.compile(r"-?[0-9]+")
 
 
 def raw_key(cluster: Any) -> Hashable:
-    """A hashable key equal for two ``cluster`` values exactly when they are equal JSON.
+    """A key equal for two ``cluster`` values when they are equal as given, form and order kept.
 
-    Values of a type other than ``str`` are keyed with their type, so that
-    ``1``, ``1.0`` and ``true`` (equal in Python) stay apart.
+    Values compare as Python values do, so an address written ``1`` and one
+    written ``true`` (both refused, with the same error) share a key.  The
+    key may hold unhashable values (a list where an address should be); see
+    :func:`hashable_key`.
     """
     if not isinstance(cluster, Mapping):
-        return ("value", _exact(cluster))
-    key: list[Hashable] = []
-    for job, tasks in cluster.items():
-        if isinstance(tasks, list):
-            key.append((_exact(job), "[", _strings(tasks)))
-        elif isinstance(tasks, Mapping):
-            key.append((_exact(job), "{", _strings(list(tasks)), _strings(list(tasks.values()))))
-        else:
-            key.append((_exact(job), _exact(tasks)))
-    return tuple(key)
+        return ("value", cluster)
+    return tuple(
+        (job, "[", tuple(tasks))
+        if isinstance(tasks, list)
+        else (job, "{", tuple(tasks.items()))
+        if isinstance(tasks, Mapping)
+        else (job, tasks)
+        for job, tasks in cluster.items()
+    )
 
 
-def _strings(values: list[Any]) -> Hashable:
-    if set(map(type, values)) <= {str}:
-        return tuple(values)
-    return tuple(map(_exact, values))
-
-
-def _exact(value: Any) -> Hashable:
-    if type(value) is str:
-        return value
-    return (type(value).__name__, json.dumps(value, sort_keys=True, default=repr))
+def hashable_key(key: Hashable, cluster: Any) -> Hashable:
+    """``key`` if it can be hashed, else a key made of ``cluster``'s JSON text."""
+    try:
+        hash(key)
+    except TypeError:
+        return ("json", json.dumps(cluster, default=repr))
+    return key
 
 
 def canonical_of_spec(cluster: ClusterSpec) -> Canonical:
@@ -132,4 +131,6 @@ def value_key(value: Any) -> str:
     """A key equal for two JSON values exactly when they are equal (``null`` for absent)."""
     if type(value) is str:
         return "s" + value
+    if value is None:
+        return "n"
     return "j" + json.dumps(value, sort_keys=True, default=repr)

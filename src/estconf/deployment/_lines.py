@@ -28,5 +28,5 @@ def read_json_lines(data: AnyStr, source: str = "<stdin>") -> Iterator[tuple[str
         number += 1
         line = data[start:end]
         start = end + 1
-        if line.strip():
+        if line and not line.isspace():
             yield f"{source}:{number}", line

@@ -16,7 +16,6 @@ never compared pairwise, and each node pays only for its own task.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
@@ -31,6 +30,7 @@ from estconf.deployment._canonical import (
     canonical_of_spec,
     claim,
     frozen,
+    hashable_key,
     raw_key,
     value_key,
 )
@@ -132,6 +132,8 @@ class _Checker:
         self.profile = profile
         self.names: list[str] = []
         self.clusters: dict[Hashable, _Cluster] = {}
+        self.last_key: Hashable = None
+        self.last_cluster = _Cluster(-1, None, [], None)
         self.groups: list[_Group] = []
         self.group_of: dict[Hashable, int] = {}
         self.claims: dict[tuple[str, int], list[int]] = {}
@@ -171,9 +173,18 @@ class _Checker:
     def _cluster(self, value: Any) -> _Cluster:
         """The checked cluster for a ``cluster`` value; each distinct value is checked once."""
         key = ("absent",) if value is _ABSENT else raw_key(value)
+        if key == self.last_key:  # most nodes have the cluster of the node before
+            return self.last_cluster
+        key = hashable_key(key, value)
         found = self.clusters.get(key)
-        if found is not None:
-            return found
+        if found is None:
+            found = self._new_cluster(value)
+            self.clusters[key] = found
+        self.last_key, self.last_cluster = key, found
+        return found
+
+    def _new_cluster(self, value: Any) -> _Cluster:
+        """Validate, canonicalize and check a cluster value seen for the first time."""
         problems: list[Said] = []
         tasks: Canonical | None
         spec: ClusterSpec | None
@@ -195,9 +206,7 @@ class _Checker:
                 (problem, self.profile.name) for problem in self.profile.check_cluster(spec)
             ]
         group = None if tasks is None else self._group(tasks)
-        found = _Cluster(len(self.clusters), spec, problems, group)
-        self.clusters[key] = found
-        return found
+        return _Cluster(len(self.clusters), spec, problems, group)
 
     def _group(self, tasks: Canonical) -> int:
         key = frozen(tasks)
@@ -225,14 +234,11 @@ class _Checker:
     def _node_problems(self, raw: Mapping[str, Any], cluster: _Cluster) -> list[Said]:
         """Validate a node's TF_CONFIG against its checked cluster, then run the profile."""
         rest = {key: value for key, value in raw.items() if key != "cluster"}
-        try:
-            rest_key = json.dumps(rest, sort_keys=True, default=repr)
-        except TypeError:  # keys that cannot be sorted: check this node on its own
-            rest_key = None
-        if rest_key is not None:
-            cached = self.node_checks.get((cluster.number, rest_key))
-            if cached is not None:
-                return cached
+        # JSON values (str, int, float, bool, None, list, dict) have an exact repr
+        rest_key = repr(rest)
+        cached = self.node_checks.get((cluster.number, rest_key))
+        if cached is not None:
+            return cached
         problems = list(cluster.problems)
         if cluster.spec is not None and "cluster" in raw:
             rest["cluster"] = cluster.spec
@@ -244,8 +250,7 @@ class _Checker:
             if cluster.spec is not None:
                 name = self.profile.name
                 problems.extend((problem, name) for problem in self.profile.check_node(tf_config))
-        if rest_key is not None:
-            self.node_checks[(cluster.number, rest_key)] = problems
+        self.node_checks[(cluster.number, rest_key)] = problems
         return problems
 
     def _record(self, node: int, problems: list[Said]) -> None:
