@@ -310,6 +310,28 @@ class TestEachNode:
             ("model_dir_empty", "model_dir"),
         ]
 
+    def test_a_cluster_that_cannot_be_read_takes_no_part_in_the_comparisons(self) -> None:
+        report = check_cluster(
+            [*job(), ("odd", {"cluster": 5, "task": {"type": "ps", "index": 0}})]
+        )
+        assert [(f.code, f.nodes, f.path) for f in report.findings] == [
+            ("cluster_type", ("odd",), "cluster")
+        ]
+        assert report.clusters == 1
+
+    def test_an_evaluator_beside_a_master_is_the_estimators_error(self) -> None:
+        cluster = {"master": ["m:1"], "worker": ["w:1"]}
+        report = check_cluster(
+            [
+                ("m", node("master", 0, cluster=cluster)),
+                ("w", node("worker", 0, cluster=cluster)),
+                ("e", node("evaluator", 0, cluster=cluster)),
+            ]
+        )
+        assert [(f.code, f.nodes, f.profile) for f in report.findings] == [
+            ("evaluator_with_master", ("e",), "estimator")
+        ]
+
     def test_findings_of_one_node_are_those_of_the_single_file_check(self) -> None:
         data = node("worker", 9, cluster={"worker": ["a:1", "a:1"]})
         with pytest.raises(ValidationError) as info:

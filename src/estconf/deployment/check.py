@@ -12,6 +12,11 @@ it takes to parse its JSON.  Each distinct ``cluster`` value is validated,
 canonicalized and checked by the profile once; nodes are then grouped by
 their cluster's canonical form with a dict lookup, so that clusters are
 never compared pairwise, and each node pays only for its own task.
+
+A node takes part in the comparisons of clusters and tasks when its cluster
+can be read as jobs of tasks (even if the cluster is invalid: a malformed
+address still differs from the other nodes' address); it claims a task when
+its cluster is not empty and its task has a type and an integer index.
 """
 
 from __future__ import annotations
