@@ -77,6 +77,7 @@ dist: $(RELEASE_STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_cli.py
 	$(BIN)/python benchmarks/bench_models.py
+	$(BIN)/python benchmarks/bench_deployment.py
 
 # `make compat`: the differential suite against real TensorFlow, in its own
 # venv (TensorFlow 2.15 needs Python 3.11).  Prints one SKIPPED line and

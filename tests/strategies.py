@@ -407,3 +407,48 @@ def distribute_tf_configs(draw: st.DrawFn) -> dict[str, Any]:
     if draw(st.integers(0, 6)) == 0:
         tf_config["environment"] = draw(st.sampled_from(["cloud", "local"]))
     return tf_config
+
+
+# -- whole jobs: the TF_CONFIG of every node -------------------------------------------
+
+
+_OTHER_JOBS = st.lists(
+    st.sampled_from(["worker", "ps", "evaluator", "trainer", "Aux", "y"]),
+    min_size=1,
+    max_size=3,
+    unique=True,
+)
+_JOB_SIZES = st.integers(1, 3)
+_PORTS = st.lists(st.integers(0, 65535), min_size=10, max_size=10, unique=True)
+_SPARSE_INDICES = st.lists(st.integers(0, 8), min_size=3, max_size=3, unique=True)
+
+
+@st.composite
+def deployments(draw: st.DrawFn) -> list[dict[str, Any]]:
+    """The TF_CONFIGs of a valid chief-mode job, one node per task of its cluster.
+
+    The cluster has a chief and one to three other jobs (``evaluator`` among
+    them sometimes), some of them sparse; every node may share a
+    ``model_dir``.  Each node has its own copy of the cluster, as if parsed
+    from its own file.
+    """
+    sizes = {"chief": 1, **{job: draw(_JOB_SIZES) for job in draw(_OTHER_JOBS)}}
+    ports = iter(draw(_PORTS))
+    cluster: dict[str, Any] = {}
+    for job in draw(st.permutations(list(sizes))):
+        mine = [f"{draw(st.sampled_from(HOSTS))}:{next(ports)}" for _ in range(sizes[job])]
+        if job != "chief" and draw(st.booleans()):
+            indices = sorted(draw(_SPARSE_INDICES)[: sizes[job]])
+            cluster[job] = {str(i): address for i, address in zip(indices, mine, strict=True)}
+        else:
+            cluster[job] = mine
+    common: dict[str, Any] = {}
+    if draw(st.booleans()):
+        common["model_dir"] = "gs://bucket/model"
+    nodes = []
+    for job, tasks in cluster.items():
+        present = [int(i) for i in tasks] if isinstance(tasks, dict) else range(len(tasks))
+        for index in present:
+            task = {"type": job, "index": index}
+            nodes.append({"cluster": copy.deepcopy(cluster), "task": task, **common})
+    return nodes

@@ -1,0 +1,56 @@
+"""Whole-job checks: the TF_CONFIGs of every node of a job, checked together.
+
+:func:`check_cluster` takes each node's TF_CONFIG and returns a
+:class:`ClusterReport` of what no single node shows (clusters that differ, a
+task claimed twice or by no node, a node outside its cluster, ``model_dir``,
+``service``, ``rpc_layer`` or ``session_master`` that differ) and of what each
+node breaks on its own under a :class:`Profile`.  :func:`read_json_lines`
+reads one TF_CONFIG per line, as ``estconf tf-config --format jsonl`` writes.
+
+Example:
+    >>> from estconf.deployment import check_cluster, read_json_lines
+    >>> lines = '''
+    ... {"cluster": {"chief": ["h0:1"], "worker": ["h1:1"]}, "task": {"type": "chief", "index": 0}}
+    ... {"cluster": {"chief": ["h0:1"], "worker": ["h2:1"]}, "task": {"type": "worker", "index": 0}}
+    ... '''
+    >>> report = check_cluster(read_json_lines(lines, "nodes.jsonl"))
+    >>> print(report.findings[0])
+    nodes.jsonl:3: the cluster differs ... worker:0: h1:1 (nodes.jsonl:2) vs h2:1 (nodes.jsonl:3)
+"""
+
+from __future__ import annotations
+
+from estconf.deployment._lines import read_json_lines
+from estconf.deployment.check import NodeConfig, check_cluster
+from estconf.deployment.profile import (
+    ESTIMATOR,
+    PROFILES,
+    Problem,
+    Profile,
+    ReaderProfile,
+    profile_named,
+)
+from estconf.deployment.report import (
+    CROSS_NODE_CODES,
+    ClusterReport,
+    Finding,
+    TaskDifference,
+    ValueGroup,
+)
+
+__all__ = [
+    "CROSS_NODE_CODES",
+    "ESTIMATOR",
+    "PROFILES",
+    "ClusterReport",
+    "Finding",
+    "NodeConfig",
+    "Problem",
+    "Profile",
+    "ReaderProfile",
+    "TaskDifference",
+    "ValueGroup",
+    "check_cluster",
+    "profile_named",
+    "read_json_lines",
+]

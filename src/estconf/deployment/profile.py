@@ -1,0 +1,143 @@
+"""Profiles: the reader each node's TF_CONFIG is checked for.
+
+A profile answers, for one node, "would this reader start with this
+TF_CONFIG?".  The whole-job check asks it at most once per distinct cluster
+(:meth:`Profile.check_cluster`) and once per distinct node config
+(:meth:`Profile.check_node`), always with an already validated cluster: the
+:class:`~estconf.ClusterSpec` that every node with the same cluster shares,
+so a profile never pays for validating a large cluster again, and may cache
+what it derives from one cluster on that object's identity.
+
+The ``estimator`` profile (:data:`ESTIMATOR`) applies the rules of
+``tf.estimator.RunConfig`` (local, chief and master mode), exactly as the
+single-file check of a TF_CONFIG does.  A reader that raises
+:class:`pydantic.ValidationError` on a TF_CONFIG it refuses becomes a profile
+with :class:`ReaderProfile`::
+
+    MWMS = ReaderProfile("mwms", lambda tf_config: MultiWorkerConfig(tf_config=tf_config))
+
+and is made known by name by adding it to :data:`PROFILES` as ``"module:name"``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple, Protocol
+
+from pydantic import ValidationError
+
+from estconf._distributed import derive_distributed
+from estconf.cluster import ClusterSpec
+from estconf.tf_config import TFConfig
+
+__all__ = [
+    "ESTIMATOR",
+    "PROFILES",
+    "Problem",
+    "Profile",
+    "ReaderProfile",
+    "problems_of",
+    "profile_named",
+]
+
+
+class Problem(NamedTuple):
+    """A rule a TF_CONFIG breaks: its stable code, TensorFlow's sentence, and where."""
+
+    code: str
+    message: str
+    loc: tuple[str | int, ...] = ()
+
+
+class Profile(Protocol):
+    """A reader of TF_CONFIG that nodes are checked for."""
+
+    @property
+    def name(self) -> str:
+        """The profile's name, as ``--profile`` takes it (``estimator``, ``mwms``, ``ps``)."""
+        ...
+
+    def check_cluster(self, cluster: ClusterSpec) -> Sequence[Problem]:
+        """Return what is wrong with ``cluster`` for this reader, whichever task reads it.
+
+        Called once per distinct valid cluster; the problems are reported for
+        every node given that cluster.  ``loc`` is relative to the TF_CONFIG
+        (``("cluster", "ps")``).
+        """
+        ...
+
+    def check_node(self, tf_config: TFConfig) -> Sequence[Problem]:
+        """Return what is wrong with one node's validated ``tf_config`` for this reader.
+
+        Called once per distinct node config; ``tf_config.cluster`` is the
+        validated cluster shared by every node that has it.
+        """
+        ...
+
+
+def problems_of(error: ValidationError) -> list[Problem]:
+    """Turn a validation error into problems, one per error it holds."""
+    return [
+        Problem(detail["type"], detail["msg"], tuple(detail["loc"]))
+        for detail in error.errors(include_url=False)
+    ]
+
+
+@dataclass(frozen=True)
+class ReaderProfile:
+    """A profile made of a reader that raises :class:`~pydantic.ValidationError` on refusal.
+
+    Attributes:
+        name: the profile's name.
+        reader: builds what the reader derives from a TF_CONFIG; its errors
+            are the node's problems, its result is not used.
+        cluster_reader: optionally, checks a cluster on its own (once per
+            distinct cluster) the same way.
+    """
+
+    name: str
+    reader: Callable[[TFConfig], object]
+    cluster_reader: Callable[[ClusterSpec], object] | None = None
+
+    def check_cluster(self, cluster: ClusterSpec) -> Sequence[Problem]:
+        """Run ``cluster_reader`` on ``cluster``, if there is one."""
+        if self.cluster_reader is None:
+            return ()
+        try:
+            self.cluster_reader(cluster)
+        except ValidationError as error:
+            return problems_of(error)
+        return ()
+
+    def check_node(self, tf_config: TFConfig) -> Sequence[Problem]:
+        """Run ``reader`` on ``tf_config``."""
+        try:
+            self.reader(tf_config)
+        except ValidationError as error:
+            return problems_of(error)
+        return ()
+
+
+ESTIMATOR = ReaderProfile("estimator", derive_distributed)
+"""The rules of ``tf.estimator.RunConfig`` (SPEC §2): what its distributed properties need."""
+
+PROFILES: dict[str, str] = {"estimator": "estconf.deployment.profile:ESTIMATOR"}
+"""The profiles known by name, as ``"module:attribute"``, imported when first asked for."""
+
+
+def profile_named(name: str) -> Profile:
+    """Return the profile called ``name``.
+
+    Raises:
+        ValueError: no profile has that name.
+    """
+    try:
+        module, _, attribute = PROFILES[name].partition(":")
+    except KeyError:
+        raise ValueError(
+            f"unknown profile {name!r}; the profiles are {', '.join(PROFILES)}"
+        ) from None
+    profile: Profile = getattr(importlib.import_module(module), attribute)
+    return profile

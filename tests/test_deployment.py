@@ -1,0 +1,547 @@
+"""estconf.deployment: the TF_CONFIGs of every node of a job, checked together."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
+from estconf import ClusterSpec, TFConfig
+from estconf._distributed import derive_distributed
+from estconf.deployment import (
+    CROSS_NODE_CODES,
+    ClusterReport,
+    Finding,
+    Problem,
+    ReaderProfile,
+    ValueGroup,
+    check_cluster,
+    profile_named,
+    read_json_lines,
+)
+
+from strategies import deployments, tf_config_documents
+
+CLUSTER = {
+    "chief": ["chief-0:2222"],
+    "ps": ["ps-0:2222"],
+    "worker": ["worker-0:2222", "worker-1:2222", "worker-2:2222"],
+}
+TASKS = [("chief", 0), ("ps", 0), ("worker", 0), ("worker", 1), ("worker", 2)]
+
+
+def node(task_type: str | None, index: int | str | None, cluster: Any = None, **keys: Any) -> Any:
+    task = {} if task_type is None else {"type": task_type, "index": index}
+    return {"cluster": copy.deepcopy(CLUSTER if cluster is None else cluster), "task": task, **keys}
+
+
+def job(**keys: Any) -> list[tuple[str, Any]]:
+    """A node per task of CLUSTER, named after its task."""
+    return [(f"{t}-{i}", node(t, i, **keys)) for t, i in TASKS]
+
+
+def codes(report: ClusterReport) -> list[str]:
+    return [finding.code for finding in report.findings]
+
+
+def only(report: ClusterReport, code: str) -> Finding:
+    found = [finding for finding in report.findings if finding.code == code]
+    assert len(found) == 1, report.to_text()
+    return found[0]
+
+
+class TestAJobThatIsRight:
+    def test_one_node_per_task_is_valid(self) -> None:
+        report = check_cluster(job())
+        assert report.valid, report.to_text()
+        assert report.findings == ()
+        assert report.nodes == tuple(f"{t}-{i}" for t, i in TASKS)
+        assert report.clusters == 1
+        assert report.profile == "estimator"
+
+    def test_the_same_cluster_in_any_form_is_one_cluster(self) -> None:
+        sparse = {"worker": {"2": "worker-2:2222", "0": "worker-0:2222", "1": "worker-1:2222"}}
+        reordered = {**sparse, "ps": ["ps-0:2222"], "chief": ["chief-0:2222"]}
+        nodes = job()
+        nodes[3] = ("worker-1", node("worker", 1, cluster=reordered))
+        report = check_cluster(nodes)
+        assert report.valid, report.to_text()
+        assert report.clusters == 1
+
+    def test_an_evaluator_outside_the_cluster_is_beside_it(self) -> None:
+        report = check_cluster([*job(), ("evaluator", node("evaluator", 0))])
+        assert report.valid, report.to_text()
+
+    def test_an_evaluator_job_of_the_cluster_is_a_task_like_any(self) -> None:
+        cluster = {**CLUSTER, "evaluator": ["eval-0:2222"]}
+        nodes = [(f"{t}-{i}", node(t, i, cluster=cluster)) for t, i in TASKS]
+        assert codes(check_cluster([*nodes, ("eval", node("evaluator", 0, cluster=cluster))])) == []
+        unclaimed = only(check_cluster(nodes), "task_unclaimed")
+        assert (unclaimed.job, unclaimed.index) == ("evaluator", 0)
+        assert "task evaluator:0 (eval-0:2222) of the cluster is claimed by no node" in str(
+            unclaimed
+        )
+
+    def test_a_sparse_cluster_is_claimed_task_by_task(self) -> None:
+        cluster = {"chief": ["c:1"], "worker": {"1": "w1:1", "4": "w4:1"}}
+        nodes = [
+            ("c", node("chief", 0, cluster=cluster)),
+            ("w1", node("worker", 1, cluster=cluster)),
+            ("w4", node("worker", "4", cluster=cluster)),
+        ]
+        assert check_cluster(nodes).valid
+
+
+class TestClusterMismatch:
+    def test_the_diff_names_the_task_both_addresses_and_their_nodes(self) -> None:
+        other = {**CLUSTER, "worker": ["worker-0:2222", "worker-1:2222", "host-b:2222"]}
+        nodes = job()
+        nodes[1] = ("node-2", node("ps", 0, cluster=other))
+        finding = only(check_cluster(nodes), "cluster_mismatch")
+        assert finding.nodes == ("node-2",)
+        assert finding.reference_nodes == ("chief-0", "worker-0", "worker-1", "worker-2")
+        [difference] = finding.differences
+        assert (difference.job, difference.index) == ("worker", 2)
+        assert (difference.reference, difference.other) == ("worker-2:2222", "host-b:2222")
+        assert finding.message.endswith(
+            "worker:2: worker-2:2222 (chief-0, worker-0, worker-1, worker-2) "
+            "vs host-b:2222 (node-2)"
+        )
+
+    def test_the_example_of_the_docs(self) -> None:
+        a = {"chief": ["c:1"], "worker": ["w0:1", "w1:1", "host-a:2222"]}
+        b = {"chief": ["c:1"], "worker": ["w0:1", "w1:1", "host-b:2222"]}
+        nodes = [
+            ("node-1", node("worker", 0, cluster=a)),
+            ("node-2", node("worker", 1, cluster=b)),
+            ("node-3", node("worker", 2, cluster=a)),
+            ("node-0", node("chief", 0, cluster=a)),
+        ]
+        finding = only(check_cluster(nodes), "cluster_mismatch")
+        difference = finding.differences[0]
+        assert (
+            difference.describe(["node-1", "node-3"], ["node-2"])
+            == "worker:2: host-a:2222 (node-1, node-3) vs host-b:2222 (node-2)"
+        )
+
+    def test_a_task_only_one_cluster_has(self) -> None:
+        bigger = {**CLUSTER, "worker": [*CLUSTER["worker"], "worker-3:2222"]}
+        nodes = [*job(), ("worker-3", node("worker", 3, cluster=bigger))]
+        finding = only(check_cluster(nodes), "cluster_mismatch")
+        assert [(d.job, d.index, d.reference, d.other) for d in finding.differences] == [
+            ("worker", 3, None, "worker-3:2222")
+        ]
+        assert "worker:3: no such task (" in finding.message
+        assert "task_not_in_cluster" not in codes(check_cluster(nodes))
+
+    def test_each_differing_cluster_is_reported_against_the_most_common(self) -> None:
+        nodes = job()
+        for position, host in ((0, "x:1"), (4, "y:1")):
+            name, data = nodes[position]
+            data["cluster"]["ps"] = [host]
+            nodes[position] = (name, data)
+        report = check_cluster(nodes)
+        mismatches = [f for f in report.findings if f.code == "cluster_mismatch"]
+        assert [f.nodes for f in mismatches] == [("chief-0",), ("worker-2",)]
+        assert all(f.reference_nodes == ("ps-0", "worker-0", "worker-1") for f in mismatches)
+        assert report.clusters == 3
+
+    def test_a_node_without_a_cluster(self) -> None:
+        nodes = [*job()[:-1], ("worker-2", {"task": {"type": "worker", "index": 0}})]
+        report = check_cluster(nodes)
+        finding = only(report, "cluster_mismatch")
+        assert finding.nodes == ("worker-2",)
+        assert "this node has no cluster (local mode)" in finding.message
+        assert len(finding.differences) == len(TASKS)
+        assert (only(report, "task_unclaimed").job, only(report, "task_unclaimed").index) == (
+            "worker",
+            2,
+        )
+
+    def test_long_lists_of_nodes_are_cut_in_messages_but_kept_whole(self) -> None:
+        workers = [f"w{i}:1" for i in range(40)]
+        cluster = {"chief": ["c:1"], "worker": workers}
+        nodes = [("chief", node("chief", 0, cluster=cluster))] + [
+            (f"n{i}", node("worker", i, cluster=cluster)) for i in range(39)
+        ]
+        odd = {"chief": ["c:1"], "worker": [*workers[:39], "elsewhere:1"]}
+        finding = only(
+            check_cluster([*nodes, ("n39", node("worker", 39, cluster=odd))]), "cluster_mismatch"
+        )
+        assert len(finding.reference_nodes) == 40
+        assert "(chief, n0, n1, n2, n3 and 35 more)" in finding.message
+
+
+class TestClaims:
+    def test_every_worker_given_index_0(self) -> None:
+        nodes = [
+            ("chief", node("chief", 0)),
+            ("ps", node("ps", 0)),
+            *[(f"worker-{i}", node("worker", 0)) for i in range(3)],
+        ]
+        report = check_cluster(nodes)
+        assert codes(report) == ["task_claimed_twice", "task_unclaimed", "task_unclaimed"]
+        twice = report.findings[0]
+        assert twice.nodes == ("worker-0", "worker-1", "worker-2")
+        assert (twice.job, twice.index) == ("worker", 0)
+        assert str(twice) == (
+            "worker-0, worker-1, worker-2: task worker:0 is claimed by 3 nodes; "
+            "each task of the cluster runs on exactly one node"
+        )
+        assert [(f.job, f.index) for f in report.findings[1:]] == [("worker", 1), ("worker", 2)]
+
+    def test_an_index_as_text_claims_the_same_task(self) -> None:
+        report = check_cluster([*job(), ("again", node("worker", "1"))])
+        assert only(report, "task_claimed_twice").nodes == ("worker-1", "again")
+
+    def test_a_node_left_out(self) -> None:
+        report = check_cluster(job()[:-1])
+        finding = only(report, "task_unclaimed")
+        assert codes(report) == ["task_unclaimed"]
+        assert (finding.job, finding.index, finding.nodes) == ("worker", 2, ())
+        assert (
+            str(finding)
+            == "cluster: task worker:2 (worker-2:2222) of the cluster is claimed by no node"
+        )
+
+    def test_a_task_outside_its_cluster(self) -> None:
+        report = check_cluster([*job(), ("stray", node("worker", 7))])
+        finding = only(report, "task_not_in_cluster")
+        assert finding.nodes == ("stray",)
+        assert (finding.job, finding.index, finding.path) == ("worker", 7, "task")
+        assert "job 'worker' has the tasks 0 to 2" in finding.message
+        # the estimator's own sentence for the same node comes after the whole-job findings
+        assert codes(report) == ["task_not_in_cluster", "task_index_out_of_range"]
+
+    def test_a_job_the_cluster_does_not_have(self) -> None:
+        finding = only(
+            check_cluster([*job(), ("stray", node("trainer", 0))]), "task_not_in_cluster"
+        )
+        assert "it has no job 'trainer' (its jobs are ['chief', 'ps', 'worker'])" in finding.message
+
+    def test_a_hole_of_a_sparse_job(self) -> None:
+        cluster = {"chief": ["c:1"], "worker": {"1": "w1:1"}}
+        report = check_cluster(
+            [("c", node("chief", 0, cluster=cluster)), ("w", node("worker", 0, cluster=cluster))]
+        )
+        assert "job 'worker' has the tasks 1" in only(report, "task_not_in_cluster").message
+        assert "task_unclaimed" in codes(report)
+
+    def test_a_node_with_no_task_claims_none(self) -> None:
+        report = check_cluster([*job()[:-1], ("idle", node(None, None))])
+        assert (only(report, "task_unclaimed").job, only(report, "task_unclaimed").index) == (
+            "worker",
+            2,
+        )
+        missing = [f for f in report.findings if f.profile == "estimator"]
+        assert [(f.code, f.nodes) for f in missing] == [
+            ("missing_task_type", ("idle",)),
+            ("missing_task_index", ("idle",)),
+        ]
+
+
+class TestKeysThatMustAgree:
+    @pytest.mark.parametrize(
+        ("key", "value", "other"),
+        [
+            ("model_dir", "gs://bucket/model", "gs://bucket/other"),
+            ("service", {"tpu_worker_job_name": "tpu"}, {"tpu_worker_job_name": "tpu2"}),
+            ("rpc_layer", "grpc", "grpc+verbs"),
+            ("session_master", "grpc://master:1", "grpc://elsewhere:1"),
+        ],
+    )
+    def test_one_node_with_another_value(self, key: str, value: Any, other: Any) -> None:
+        nodes = job(**{key: value})
+        nodes[2] = (nodes[2][0], {**nodes[2][1], key: other})
+        report = check_cluster(nodes)
+        finding = only(report, f"{key}_mismatch")
+        assert codes(report) == [f"{key}_mismatch"]
+        assert finding.nodes == ("worker-0",)
+        assert finding.path == key
+        assert [(group.value, group.nodes) for group in finding.values] == [
+            (value, ("chief-0", "ps-0", "worker-1", "worker-2")),
+            (other, ("worker-0",)),
+        ]
+
+    def test_a_key_left_out_on_one_node(self) -> None:
+        nodes = job(model_dir="/m")
+        del nodes[0][1]["model_dir"]
+        finding = only(check_cluster(nodes), "model_dir_mismatch")
+        assert finding.message == (
+            'model_dir differs between nodes: "/m" (ps-0, worker-0, worker-1, worker-2) '
+            "vs not set (chief-0)"
+        )
+
+    def test_null_and_absent_are_the_same_service(self) -> None:
+        nodes = job()
+        nodes[0][1]["service"] = None
+        assert check_cluster(nodes).valid
+
+
+class TestEachNode:
+    def test_a_rule_broken_by_every_node_is_one_finding(self) -> None:
+        cluster = {"worker": ["w0:1", "w1:1"]}
+        report = check_cluster([(f"w{i}", node("worker", i, cluster=cluster)) for i in range(2)])
+        finding = only(report, "missing_chief")
+        assert finding.nodes == ("w0", "w1")
+        assert finding.profile == "estimator"
+        assert finding.path == "cluster"
+        assert 'it must have one "chief" node' in finding.message
+
+    def test_a_bad_address_is_reported_once_with_every_node_that_has_it(self) -> None:
+        cluster = {**CLUSTER, "ps": ["no port"]}
+        report = check_cluster([(f"{t}-{i}", node(t, i, cluster=cluster)) for t, i in TASKS])
+        finding = only(report, "address")
+        assert finding.nodes == tuple(f"{t}-{i}" for t, i in TASKS)
+        assert (finding.path, finding.profile) == ("cluster.ps[0]", None)
+        assert codes(report) == ["address"]
+
+    def test_the_rest_of_a_node_is_checked_with_a_bad_cluster(self) -> None:
+        bad = node("worker", 0, cluster={"worker": "w0:1"}, model_dir="")
+        report = check_cluster([("w", bad)])
+        assert [(f.code, f.path) for f in report.findings] == [
+            ("job_tasks_type", "cluster.worker"),
+            ("model_dir_empty", "model_dir"),
+        ]
+
+    def test_a_cluster_that_cannot_be_read_takes_no_part_in_the_comparisons(self) -> None:
+        report = check_cluster(
+            [*job(), ("odd", {"cluster": 5, "task": {"type": "ps", "index": 0}})]
+        )
+        assert [(f.code, f.nodes, f.path) for f in report.findings] == [
+            ("cluster_type", ("odd",), "cluster")
+        ]
+        assert report.clusters == 1
+
+    def test_an_evaluator_beside_a_master_is_the_estimators_error(self) -> None:
+        cluster = {"master": ["m:1"], "worker": ["w:1"]}
+        report = check_cluster(
+            [
+                ("m", node("master", 0, cluster=cluster)),
+                ("w", node("worker", 0, cluster=cluster)),
+                ("e", node("evaluator", 0, cluster=cluster)),
+            ]
+        )
+        assert [(f.code, f.nodes, f.profile) for f in report.findings] == [
+            ("evaluator_with_master", ("e",), "estimator")
+        ]
+
+    def test_findings_of_one_node_are_those_of_the_single_file_check(self) -> None:
+        data = node("worker", 9, cluster={"worker": ["a:1", "a:1"]})
+        with pytest.raises(ValidationError) as info:
+            TFConfig.model_validate(data, strict=True)
+        [finding] = [f for f in check_cluster([("n", data)]).findings if f.code == "address"]
+        assert finding.message == info.value.errors()[0]["msg"]
+
+    @given(tf_config_documents())
+    def test_a_node_on_its_own_breaks_the_rules_the_single_file_check_names(
+        self, data: dict[str, Any]
+    ) -> None:
+        try:
+            derive_distributed(TFConfig.model_validate(data, strict=True))
+        except ValidationError as error:
+            expected = [(e["type"], e["msg"]) for e in error.errors()]
+        else:
+            expected = []
+        report = check_cluster([("n", data)])
+        found = [(f.code, f.message) for f in report.findings if f.code not in CROSS_NODE_CODES]
+        assert found == expected
+
+    def test_an_unknown_profile(self) -> None:
+        with pytest.raises(ValueError, match="unknown profile 'nope'; the profiles are estimator"):
+            check_cluster(job(), profile="nope")
+        assert profile_named("estimator").name == "estimator"
+
+
+class CountingProfile:
+    """A profile that counts how often it is asked, and refuses parameter servers."""
+
+    name = "counting"
+
+    def __init__(self) -> None:
+        self.clusters: list[ClusterSpec] = []
+        self.nodes: list[TFConfig] = []
+
+    def check_cluster(self, cluster: ClusterSpec) -> Sequence[Problem]:
+        self.clusters.append(cluster)
+        if "ps" in cluster.root:
+            return [Problem("ps_refused", "no ps here", ("cluster", "ps"))]
+        return []
+
+    def check_node(self, tf_config: TFConfig) -> Sequence[Problem]:
+        self.nodes.append(tf_config)
+        return []
+
+
+class TestProfiles:
+    def test_a_cluster_is_checked_once_and_each_distinct_node_once(self) -> None:
+        profile = CountingProfile()
+        nodes = [*job(), ("copy", node("worker", 1))]
+        report = check_cluster(nodes, profile=profile)
+        assert len(profile.clusters) == 1
+        assert len(profile.nodes) == len(TASKS)  # the copy of worker-1 is not checked again
+        assert all(tf_config.cluster is profile.clusters[0] for tf_config in profile.nodes)
+        finding = only(report, "ps_refused")
+        assert (finding.profile, finding.path) == ("counting", "cluster.ps")
+        assert finding.nodes == (*(f"{t}-{i}" for t, i in TASKS), "copy")
+        assert report.profile == "counting"
+
+    def test_a_reader_that_raises_is_a_profile(self) -> None:
+        def refuse_workers(tf_config: TFConfig) -> None:
+            if tf_config.task.type == "worker":
+                ClusterSpec.model_validate({"worker": "not a list"})
+
+        profile = ReaderProfile("picky", refuse_workers)
+        report = check_cluster(job(), profile=profile)
+        finding = only(report, "job_tasks_type")
+        assert finding.nodes == ("worker-0", "worker-1", "worker-2")
+        assert finding.profile == "picky"
+
+    def test_an_invalid_cluster_is_not_given_to_the_profile(self) -> None:
+        profile = CountingProfile()
+        check_cluster([("n", node("worker", 0, cluster={"worker": ["bad"]}))], profile=profile)
+        assert profile.clusters == profile.nodes == []
+
+
+class TestInputs:
+    def test_json_text_bytes_and_models_read_as_the_dict(self) -> None:
+        nodes = job(model_dir="/m")
+        forms: list[tuple[str, Any]] = [
+            (nodes[0][0], json.dumps(nodes[0][1])),
+            (nodes[1][0], json.dumps(nodes[1][1]).encode()),
+            (nodes[2][0], TFConfig.model_validate(nodes[2][1])),
+            *nodes[3:],
+        ]
+        assert check_cluster(forms) == check_cluster(nodes)
+        assert check_cluster(forms).valid
+
+    def test_json_lines_with_a_bad_line(self) -> None:
+        lines = [json.dumps(data) for _, data in job()]
+        text = "\n".join([lines[0], "", lines[1], '{"cluster": ', *lines[2:], "[1]", ""]) + "\n"
+        report = check_cluster(read_json_lines(text, "nodes.jsonl"))
+        assert report.nodes == (
+            "nodes.jsonl:1",
+            "nodes.jsonl:3",
+            "nodes.jsonl:4",
+            "nodes.jsonl:5",
+            "nodes.jsonl:6",
+            "nodes.jsonl:7",
+            "nodes.jsonl:8",
+        )
+        assert [(f.code, f.nodes) for f in report.findings] == [
+            ("json_invalid", ("nodes.jsonl:4",)),
+            ("tf_config_type", ("nodes.jsonl:8",)),
+        ]
+        assert "Expecting value (line 1, column 13)" in report.findings[0].message
+        assert check_cluster(read_json_lines(text.encode(), "nodes.jsonl")) == report
+
+    def test_json_lines_read_crlf_and_a_last_line_without_newline(self) -> None:
+        lines = [json.dumps(data) for _, data in job()]
+        report = check_cluster(read_json_lines("\r\n".join(lines)))
+        assert report.valid
+        assert report.nodes[-1] == f"<stdin>:{len(lines)}"
+
+    def test_a_repeated_key_on_a_line(self) -> None:
+        report = check_cluster(read_json_lines('{"task": {}, "task": {}}'))
+        assert codes(report) == ["duplicate_key"]
+
+    def test_a_node_that_is_not_an_object(self) -> None:
+        report = check_cluster([("n", [])])  # type: ignore[list-item]
+        assert str(report.findings[0]) == "n: TF_CONFIG must be a JSON object, got an array"
+
+    def test_no_nodes(self) -> None:
+        report = check_cluster(read_json_lines(""))
+        assert codes(report) == ["no_nodes"]
+        assert not report.valid
+        assert report.summary() == "0 nodes, 0 clusters: 1 finding"
+
+
+class TestReport:
+    def test_a_report_is_frozen_and_dumps_valid(self) -> None:
+        report = check_cluster(job()[:-1])
+        with pytest.raises(ValidationError):
+            report.profile = "mwms"  # type: ignore[misc]
+        dumped = report.model_dump(mode="json")
+        assert dumped["valid"] is False
+        assert dumped["findings"][0]["code"] == "task_unclaimed"
+
+    def test_text_has_a_line_per_finding_and_a_summary(self) -> None:
+        text = check_cluster([*job(), ("stray", node("worker", 7))]).to_text()
+        lines = text.splitlines()
+        assert len(lines) == 3
+        assert lines[1].startswith("stray: task.index: 7 is not a valid task_id for task_type")
+        assert lines[-1] == "6 nodes, 1 cluster: 2 findings"
+
+
+# -- properties: a whole job generated right, then broken in one place ------------------
+
+
+def _named(nodes: list[dict[str, Any]]) -> list[tuple[str, Any]]:
+    return [(f"node-{i}", data) for i, data in enumerate(nodes)]
+
+
+@given(deployments())
+def test_every_task_of_a_valid_cluster_on_its_own_node_checks_clean(
+    nodes: list[dict[str, Any]],
+) -> None:
+    report = check_cluster(_named(nodes))
+    assert report.valid, report.to_text()
+    assert report.clusters == 1
+
+
+@given(deployments(), st.data())
+def test_a_duplicated_index(nodes: list[dict[str, Any]], data: st.DataObject) -> None:
+    victim, model = data.draw(st.permutations(range(len(nodes))))[:2]
+    lost = nodes[victim]["task"]
+    nodes[victim]["task"] = dict(nodes[model]["task"])
+    report = check_cluster(_named(nodes))
+    assert sorted(codes(report)) == ["task_claimed_twice", "task_unclaimed"], report.to_text()
+    twice, unclaimed = only(report, "task_claimed_twice"), only(report, "task_unclaimed")
+    assert set(twice.nodes) == {f"node-{victim}", f"node-{model}"}
+    assert (unclaimed.job, unclaimed.index) == (lost["type"], lost["index"])
+
+
+@given(deployments(), st.data())
+def test_a_node_dropped(nodes: list[dict[str, Any]], data: st.DataObject) -> None:
+    dropped = nodes.pop(data.draw(st.integers(0, len(nodes) - 1)))
+    report = check_cluster(_named(nodes))
+    assert codes(report) == ["task_unclaimed"]
+    finding = report.findings[0]
+    assert (finding.job, finding.index) == (dropped["task"]["type"], dropped["task"]["index"])
+
+
+@given(deployments(), st.data())
+def test_one_address_changed_on_one_node(nodes: list[dict[str, Any]], data: st.DataObject) -> None:
+    victim = data.draw(st.integers(0, len(nodes) - 1))
+    cluster = nodes[victim]["cluster"]
+    job_name = data.draw(st.sampled_from(sorted(cluster)))
+    tasks = cluster[job_name]
+    key = data.draw(
+        st.sampled_from(sorted(tasks) if isinstance(tasks, dict) else range(len(tasks)))
+    )
+    old, tasks[key] = tasks[key], "changed.example.com:1"
+    report = check_cluster(_named(nodes))
+    assert codes(report) == ["cluster_mismatch"], report.to_text()
+    [difference] = report.findings[0].differences
+    assert (difference.job, difference.index) == (job_name, int(key))
+    assert {difference.reference, difference.other} == {old, "changed.example.com:1"}
+    if len(nodes) > 2:  # with two nodes, neither cluster is the more common
+        assert report.findings[0].nodes == (f"node-{victim}",)
+        assert difference.other == "changed.example.com:1"
+
+
+@given(deployments(), st.data())
+def test_model_dir_changed_on_one_node(nodes: list[dict[str, Any]], data: st.DataObject) -> None:
+    victim = data.draw(st.integers(0, len(nodes) - 1))
+    nodes[victim]["model_dir"] = "gs://bucket/elsewhere"
+    report = check_cluster(_named(nodes))
+    assert codes(report) == ["model_dir_mismatch"]
+    assert ValueGroup(value="gs://bucket/elsewhere", nodes=(f"node-{victim}",)) in (
+        report.findings[0].values
+    )
