@@ -46,6 +46,7 @@ _SOURCES = {
 
 _SUBMODULES = frozenset(
     {"cluster", "contrib", "files", "run_config", "schema", "session_config", "tf_config", "tpu"}
+    | {"kubeflow"}
 )
 
 
