@@ -1,11 +1,14 @@
 """Kubeflow TFJob manifests: what the training operator writes into each pod, and what fails.
 
 Read a manifest with :meth:`TFJob.from_yaml` (or :func:`read_tfjobs` for a
-stream) and see each pod's ``TF_CONFIG`` with :func:`predict`.
+stream), see each pod's ``TF_CONFIG`` with :func:`predict`, and find what the
+operator refuses or what would fail once the pods start with :func:`check`.
 """
 
 from __future__ import annotations
 
+from estconf.kubeflow.checks import ClusterCheck, NodeCheck, check, run_config_check
+from estconf.kubeflow.finding import Finding, Location, Severity
 from estconf.kubeflow.manifest import ReplicaSpec, TFJob, read_tfjobs
 from estconf.kubeflow.operator import (
     Operator,
@@ -18,14 +21,21 @@ from estconf.kubeflow.operator import (
 )
 
 __all__ = [
+    "ClusterCheck",
+    "Finding",
+    "Location",
+    "NodeCheck",
     "Operator",
     "PredictedPod",
     "Prediction",
     "Release",
     "ReplicaSpec",
+    "Severity",
     "TFJob",
+    "check",
     "predict",
     "predict_replicas",
     "read_tfjobs",
+    "run_config_check",
     "tfjob_for_replicas",
 ]
