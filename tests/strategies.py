@@ -452,3 +452,50 @@ def deployments(draw: st.DrawFn) -> list[dict[str, Any]]:
             task = {"type": job, "index": index}
             nodes.append({"cluster": copy.deepcopy(cluster), "task": task, **common})
     return nodes
+
+
+# -- Kubeflow TFJob manifests --------------------------------------------------------------
+
+dns_labels = st.from_regex(r"[a-z]([-a-z0-9]{0,14}[a-z0-9])?", fullmatch=True)
+"""Names Kubernetes takes for a TFJob or a namespace (short enough for every Service name)."""
+
+
+def _any_case(name: str) -> st.SearchStrategy[str]:
+    return st.sampled_from([name, name.upper(), name.lower()])
+
+
+@st.composite
+def estimator_tfjobs(draw: st.DrawFn) -> dict[str, Any]:
+    """A TFJob manifest the operator admits and the Estimator runs on every pod.
+
+    One Chief or Master (written in any letter case), workers and PS maybe, an
+    evaluator only next to a Chief; per-type ports, not dynamic.
+    """
+    lead = draw(st.sampled_from(["Chief", "Master"]))
+    counts: dict[str, int | None] = {lead: draw(st.sampled_from([1, None]))}
+    for replica_type, most in (("Worker", 5), ("PS", 3)):
+        if draw(st.booleans()):
+            counts[replica_type] = draw(st.integers(1, most))
+    if lead == "Chief" and draw(st.booleans()):
+        counts["Evaluator"] = 1
+    order = draw(st.permutations(list(counts)))
+    specs: dict[str, Any] = {}
+    for replica_type in order:
+        container: dict[str, Any] = {"name": "tensorflow", "image": "example/train:1"}
+        if draw(st.booleans()):
+            container["ports"] = [
+                {"name": "tfjob-port", "containerPort": draw(st.integers(1, 65535))}
+            ]
+        spec: dict[str, Any] = {"template": {"spec": {"containers": [container]}}}
+        if counts[replica_type] is not None:
+            spec["replicas"] = counts[replica_type]
+        specs[draw(_any_case(replica_type))] = spec
+    metadata: dict[str, Any] = {"name": draw(dns_labels)}
+    if draw(st.booleans()):
+        metadata["namespace"] = draw(dns_labels)
+    return {
+        "apiVersion": "kubeflow.org/v1",
+        "kind": "TFJob",
+        "metadata": metadata,
+        "spec": {"tfReplicaSpecs": specs},
+    }

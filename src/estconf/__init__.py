@@ -48,8 +48,10 @@ _SUBMODULES = frozenset(
     {
         "cluster",
         "contrib",
+        "deployment",
         "distribute",
         "files",
+        "kubeflow",
         "profiles",
         "run_config",
         "schema",

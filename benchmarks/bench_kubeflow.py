@@ -1,0 +1,62 @@
+"""Benchmark: predicting and checking a TFJob with thousands of replicas.
+
+Run with ``python benchmarks/bench_kubeflow.py``.  The floor is ``json.loads``
+of every pod's predicted TF_CONFIG, what any tool reading them must at least
+do: each of N pods holds the whole cluster, so the pods' TF_CONFIGs together
+grow as N squared, while the prediction shares one cluster text between the
+pods and the checks read the first and last pod of each replica type.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+
+from estconf.kubeflow import TFJob, check, predict, tfjob_for_replicas
+
+
+def best_of(function: Callable[[], object], repeat: int = 3) -> float:
+    """The best wall time of ``repeat`` calls, in seconds."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def row(workers: int) -> str:
+    """Time one job size: read, predict and check it, against loading every pod's TF_CONFIG."""
+    replicas = {"Chief": 1, "Worker": workers, "PS": 32, "Evaluator": 1}
+    tfjob = tfjob_for_replicas("bench", replicas, namespace="ml")
+    manifest = tfjob.to_manifest()
+    prediction = predict(tfjob)
+
+    def loads_every_text() -> None:
+        for pod in prediction.pods:
+            json.loads(pod.tf_config or "{}")
+
+    return (
+        f"{sum(replicas.values()):>9} "
+        f"{best_of(lambda: predict(TFJob.model_validate(manifest))) * 1e3:>11.1f}ms "
+        f"{best_of(lambda: check(TFJob.model_validate(manifest))) * 1e3:>10.1f}ms "
+        f"{best_of(lambda: [pod.tf_config for pod in prediction.pods], 1) * 1e3:>9.1f}ms "
+        f"{best_of(loads_every_text, 1) * 1e3:>9.1f}ms"
+    )
+
+
+def main() -> None:
+    """Print one row per job size."""
+    columns = ("replicas", "read+predict", "read+check", "all texts", "json.loads")
+    print(
+        " ".join(
+            f"{title:>{width}}" for title, width in zip(columns, (9, 13, 12, 11, 11), strict=True)
+        )
+    )
+    for workers in (1000, 3000):
+        print(row(workers))
+
+
+if __name__ == "__main__":
+    main()

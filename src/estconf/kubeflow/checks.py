@@ -1,0 +1,432 @@
+"""Checking a TFJob before it runs: :func:`check`.
+
+A TFJob's mistakes show up only once its pods are scheduled: a pod the
+program refuses to start, a port that is not the one in the cluster.
+:func:`check` reports, each at the place in the manifest that causes it:
+
+1. how the manifest was read (notes);
+2. what the operator's admission webhook refuses (``kubectl apply`` fails);
+3. what the operator does silently that is likely a mistake;
+4. what the program in each pod would refuse in the ``TF_CONFIG`` the operator
+   writes: by default what ``tf.estimator.RunConfig`` refuses; another
+   reader plugs in as ``node_check``, and whole-job checks as ``cluster_check``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from typing import Any, Final
+
+from pydantic import ValidationError
+
+from estconf.kubeflow._webhook import GENERATED_SUFFIX, dns1035_label_errors, webhook_refusals
+from estconf.kubeflow.finding import Finding, Location
+from estconf.kubeflow.manifest import (
+    API_GROUP,
+    DEFAULT_CONTAINER_NAME,
+    DEFAULT_PORT,
+    DEFAULT_PORT_NAME,
+    REPLICA_TYPES,
+    SERVED_VERSION,
+    TFJob,
+)
+from estconf.kubeflow.operator import Operator, PredictedPod, Prediction, predict, task_type_of
+from estconf.run_config import RunConfig
+
+__all__ = ["ClusterCheck", "NodeCheck", "check", "run_config_check"]
+
+NodeCheck = Callable[[dict[str, Any]], object]
+"""Reads a pod's TF_CONFIG (a JSON object); raises ``ValueError`` if its program would not start."""
+
+ClusterCheck = Callable[[Prediction], Iterable[tuple[str | None, str]]]
+"""Looks at every pod of a prediction at once; yields ``(pod name or None, problem)``."""
+
+_SPECS: Final[Location] = ("spec", "tfReplicaSpecs")
+_TF_CONFIG: Final = "TF_CONFIG"
+_OTHER_TASK = re.compile(r"task ([^:\s]+):\d+ of this cluster")
+_HINTS: Final = {
+    "missing_chief": "an Estimator job needs one Chief replica (replicas: 1): add one; a job of "
+    "workers only is right for MultiWorkerMirroredStrategy: check it with --profile mwms",
+    "multiple_chiefs": "set replicas: 1 on the Chief (or Master)",
+    "chief_with_master": "keep one of Chief and Master",
+    "evaluator_with_master": "rename Master to Chief: an evaluator needs a Chief",
+    "sparse": "give the replica spec replicas: 1 or more, or remove it",
+    "job_name": "name the replica type with letters, digits and '_' only",
+    "local_task_type": "this operator release puts the cluster under sparseCluster, which "
+    "TensorFlow never reads: upgrade the operator to v1.7.0 or later, or drop "
+    "enableDynamicWorker",
+    "local_task_index": "this operator release puts the cluster under sparseCluster, which "
+    "TensorFlow never reads: upgrade the operator to v1.7.0 or later, or drop "
+    "enableDynamicWorker",
+}
+_OTHER_TASK_HINTS: Final = {
+    "ps": "drop the PS replicas (MultiWorkerMirroredStrategy has no parameter servers), or "
+    "check the job with --profile ps",
+}
+_DYNAMIC_HINT: Final = (
+    "enableDynamicWorker cuts each pod's cluster down to itself and the PS: drop it, or give "
+    "the job PS and Worker replicas only"
+)
+_MAX_MESSAGE: Final = 600
+
+
+def run_config_check(tf_config: dict[str, Any]) -> None:
+    """Refuse a TF_CONFIG as ``tf.estimator.RunConfig`` does (the default per-pod check)."""
+    RunConfig(tf_config=tf_config)
+
+
+def check(
+    tfjob: TFJob,
+    *,
+    name: str | None = None,
+    namespace: str | None = None,
+    operator: Operator | None = None,
+    node_check: NodeCheck | None = run_config_check,
+    cluster_check: ClusterCheck | None = None,
+) -> tuple[Finding, ...]:
+    """Everything likely to go wrong with ``tfjob``, located in the manifest.
+
+    Args:
+        tfjob: The manifest.
+        name: The job's name when the manifest has only ``generateName``;
+            without it the checks use ``generateName`` followed by five
+            characters, as long as the name the API server will give.
+        namespace: The namespace when the manifest gives none (default ``default``).
+        operator: The operator's release and cluster domain.
+        node_check: Reads one pod's predicted TF_CONFIG and raises ``ValueError``
+            when the pod's program would refuse it; None to skip.  It runs on
+            the first and last pod of each replica type: the pods of a type
+            differ only in their index, 0 to replicas - 1.
+        cluster_check: Looks at the whole prediction (every pod at once).
+    """
+    operator = operator or Operator()
+    findings = _notes(tfjob, name)
+    findings += webhook_refusals(tfjob)
+    findings += _replica_type_findings(tfjob)
+    findings += _port_findings(tfjob)
+    if tfjob.ambiguous_replica_types:
+        return tuple(findings)
+    if not tfjob.metadata.name and not name:
+        name = (tfjob.metadata.generate_name or "") + GENERATED_SUFFIX
+    prediction = predict(tfjob, name=name, namespace=namespace, operator=operator)
+    findings += _tf_config_set(tfjob, prediction)
+    findings += _single_replica(tfjob, prediction)
+    findings += _service_names(tfjob, prediction)
+    findings += _dynamic_worker(tfjob, prediction)
+    if node_check is not None and prediction.distributed:
+        findings += _node_findings(tfjob, prediction, node_check)
+    if cluster_check is not None:
+        keys = {pod.name: pod.replica_key for pod in prediction.pods}
+        for pod_name, problem in cluster_check(prediction):
+            key = keys.get(pod_name) if pod_name else None
+            findings.append(
+                Finding(
+                    code="tfjob_cluster_check",
+                    severity="error",
+                    message=f"pod {pod_name}: {problem}" if pod_name else problem,
+                    location=_SPECS if key is None else (*_SPECS, key),
+                )
+            )
+    return tuple(findings)
+
+
+def _notes(tfjob: TFJob, name: str | None) -> list[Finding]:
+    notes = []
+    version = tfjob.api_version.partition("/")[2]
+    if version != SERVED_VERSION:
+        notes.append(
+            Finding(
+                code="tfjob_api_version",
+                severity="note",
+                message=f"read as {API_GROUP}/{SERVED_VERSION}: operators since v1.0 serve only "
+                f"{SERVED_VERSION}, whose replica specs have the shape of {version}'s",
+                hint=f"write apiVersion: {API_GROUP}/{SERVED_VERSION}",
+                location=("apiVersion",),
+            )
+        )
+    if not tfjob.metadata.name and tfjob.metadata.generate_name:
+        chosen = name or f"{tfjob.metadata.generate_name}{GENERATED_SUFFIX}"
+        notes.append(
+            Finding(
+                code="tfjob_generate_name",
+                severity="note",
+                message="the job has no name until the API server gives it one (generateName "
+                f"followed by five characters); the addresses are checked as {chosen!r}",
+                location=("metadata", "generateName"),
+            )
+        )
+    return notes
+
+
+def _replica_type_findings(tfjob: TFJob) -> list[Finding]:
+    findings = []
+    for key, replica_type in tfjob.shadowed_replica_keys.items():
+        ambiguous = replica_type in tfjob.ambiguous_replica_types
+        findings.append(
+            Finding(
+                code="tfjob_duplicate_replica_type",
+                severity="error" if ambiguous else "warning",
+                message=f"{key!r} names the replica type {replica_type} as another key does: "
+                + (
+                    "which spec the operator keeps depends on its map order, and the other "
+                    "stays as an unknown type that lower-cases to the same job"
+                    if ambiguous
+                    else "the operator drops this spec and keeps the other"
+                ),
+                hint=f"keep one replica spec for {replica_type}",
+                location=(*_SPECS, key),
+            )
+        )
+    for key, replica_type in tfjob.replica_types.items():
+        if replica_type not in REPLICA_TYPES:
+            findings.append(
+                Finding(
+                    code="tfjob_unknown_replica_type",
+                    severity="warning",
+                    message=f"the operator knows the replica types {', '.join(REPLICA_TYPES)} (in "
+                    f"any letter case), not {key!r}: it still creates its pods and puts them in "
+                    "the cluster, but leaves them out when it decides whether the job has more "
+                    "than one pod",
+                    location=(*_SPECS, key),
+                )
+            )
+    return findings
+
+
+def _port_findings(tfjob: TFJob) -> list[Finding]:
+    findings = []
+    for key, spec in (tfjob.spec.tf_replica_specs or {}).items():
+        containers = spec.template.spec.containers
+        for position, container in enumerate(containers):
+            at = (*_SPECS, key, "template", "spec", "containers", position, "ports")
+            named = [i for i, port in enumerate(container.ports) if port.name == DEFAULT_PORT_NAME]
+            if position == spec.tensorflow_container:
+                if container.ports and not named:
+                    ports = ", ".join(
+                        f"{port.container_port} ({port.name or 'no name'})"
+                        for port in container.ports
+                    )
+                    findings.append(
+                        Finding(
+                            code="tfjob_port_not_named",
+                            severity="warning",
+                            message=f"the {DEFAULT_CONTAINER_NAME} container declares port "
+                            f"{ports} but none named {DEFAULT_PORT_NAME}: the operator adds "
+                            f"{DEFAULT_PORT_NAME} {DEFAULT_PORT} and the cluster says "
+                            f"{DEFAULT_PORT}",
+                            hint=f"name the port TensorFlow listens on {DEFAULT_PORT_NAME!r}",
+                            location=at,
+                        )
+                    )
+                for i in named[:1]:
+                    number = container.ports[i].container_port
+                    if not 1 <= number <= 65535:
+                        findings.append(
+                            Finding(
+                                code="tfjob_port_invalid",
+                                severity="error",
+                                message=f"port {number} is not a port (1 to 65535): Kubernetes "
+                                "refuses the pods and Services",
+                                location=(*at, i, "containerPort"),
+                            )
+                        )
+            elif named:
+                findings.append(
+                    Finding(
+                        code="tfjob_port_other_container",
+                        severity="warning",
+                        message=f"container {container.name!r} has a port named "
+                        f"{DEFAULT_PORT_NAME}, but only the {DEFAULT_CONTAINER_NAME} container's "
+                        f"counts: the cluster says {spec.port}",
+                        hint=f"move the port to the container named {DEFAULT_CONTAINER_NAME!r}",
+                        location=(*at, named[0]),
+                    )
+                )
+    return findings
+
+
+def _tf_config_set(tfjob: TFJob, prediction: Prediction) -> list[Finding]:
+    findings = []
+    for key, _, spec in tfjob.replica_specs():
+        position = spec.tensorflow_container
+        if position is None:
+            continue
+        for i, variable in enumerate(spec.template.spec.containers[position].env):
+            if variable.name != _TF_CONFIG:
+                continue
+            findings.append(
+                Finding(
+                    code="tfjob_tf_config_set",
+                    severity="warning",
+                    message=(
+                        "the operator appends its own TF_CONFIG to this container, and of two "
+                        "variables with one name the last wins: this one is never seen"
+                        if prediction.distributed
+                        else "the job has one pod, so the operator sets no TF_CONFIG and this "
+                        "one is used as written"
+                    ),
+                    hint="remove it: the operator writes TF_CONFIG for every pod",
+                    location=(*_SPECS, key, "template", "spec", "containers", position, "env", i),
+                )
+            )
+    return findings
+
+
+def _single_replica(tfjob: TFJob, prediction: Prediction) -> list[Finding]:
+    if prediction.distributed:
+        return []
+    return [
+        Finding(
+            code="tfjob_single_replica",
+            severity="warning",
+            message="the replica types the operator knows add up to one pod: it sets no "
+            "TF_CONFIG, and the pod runs alone (the Estimator in local mode)",
+            hint="for distributed training give more replicas; for one pod this is expected",
+            location=_SPECS,
+        )
+    ]
+
+
+def _service_names(tfjob: TFJob, prediction: Prediction) -> list[Finding]:
+    findings = []
+    last: dict[str, PredictedPod] = {}
+    for pod in prediction.pods:
+        last[pod.replica_key] = pod
+    for key, pod in last.items():
+        errors = dns1035_label_errors(pod.name)
+        if errors and not dns1035_label_errors(prediction.job_name):
+            findings.append(
+                Finding(
+                    code="tfjob_service_name",
+                    severity="error",
+                    message=f"the operator names the Service of pod {pod.index} {pod.name!r}, "
+                    f"which Kubernetes refuses ({'; '.join(errors)}): its address does not "
+                    "resolve",
+                    hint="shorten the TFJob's name" if len(pod.name) > 63 else None,
+                    location=(*_SPECS, key),
+                )
+            )
+    return findings
+
+
+def _dynamic_worker(tfjob: TFJob, prediction: Prediction) -> list[Finding]:
+    if not (prediction.dynamic_worker and prediction.distributed):
+        return []
+    at: Location = ("spec", "enableDynamicWorker")
+    if prediction.operator.release == "v1.6.0":
+        return [
+            Finding(
+                code="tfjob_sparse_cluster_ignored",
+                severity="error",
+                message="operators before v1.7.0 put the cluster under sparseCluster, which "
+                "TensorFlow never reads: every pod runs as if it were alone",
+                hint=_HINTS["local_task_type"],
+                location=at,
+            )
+        ]
+    findings = []
+    if "ps" not in prediction.cluster:
+        findings.append(
+            Finding(
+                code="tfjob_dynamic_worker_ps_null",
+                severity="error",
+                message='with no PS replicas each worker gets "ps": null, on which '
+                "TensorFlow's TFConfigClusterResolver fails with a TypeError",
+                hint="add PS replicas or drop enableDynamicWorker",
+                location=at,
+            )
+        )
+    for key, replica_type, spec in tfjob.replica_specs():
+        if replica_type not in ("PS", "Worker") and spec.replica_count:
+            findings.append(
+                Finding(
+                    code="tfjob_dynamic_worker_empty_cluster",
+                    severity="error",
+                    message="with enableDynamicWorker the operator gives these pods the cluster "
+                    '{"worker": {}, "ps": []}, with no task of their own',
+                    hint=_DYNAMIC_HINT,
+                    location=(*_SPECS, key),
+                )
+            )
+    return findings
+
+
+def _node_findings(tfjob: TFJob, prediction: Prediction, node_check: NodeCheck) -> list[Finding]:
+    keys = {task_type_of(replica_type): key for key, replica_type, _ in tfjob.replica_specs()}
+    groups: dict[tuple[Location, str], tuple[str, list[str]]] = {}
+    for pod in _ends_of_each_type(prediction):
+        tf_config = pod.tf_config_dict()
+        if tf_config is None:
+            continue
+        try:
+            node_check(tf_config)
+        except ValueError as exc:
+            for code, message, job in _problems(exc):
+                # Under enableDynamicWorker a pod's cluster is cut down for it: the
+                # cause of what it refuses is its own replica spec.
+                dynamic = prediction.dynamic_worker and job
+                key = pod.replica_key if job is None or dynamic else keys.get(job)
+                location = _SPECS if key is None else (*_SPECS, key)
+                pods = groups.setdefault((location, code), (message, []))[1]
+                if pod.name not in pods[-1:]:
+                    pods.append(pod.name)
+    findings = []
+    for (location, code), (message, pods) in groups.items():
+        other = _OTHER_TASK.search(message)
+        if other:
+            hint = _OTHER_TASK_HINTS.get(other.group(1))
+        elif prediction.dynamic_worker and code != "missing_chief":
+            hint = _DYNAMIC_HINT
+        else:
+            hint = _HINTS.get(code)
+        more = f" (and {', '.join(pods[1:])})" if len(pods) > 1 else ""
+        findings.append(
+            Finding(
+                code=f"tfjob_{code}",
+                severity="error",
+                message=f"pod {pods[0]}{more} refuses its TF_CONFIG: {_shorten(message)}",
+                hint=hint,
+                location=location,
+            )
+        )
+    return findings
+
+
+def _ends_of_each_type(prediction: Prediction) -> list[PredictedPod]:
+    ends: dict[str, list[PredictedPod]] = {}
+    for pod in prediction.pods:
+        pods = ends.setdefault(pod.replica_key, [])
+        if len(pods) < 2:
+            pods.append(pod)
+        else:
+            pods[1] = pod
+    return [pod for pods in ends.values() for pod in pods]
+
+
+def _problems(exc: ValueError) -> list[tuple[str, str, str | None]]:
+    """Each problem as ``(code, message, job it points at)``.
+
+    The job is ``""`` for the whole cluster, None for the pod's own.
+    """
+    if not isinstance(exc, ValidationError):
+        message = str(exc)
+        other = _OTHER_TASK.search(message)
+        return [("tf_config_refused", message, other.group(1) if other else None)]
+    problems: list[tuple[str, str, str | None]] = []
+    for error in exc.errors(include_url=False):
+        loc = [part for part in error["loc"] if part != "tf_config"]
+        job: str | None = None
+        if loc[:1] == ["cluster"]:
+            job = str(loc[1]) if len(loc) > 1 else ""
+        other = _OTHER_TASK.search(error["msg"])
+        if other:
+            job = other.group(1)
+        problems.append((error["type"], error["msg"], job))
+    return problems
+
+
+def _shorten(message: str) -> str:
+    if len(message) <= _MAX_MESSAGE:
+        return message
+    return message[: _MAX_MESSAGE // 2] + " [...] " + message[-_MAX_MESSAGE // 3 :]

@@ -1,0 +1,312 @@
+"""estconf.kubeflow.checks: what a TFJob's pods would refuse, located in the manifest."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from estconf.kubeflow import (
+    Finding,
+    Operator,
+    Prediction,
+    TFJob,
+    check,
+    predict_replicas,
+    tfjob_for_replicas,
+)
+
+DATA = Path(__file__).parent / "data" / "kubeflow"
+SPECS = ("spec", "tfReplicaSpecs")
+
+
+def load(name: str) -> TFJob:
+    return TFJob.from_yaml((DATA / name).read_text(encoding="utf-8"))
+
+
+def found(findings: tuple[Finding, ...]) -> list[tuple[str, str, str]]:
+    return [(finding.code, finding.severity, finding.path) for finding in findings]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "dist_mnist.yaml",
+        "chief_worker_evaluator.yaml",
+        "chief_worker.json",
+        "letter_case.yaml",
+        "stream.yaml",
+        "kubectl_get.yaml",
+    ],
+)
+def test_good_manifests_have_no_findings(name: str) -> None:
+    assert check(load(name)) == ()
+
+
+def test_estimator_job_without_chief() -> None:
+    (finding,) = check(load("estimator_no_chief.yaml"))
+    assert found((finding,)) == [("tfjob_missing_chief", "error", "spec.tfReplicaSpecs")]
+    assert finding.message == (
+        "pod dist-mnist-ps-0 (and dist-mnist-worker-0, dist-mnist-worker-2) refuses its "
+        'TF_CONFIG: If "cluster" is set in TF_CONFIG, it must have one "chief" node.'
+    )
+    assert finding.hint is not None and "--profile mwms" in finding.hint
+
+
+def test_worker_only_job_points_at_mwms() -> None:
+    (finding,) = check(load("multi_worker.yaml"))
+    assert finding.code == "tfjob_missing_chief"
+    assert finding.hint is not None and "MultiWorkerMirroredStrategy" in finding.hint
+
+
+def test_refusals_of_the_webhook() -> None:
+    # v1.9.0 pkg/webhooks/tensorflow/tfjob_webhook.go validateTFReplicaSpecs.
+    findings = check(load("refused.yaml"))
+    worker = (*SPECS, "Worker", "template", "spec", "containers")
+    assert [(f.code, f.severity, f.location) for f in findings] == [
+        ("tfjob_no_image", "refused", (*worker, 1, "image")),
+        ("tfjob_no_tensorflow_container", "refused", worker),
+        ("tfjob_multiple_chief", "refused", SPECS),
+        (
+            "tfjob_tf_config_set",
+            "warning",
+            (*SPECS, "Chief", "template", "spec", "containers", 0, "env", 1),
+        ),
+        ("tfjob_chief_with_master", "error", (*SPECS, "Chief")),
+    ]
+    assert findings[0].message == (
+        "the operator's admission webhook refuses the TFJob: "
+        "spec.tfReplicaSpecs[Worker].template.spec.containers[1].image: "
+        "Required value: must be required"
+    )
+    assert findings[2].message.endswith(
+        "spec.tfReplicaSpecs: Forbidden: must not have more than 1 Chief or Master role"
+    )
+    assert str(findings[2]).startswith("spec.tfReplicaSpecs: refused: ")
+
+
+def container(**fields: Any) -> dict[str, Any]:
+    return {"name": "tensorflow", "image": "kubeflow/tf-mnist-with-summaries:latest", **fields}
+
+
+def job(name: str = "test", **specs: Any) -> TFJob:
+    return TFJob.model_validate(
+        {
+            "apiVersion": "kubeflow.org/v1",
+            "kind": "TFJob",
+            "metadata": {"name": name},
+            "spec": {"tfReplicaSpecs": specs},
+        }
+    )
+
+
+def webhook(tfjob: TFJob) -> list[tuple[str, tuple[str | int, ...]]]:
+    return [(f.code, f.location) for f in check(tfjob, node_check=None) if f.severity == "refused"]
+
+
+# v1.9.0 tfjob_webhook_test.go TestValidateV1TFJob, case by case.
+def test_webhook_test_cases() -> None:
+    template = {"spec": {"containers": [container()]}}
+    assert webhook(job(Worker={"template": template})) == []
+    assert webhook(job("00test", Worker={"template": template})) == [
+        ("tfjob_invalid_name", ("metadata", "name"))
+    ]
+    containers = (*SPECS, "Worker", "template", "spec", "containers")
+    assert webhook(job(Worker={"template": {"spec": {"containers": []}}})) == [
+        ("tfjob_no_containers", containers),
+        ("tfjob_no_tensorflow_container", containers),
+    ]
+    assert webhook(job(Worker={"template": {"spec": {"containers": [container(image="")]}}})) == [
+        ("tfjob_no_image", (*containers, 0, "image"))
+    ]
+    assert webhook(job(Worker={"template": {"spec": {"containers": [container(name="")]}}})) == [
+        ("tfjob_no_tensorflow_container", containers)
+    ]
+    assert webhook(job(Chief={"template": template}, Master={"template": template})) == [
+        ("tfjob_multiple_chief", SPECS)
+    ]
+
+
+def test_invalid_name_message() -> None:
+    (finding,) = [f for f in check(job("00test")) if f.code == "tfjob_invalid_name"]
+    assert finding.message == (
+        "the operator's admission webhook refuses the TFJob: metadata.name: Invalid value: "
+        '"00test": should match: a DNS-1035 label must consist of lower case alphanumeric '
+        "characters or '-', start with an alphabetic character, and end with an alphanumeric "
+        "character (e.g. 'my-name',  or 'abc-123', regex used for validation is "
+        "'[a-z]([-a-z0-9]*[a-z0-9])?')"
+    )
+
+
+def test_no_replica_specs() -> None:
+    tfjob = TFJob.model_validate(
+        {"apiVersion": "kubeflow.org/v1", "kind": "TFJob", "metadata": {"name": "j"}}
+    )
+    assert webhook(tfjob) == [("tfjob_no_replica_specs", SPECS)]
+
+
+def test_webhook_compares_chief_as_written() -> None:
+    # The webhook runs before the defaults: "chief" is not Chief to it, so it admits the job,
+    # and then the cluster has both chief and master, which the Estimator refuses.
+    template = {"spec": {"containers": [container()]}}
+    codes = [
+        f.code for f in check(job(chief={"template": template}, Master={"template": template}))
+    ]
+    assert codes == ["tfjob_chief_with_master"]
+
+
+def test_port_not_named() -> None:
+    findings = check(load("per_type_ports.yaml"))
+    assert found(findings) == [
+        (
+            "tfjob_port_not_named",
+            "warning",
+            "spec.tfReplicaSpecs.Chief.template.spec.containers[0].ports",
+        ),
+        (
+            "tfjob_port_other_container",
+            "warning",
+            "spec.tfReplicaSpecs.Worker.template.spec.containers[0].ports[0]",
+        ),
+    ]
+    assert "the cluster says 2222" in findings[0].message
+
+
+def test_port_outside_the_range() -> None:
+    template = {
+        "spec": {"containers": [container(ports=[{"name": "tfjob-port", "containerPort": 0}])]}
+    }
+    good = {"spec": {"containers": [container()]}}
+    findings = check(job(Chief={"template": template}, PS={"template": good}), node_check=None)
+    assert found(findings) == [
+        (
+            "tfjob_port_invalid",
+            "error",
+            "spec.tfReplicaSpecs.Chief.template.spec.containers[0].ports[0].containerPort",
+        )
+    ]
+
+
+def test_single_replica() -> None:
+    (finding,) = check(load("single_replica.yaml"))
+    assert found((finding,)) == [("tfjob_single_replica", "warning", "spec.tfReplicaSpecs")]
+
+
+def test_hand_set_tf_config_of_a_single_pod_is_used() -> None:
+    template = {"spec": {"containers": [container(env=[{"name": "TF_CONFIG", "value": "{}"}])]}}
+    findings = check(job(Worker={"template": template}))
+    assert [f.code for f in findings] == ["tfjob_tf_config_set", "tfjob_single_replica"]
+    assert "used as written" in findings[0].message
+
+
+def test_dynamic_worker() -> None:
+    findings = check(load("dynamic_worker.yaml"))
+    assert found(findings) == [
+        ("tfjob_dynamic_worker_empty_cluster", "error", "spec.tfReplicaSpecs.Chief"),
+        ("tfjob_sparse", "error", "spec.tfReplicaSpecs.Chief"),
+        ("tfjob_missing_chief", "error", "spec.tfReplicaSpecs"),
+        ("tfjob_sparse", "error", "spec.tfReplicaSpecs.PS"),
+    ]
+    assert findings[1].message.startswith("pod elastic-chief-0 refuses its TF_CONFIG: ")
+
+
+def test_dynamic_worker_without_ps() -> None:
+    findings = check(load("dynamic_worker_no_ps.yaml"), node_check=None)
+    assert found(findings) == [
+        ("tfjob_dynamic_worker_ps_null", "error", "spec.enableDynamicWorker")
+    ]
+
+
+def test_dynamic_worker_before_v1_7() -> None:
+    findings = check(load("dynamic_worker.yaml"), operator=Operator(release="v1.6.0"))
+    assert found(findings)[:1] == [
+        ("tfjob_sparse_cluster_ignored", "error", "spec.enableDynamicWorker")
+    ]
+    # The pods see no cluster: the Estimator reads a lone worker 0, refuses the rest.
+    assert {f.code for f in findings[1:]} == {"tfjob_local_task_type", "tfjob_local_task_index"}
+
+
+def test_notes() -> None:
+    assert found(check(load("v1beta2.yaml"))) == [("tfjob_api_version", "note", "apiVersion")]
+    assert found(check(load("generate_name.yaml"))) == [
+        ("tfjob_generate_name", "note", "metadata.generateName")
+    ]
+    (note,) = check(load("generate_name.yaml"), name="sweep-4kq2x")
+    assert "'sweep-4kq2x'" in note.message
+
+
+def test_replica_type_findings() -> None:
+    template = {"spec": {"containers": [container()]}}
+    findings = check(
+        job(
+            Chief={"template": template},
+            worker={"template": template},
+            Worker={"template": template},
+        )
+    )
+    assert found(findings) == [
+        ("tfjob_duplicate_replica_type", "warning", "spec.tfReplicaSpecs.Worker")
+    ]
+    findings = check(job(WORKER={"template": template}, worker={"template": template}))
+    assert [f.severity for f in findings] == ["error", "error"]
+    findings = check(job(Chief={"template": template}, Trainer={"template": template}))
+    assert found(findings) == [
+        ("tfjob_unknown_replica_type", "warning", "spec.tfReplicaSpecs.Trainer"),
+        ("tfjob_single_replica", "warning", "spec.tfReplicaSpecs"),
+    ]
+
+
+def test_service_names_longer_than_a_label() -> None:
+    name = "a" * 54
+    findings = check(tfjob_for_replicas(name, {"Chief": 1, "Worker": 12}))
+    assert found(findings) == [
+        ("tfjob_service_name", "error", "spec.tfReplicaSpecs.Worker"),
+        # estconf's address rule: a host name label is at most 63 characters.
+        ("tfjob_address", "error", "spec.tfReplicaSpecs.Worker"),
+    ]
+    assert f"'{name}-worker-11'" in findings[0].message
+
+
+def mwms_like(tf_config: dict[str, Any]) -> None:
+    """Stands for the MultiWorkerMirroredStrategy profile: a cluster with ps is refused."""
+    if "ps" in tf_config.get("cluster", {}):
+        raise ValueError("task ps:0 of this cluster: ps is not supported by this strategy")
+
+
+def test_node_check_seam_locates_the_cause() -> None:
+    (finding,) = check(load("mwms_with_ps.yaml"), node_check=mwms_like)
+    assert found((finding,)) == [("tfjob_tf_config_refused", "error", "spec.tfReplicaSpecs.PS")]
+    assert finding.hint is not None and "drop the PS replicas" in finding.hint
+    assert check(load("multi_worker.yaml"), node_check=mwms_like) == ()
+
+
+def test_node_check_runs_on_the_ends_of_each_type() -> None:
+    seen: list[tuple[str, int]] = []
+
+    def record(tf_config: dict[str, Any]) -> None:
+        seen.append((tf_config["task"]["type"], tf_config["task"]["index"]))
+
+    check(tfjob_for_replicas("j", {"Chief": 1, "Worker": 100, "PS": 2}), node_check=record)
+    assert seen == [("chief", 0), ("worker", 0), ("worker", 99), ("ps", 0), ("ps", 1)]
+
+
+def test_cluster_check_seam() -> None:
+    def every_ps(prediction: Prediction) -> list[tuple[str | None, str]]:
+        return [(pod.name, "claimed twice") for pod in prediction.pods if pod.task_type == "ps"]
+
+    findings = check(load("dist_mnist.yaml"), cluster_check=every_ps)
+    assert [(f.code, f.location, f.message) for f in findings] == [
+        ("tfjob_cluster_check", (*SPECS, "PS"), "pod dist-mnist-ps-0: claimed twice"),
+        ("tfjob_cluster_check", (*SPECS, "PS"), "pod dist-mnist-ps-1: claimed twice"),
+    ]
+
+
+def test_long_messages_are_shortened() -> None:
+    prediction = predict_replicas("j", {"Worker": 300, "PS": 1})
+    assert prediction.distributed
+    finding, _ = check(
+        tfjob_for_replicas("j", {"Worker": 300, "PS": 1}),
+        node_check=lambda tf_config: (_ for _ in ()).throw(ValueError(str(tf_config))),
+    )
+    assert len(finding.message) < 800 and " [...] " in finding.message

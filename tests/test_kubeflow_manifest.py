@@ -1,0 +1,176 @@
+"""estconf.kubeflow.manifest: reading TFJob manifests as the training operator does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from estconf.kubeflow import TFJob, read_tfjobs
+from estconf.kubeflow.manifest import equal_fold
+
+DATA = Path(__file__).parent / "data" / "kubeflow"
+
+
+def text(name: str) -> str:
+    return (DATA / name).read_text(encoding="utf-8")
+
+
+def manifest(**spec: Any) -> dict[str, Any]:
+    return {
+        "apiVersion": "kubeflow.org/v1",
+        "kind": "TFJob",
+        "metadata": {"name": "j"},
+        "spec": spec,
+    }
+
+
+@pytest.mark.parametrize("path", sorted(DATA.iterdir()), ids=lambda path: path.name)
+def test_every_data_manifest_reads(path: Path) -> None:
+    jobs = read_tfjobs(path.read_bytes())
+    assert jobs and all(job.kind == "TFJob" for job in jobs)
+
+
+def test_stream_skips_other_kinds() -> None:
+    (job,) = read_tfjobs(text("stream.yaml"))
+    assert (job.metadata.name, job.metadata.namespace) == ("streamed", "ml")
+    assert TFJob.from_yaml(text("stream.yaml")) == job
+
+
+def test_kubectl_list_yields_its_items() -> None:
+    assert [job.metadata.name for job in read_tfjobs(text("kubectl_get_list.yaml"))] == [
+        "first",
+        "second",
+    ]
+    with pytest.raises(ValueError, match="expected one TFJob, found 2"):
+        TFJob.from_yaml(text("kubectl_get_list.yaml"))
+    with pytest.raises(ValueError, match="found 0"):
+        TFJob.from_yaml("kind: ConfigMap\n")
+
+
+def test_kubectl_get_keeps_status_and_everything_else() -> None:
+    job = TFJob.from_yaml(text("kubectl_get.yaml"))
+    assert job.model_extra is not None and job.model_extra["status"]["replicaStatuses"]["PS"] == {
+        "active": 1,
+        "selector": "training.kubeflow.org/job-name=dist-mnist,training.kubeflow.org/"
+        "operator-name=tfjob-controller,training.kubeflow.org/replica-type=ps",
+    }
+    from ruamel.yaml import YAML
+
+    assert job.to_manifest() == YAML(typ="safe").load(text("kubectl_get.yaml"))
+
+
+def test_json_manifest() -> None:
+    job = TFJob.from_yaml(text("chief_worker.json"))
+    assert job.replica_types == {"Chief": "Chief", "Worker": "Worker"}
+    assert TFJob.model_validate(job.to_manifest()) == job
+
+
+def test_dump_reads_back() -> None:
+    job = TFJob.from_yaml(text("per_type_ports.yaml"))
+    dump = job.model_dump()
+    assert dump["replica_types"] == {"Chief": "Chief", "PS": "PS", "Worker": "Worker"}
+    assert dump["spec"]["tfReplicaSpecs"]["PS"]["port"] == 3333
+    assert TFJob.model_validate(dump) == job
+    dump["spec"]["tfReplicaSpecs"]["PS"]["port"] = 2222
+    with pytest.raises(ValidationError, match="derived_mismatch"):
+        TFJob.model_validate(dump)
+
+
+def test_replica_defaults() -> None:
+    spec = TFJob.from_yaml(text("letter_case.yaml")).spec.tf_replica_specs
+    assert spec is not None
+    assert (spec["ps"].replicas, spec["ps"].replica_count, spec["ps"].port) == (None, 1, 2222)
+
+
+def test_port_of_the_tensorflow_container_only() -> None:
+    specs = TFJob.from_yaml(text("per_type_ports.yaml")).spec.tf_replica_specs
+    assert specs is not None
+    assert {key: spec.port for key, spec in specs.items()} == {
+        "Chief": 2222,
+        "PS": 3333,
+        "Worker": 2223,
+    }
+    assert specs["Worker"].tensorflow_container == 1
+
+
+@pytest.mark.parametrize(
+    ("keys", "types", "shadowed", "ambiguous"),
+    [
+        (["WORKER", "ps", "cHiEf"], ["Worker", "PS", "Chief"], {}, ()),
+        (["Worker", "worker"], ["Worker"], {"Worker": "Worker"}, ()),
+        (["WORKER", "worker"], [], {"WORKER": "Worker", "worker": "Worker"}, ("Worker",)),
+        (["Trainer", "evaluator"], ["Trainer", "Evaluator"], {}, ()),
+        (["P\u017f"], ["PS"], {}, ()),
+        (["Wor\u212aer"], ["Worker"], {}, ()),
+    ],
+)
+def test_replica_types_as_the_operator_renames_them(
+    keys: list[str], types: list[str], shadowed: dict[str, str], ambiguous: tuple[str, ...]
+) -> None:
+    # v1.9.0 defaulting_utils.go setTypeNameToCamelCase: the first key that EqualFolds a
+    # known type (and is not it) is moved to the type, replacing a spec already there.
+    container = {"name": "tensorflow", "image": "i"}
+    job = TFJob.model_validate(
+        manifest(
+            tfReplicaSpecs={
+                key: {"template": {"spec": {"containers": [container]}}} for key in keys
+            }
+        )
+    )
+    assert list(job.replica_types.values()) == types
+    assert (job.shadowed_replica_keys, job.ambiguous_replica_types) == (shadowed, ambiguous)
+
+
+def test_equal_fold_is_go_s() -> None:
+    assert equal_fold("eVALUATOR", "Evaluator")
+    assert not equal_fold("Evaluators", "Evaluator")
+    assert not equal_fold("Ps", "PSS")
+
+
+@pytest.mark.parametrize("version", ["v1beta2", "v1beta1", "v1alpha2"])
+def test_older_versions_read_as_v1(version: str) -> None:
+    job = TFJob.model_validate({**manifest(), "apiVersion": f"kubeflow.org/{version}"})
+    assert job.api_version == f"kubeflow.org/{version}"
+
+
+@pytest.mark.parametrize("api_version", ["kubeflow.org/v1alpha1", "batch/v1", "v1", "kubeflow.org"])
+def test_other_api_versions_refused(api_version: str) -> None:
+    with pytest.raises(ValidationError, match="tfjob_api_version") as info:
+        TFJob.model_validate({**manifest(), "apiVersion": api_version})
+    assert info.value.errors()[0]["loc"] == ("apiVersion",)
+
+
+@pytest.mark.parametrize(
+    ("replicas", "loc"),
+    [
+        (-1, ("spec", "tfReplicaSpecs", "Worker", "replicas")),
+        ("2", ("spec", "tfReplicaSpecs", "Worker", "replicas")),
+        (True, ("spec", "tfReplicaSpecs", "Worker", "replicas")),
+        (2**31, ("spec", "tfReplicaSpecs", "Worker", "replicas")),
+    ],
+)
+def test_bad_replicas_refused_at_their_place(replicas: Any, loc: tuple[str, ...]) -> None:
+    with pytest.raises(ValidationError) as info:
+        TFJob.model_validate(manifest(tfReplicaSpecs={"Worker": {"replicas": replicas}}))
+    assert info.value.errors()[0]["loc"] == loc
+
+
+def test_enable_dynamic_worker_is_a_bool() -> None:
+    with pytest.raises(ValidationError, match="enableDynamicWorker"):
+        TFJob.model_validate(manifest(enableDynamicWorker="true"))
+
+
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        ("kind: TFJob\nkind: TFJob\n", 'found duplicate key "kind"'),
+        ("a: [1\n", "not a YAML or JSON manifest"),
+    ],
+)
+def test_unreadable_text(source: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message) as info:
+        read_tfjobs(source)
+    assert "To suppress" not in str(info.value)
