@@ -28,6 +28,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from estconf._errors import Errors
+from estconf._tensorflow import tensorflow
 from estconf._types import (
     ADDRESS_ERROR,
     Address,
@@ -354,9 +355,7 @@ class ClusterSpec(RootModel[dict[JobName, JobTasks]]):
 
     def to_tensorflow(self) -> Any:
         """Return the equal ``tf.train.ClusterSpec`` (needs ``estconf[tensorflow]``)."""
-        from estconf._tensorflow import cluster_spec_to_tensorflow
-
-        return cluster_spec_to_tensorflow(self)
+        return tensorflow().train.ClusterSpec(self.as_dict())
 
     def __bool__(self) -> bool:
         """A cluster is true when it has at least one job."""

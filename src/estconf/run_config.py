@@ -41,6 +41,7 @@ from estconf._distributed import (
     with_estimator_errors,
 )
 from estconf._errors import Refused, fail, raise_refused
+from estconf._tensorflow import tensorflow, tf_config_environ
 from estconf._types import Bool, Integer, Number, String
 from estconf.cluster import ClusterSpec
 from estconf.session_config import (
@@ -178,6 +179,7 @@ class RunConfig(BaseModel):
     )
 
     _REPLACEABLE: ClassVar[tuple[str, ...]] = REPLACEABLE
+    _NOT_TENSORFLOW_ARGUMENTS: ClassVar[tuple[str, ...]] = ("tf_config",)
 
     # -- input rules -------------------------------------------------------------------
 
@@ -482,9 +484,20 @@ class RunConfig(BaseModel):
         config's ``tf_config`` while the object is built, under a lock, and
         restored afterwards.
         """
-        from estconf._tensorflow import run_config_to_tensorflow
+        tf = tensorflow()
+        arguments = {
+            name: getattr(self, name)
+            for name in type(self).model_fields
+            if name not in self._NOT_TENSORFLOW_ARGUMENTS
+        }
+        if self.session_config is not None:
+            arguments["session_config"] = self.session_config.to_proto()
+        with tf_config_environ(self.tf_config.to_json()):
+            return self._build_tensorflow(tf, arguments)
 
-        return run_config_to_tensorflow(self)
+    def _build_tensorflow(self, tf: Any, arguments: dict[str, Any]) -> Any:
+        """Build TensorFlow's object from its keyword arguments, under this TF_CONFIG."""
+        return tf.estimator.RunConfig(**arguments)
 
     @classmethod
     def from_tensorflow(cls, config: Any, environ: Mapping[str, str] | None = None) -> Self:
@@ -497,9 +510,35 @@ class RunConfig(BaseModel):
         Raises:
             ValueError: ``config`` was built under another ``TF_CONFIG``.
         """
-        from estconf._tensorflow import run_config_from_tensorflow
+        arguments: dict[str, Any] = {
+            # experimental_distribute has no public property in TensorFlow.
+            name: getattr(config, name, getattr(config, f"_{name}", None))
+            for name in cls.model_fields
+            if name not in (*cls._NOT_TENSORFLOW_ARGUMENTS, "session_config")
+        }
+        session_config = config.session_config
+        arguments["session_config"] = (
+            None if session_config is None else ConfigProto.from_proto(session_config)
+        )
+        ours = cls.from_env(environ, **arguments, **cls._tensorflow_extra_arguments(config))
+        mismatched = [
+            f"{name}: TensorFlow {getattr(config, name)!r}, estconf {getattr(ours, name)!r}"
+            for name in cls.model_computed_fields
+            if name != "cluster_spec" and getattr(config, name) != getattr(ours, name)
+        ]
+        if ours.cluster_spec != config.cluster_spec.as_dict():
+            mismatched.append("cluster_spec")
+        if mismatched:
+            raise ValueError(
+                "the TensorFlow RunConfig was not built from the TF_CONFIG in the given "
+                "environment (pass the environ it was built with): " + "; ".join(mismatched)
+            )
+        return ours
 
-        return run_config_from_tensorflow(cls, config, environ)
+    @classmethod
+    def _tensorflow_extra_arguments(cls, config: Any) -> dict[str, Any]:
+        """Arguments read back from TensorFlow's object besides the estimator's fields."""
+        return {}
 
     def replace(self, **kwargs: Any) -> Self:
         """Return a copy with some properties replaced, by TensorFlow's rules.

@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Final, Literal, NamedTuple, TypeVar
 
 from pydantic import (
     AfterValidator,
@@ -49,6 +49,7 @@ from estconf import run_config
 from estconf._derived import read_back_derived
 from estconf._errors import Errors, Loc
 from estconf._json import JSONInputError, loads
+from estconf._tensorflow import tensorflow, tf_config_environ
 from estconf._types import PYTHON_ARGUMENTS, Bool, Integer, String, from_arguments
 from estconf.tf_config import TF_CONFIG, TaskType, TFConfig
 
@@ -589,16 +590,17 @@ class TPUConfig(BaseModel):
 
     def to_tensorflow(self) -> Any:
         """Return TensorFlow's equal ``TPUConfig`` (needs ``estconf[tensorflow]``)."""
-        from estconf._tensorflow import tpu_config_to_tensorflow
-
-        return tpu_config_to_tensorflow(self)
+        tf = tensorflow()
+        arguments = {name: getattr(self, name) for name in type(self).model_fields}
+        for name in ("per_host_input_for_training", "eval_training_input_configuration"):
+            arguments[name] = int(arguments[name])
+        with tf_config_environ(None):  # the job name is given, or None in both
+            return tf.compat.v1.estimator.tpu.TPUConfig(**arguments)
 
     @classmethod
     def from_tensorflow(cls, config: Any) -> TPUConfig:
-        """Read TensorFlow's ``TPUConfig`` back (needs ``estconf[tensorflow]``)."""
-        from estconf._tensorflow import tpu_config_from_tensorflow
-
-        return tpu_config_from_tensorflow(config)
+        """Read TensorFlow's ``TPUConfig`` (a named tuple) back (needs ``estconf[tensorflow]``)."""
+        return cls(**config._asdict())
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **kwargs: Any) -> TPUConfig:
@@ -1004,6 +1006,26 @@ class RunConfig(run_config.RunConfig):
     def evaluation_master(self) -> str:
         """The session target this task evaluates with."""
         return self._evaluation_master
+
+    _NOT_TENSORFLOW_ARGUMENTS: ClassVar[tuple[str, ...]] = ("tf_config", "tpu_config")
+
+    def _build_tensorflow(self, tf: Any, arguments: dict[str, Any]) -> Any:
+        """Build TensorFlow's TPU ``RunConfig``, with its three arguments of its own."""
+        return tf.compat.v1.estimator.tpu.RunConfig(
+            tpu_config=self.tpu_config.to_tensorflow(),
+            master=self.master,
+            evaluation_master=self.evaluation_master,
+            **arguments,
+        )
+
+    @classmethod
+    def _tensorflow_extra_arguments(cls, config: Any) -> dict[str, Any]:
+        """``tpu_config``, ``master`` and ``evaluation_master`` of TensorFlow's TPU RunConfig."""
+        return {
+            "tpu_config": TPUConfig.from_tensorflow(config.tpu_config),
+            "master": config.master,
+            "evaluation_master": config.evaluation_master,
+        }
 
     def replace(self, **kwargs: Any) -> Self:
         """Return a copy with some properties replaced, as :meth:`estconf.RunConfig.replace`.
