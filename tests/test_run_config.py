@@ -864,7 +864,7 @@ class TestEstimatorErrorsBesideOtherErrors:
         [
             (
                 {"cluster": {"worker": ["h:1"], "ps": []}, "task": {"type": "worker", "index": 0}},
-                {"sparse", "missing_chief"},
+                {"empty_job", "missing_chief"},
             ),
             (
                 {
