@@ -218,7 +218,7 @@ class TestChiefMode:
         [(code, loc, msg)] = tf_config_errors(
             {"cluster": cluster, "task": {"type": "worker", "index": 1}}
         )
-        assert (code, loc) == ("sparse", ("tf_config", "task", "index"))
+        assert (code, loc) == ("task_in_hole", ("tf_config", "task", "index"))
         assert "hole" in msg
 
     def test_string_index(self) -> None:

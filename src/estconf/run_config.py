@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import inspect
 import os
-import threading
 from collections.abc import Callable, Mapping
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import Annotated, Any, ClassVar, Final, Literal
 
 from pydantic import (
@@ -22,6 +21,8 @@ from pydantic import (
     ConfigDict,
     Field,
     ModelWrapValidatorHandler,
+    PrivateAttr,
+    TypeAdapter,
     ValidationError,
     ValidationInfo,
     ValidatorFunctionWrapHandler,
@@ -40,7 +41,7 @@ from estconf._distributed import (
     derive_distributed,
     with_estimator_errors,
 )
-from estconf._errors import Refused, fail, raise_refused
+from estconf._errors import Errors, Refused, fail, raise_refused, validate_along
 from estconf._tensorflow import tensorflow, tf_config_environ
 from estconf._types import Bool, Integer, Number, String
 from estconf.cluster import ClusterSpec
@@ -51,7 +52,15 @@ from estconf.session_config import (
 )
 from estconf.tf_config import TaskType, TFConfig, read_env
 
-__all__ = ["REPLACEABLE", "Distributed", "RunConfig", "derive_distributed"]
+__all__ = [
+    "REPLACEABLE",
+    "Distributed",
+    "RunConfig",
+    "check_properties",
+    "derive_distributed",
+    "model_dir_rule",
+    "replaced_values",
+]
 
 REPLACEABLE: Final = (
     "model_dir",
@@ -76,7 +85,6 @@ REPLACEABLE: Final = (
 
 _CHECKPOINTS_CONFLICT = "`save_checkpoints_steps` and `save_checkpoints_secs` cannot be both set."
 _DEFAULT_SAVE_CHECKPOINTS_SECS = 600
-_REPLACING = "replacing"
 
 
 def _fspath(value: Any) -> Any:
@@ -118,6 +126,9 @@ class RunConfig(BaseModel):
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+
+    _distributed: Distributed = PrivateAttr()
+    """The distributed settings, derived once by ``distributed_from_tf_config``."""
 
     model_dir: Annotated[String | None, BeforeValidator(_fspath)] = Field(
         None,
@@ -180,14 +191,59 @@ class RunConfig(BaseModel):
 
     _REPLACEABLE: ClassVar[tuple[str, ...]] = REPLACEABLE
     _NOT_TENSORFLOW_ARGUMENTS: ClassVar[tuple[str, ...]] = ("tf_config",)
+    _SETTING_ARGUMENTS: ClassVar[tuple[str, ...]] = ()
+    """Constructor arguments that are no field but set a distributed setting (see ``_settings``)."""
 
     # -- input rules -------------------------------------------------------------------
 
     @model_validator(mode="wrap")
     @classmethod
+    def distributed_from_tf_config(
+        cls, data: Any, handler: ModelWrapValidatorHandler[Self]
+    ) -> Self:
+        """Check TF_CONFIG by the estimator's rules and derive the distributed settings, once.
+
+        The computed properties read the settings.  They also give the default
+        ``session_config`` of a distributed task that gave none.  A TF_CONFIG
+        the rules refuse is reported at ``tf_config`` with the other
+        arguments' errors (see ``Refused``); one that is not even valid is
+        left for the field to report.
+        """
+        if not isinstance(data, Mapping):
+            return handler(data)
+        errors = Errors(cls.__name__)
+        data, arguments = cls._setting_arguments(data, errors)
+        raw = data.get("tf_config")
+        settings: Distributed | None = None
+        try:
+            tf_config = _TF_CONFIG.validate_python(TFConfig() if raw is None else raw)
+        except ValidationError:
+            pass  # reported by the field, with the estimator's complaints (estimator_rules)
+        else:
+            strategies = Strategies.of(
+                {key: value for key, value in data.items() if not _v2_parameter_server(value)}
+            )
+            try:
+                derived = derive_distributed(tf_config, cls.__name__, strategies)
+            except ValidationError as refused:
+                data = {**data, "tf_config": Refused(raw, refused)}
+            else:
+                data = {**data, "tf_config": tf_config}
+                settings = cls._settings(derived, arguments)
+                if data.get("session_config") is None:
+                    default = cls._default_session_config(settings)
+                    if default is not None:
+                        data["session_config"] = default
+        config = validate_along(errors, data, handler)
+        assert settings is not None  # else the handler raised
+        config._distributed = settings
+        return config
+
+    @model_validator(mode="wrap")
+    @classmethod
     def derived_keys_agree(cls, data: Any, handler: ModelWrapValidatorHandler[Self]) -> Self:
         """A dump's derived keys are read back only if they agree with what is derived."""
-        return read_back_derived(cls, data, handler)
+        return read_back_derived(cls, data, handler, arguments=cls._SETTING_ARGUMENTS)
 
     @model_validator(mode="before")
     @classmethod
@@ -212,35 +268,13 @@ class RunConfig(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def model_dir_agrees_with_tf_config(cls, data: Any, info: ValidationInfo) -> Any:
+    def model_dir_agrees_with_tf_config(cls, data: Any) -> Any:
         """A ``model_dir`` given both here and in TF_CONFIG must be the same.
 
         TensorFlow checks this before anything else of TF_CONFIG, so it is
-        checked on the raw input.
+        checked on the raw input.  Not given, the model directory is TF_CONFIG's.
         """
-        if not isinstance(data, Mapping) or (info.context and info.context.get(_REPLACING)):
-            return data
-        model_dir = _fspath(data.get("model_dir"))
-        tf_config = data.get("tf_config")
-        if isinstance(tf_config, TFConfig):
-            from_tf_config = tf_config.model_dir
-        else:
-            from_tf_config = tf_config.get("model_dir") if isinstance(tf_config, Mapping) else None
-        if (
-            isinstance(model_dir, str)
-            and model_dir
-            and from_tf_config
-            and model_dir != from_tf_config
-        ):
-            error = PydanticCustomError(
-                "model_dir_conflict",
-                "`model_dir` provided in RunConfig construct, if set, must have the same value "
-                "as the model_dir in TF_CONFIG. model_dir: {model_dir}\n"
-                'TF_CONFIG["model_dir"]: {tf_config_model_dir}.\n',
-                {"model_dir": model_dir, "tf_config_model_dir": from_tf_config},
-            )
-            return {**data, "model_dir": Refused(model_dir, error)}
-        return data
+        return model_dir_rule(data, "tf_config", legacy=False)
 
     @field_validator("save_checkpoints_secs", "model_dir", "tf_config", mode="before")
     @classmethod
@@ -267,7 +301,7 @@ class RunConfig(BaseModel):
     @classmethod
     def estimator_strategy(cls, strategy: Any) -> Any:
         """The estimator takes the v1 parameter-server strategy, not the v2 one."""
-        if type(strategy).__name__ == "ParameterServerStrategyV2":
+        if _v2_parameter_server(strategy):
             raise PydanticCustomError(
                 "strategy",
                 "Please use `tf.compat.v1.distribute.experimental.ParameterServerStrategy` for "
@@ -335,114 +369,92 @@ class RunConfig(BaseModel):
     def estimator_rules(
         cls, value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
     ) -> TFConfig:
-        """The cluster and task make sense to the estimator (local, chief or master mode).
+        """An invalid TF_CONFIG is also read leniently, as TensorFlow reads it.
 
-        Checked here rather than with the whole model so that these errors are
-        reported together with those of the other arguments.  A TF_CONFIG with
-        other errors (say, a bad address) is also read leniently, as TensorFlow
-        reads it, so that the estimator's own complaints are reported too.
+        Then the estimator's own complaints (no chief, …) are reported with its
+        other errors (say, a bad address).  A valid one is checked with the
+        whole input, in ``distributed_from_tf_config``.
         """
-        replacing = bool(info.context and info.context.get(_REPLACING))
-        strategies = Strategies.of(info.data)
         try:
             tf_config: TFConfig = handler(value)
         except ValidationError as invalid:
-            if replacing:
-                raise
+            strategies = Strategies.of(info.data)
             raise with_estimator_errors(invalid, value, cls.__name__, strategies) from None
-        if not replacing:
-            distributed = derive_distributed(tf_config, cls.__name__, strategies)
-            _last_derived.value = (tf_config, strategies, distributed)
         return tf_config
 
-    @model_validator(mode="after")
-    def tf_config_rules(self, info: ValidationInfo) -> Self:
-        """Take ``model_dir`` from ``TF_CONFIG`` and default ``session_config`` by task type.
+    @classmethod
+    def _setting_arguments(cls, data: Any, errors: Errors) -> tuple[Any, dict[str, Any]]:
+        """Take out of ``data`` the arguments that are no field but set a distributed setting.
 
-        ``replace`` keeps TensorFlow's behaviour of re-checking only the
-        property rules, so it skips the TF_CONFIG agreement and defaults.
+        The estimator has none; invalid ones are recorded in ``errors``.
         """
-        if info.context and info.context.get(_REPLACING):
-            # TensorFlow's replace keeps the distributed settings as they were.
-            self.__dict__["_distributed"] = info.context[_REPLACING]
-            return self
-        distributed = self._distributed
-        from_tf_config = self.tf_config.model_dir
-        # The instance is still being built: resolving these two fields in place
-        # keeps them ordinary fields that dump and read back unchanged.
-        if self.model_dir is None and from_tf_config:
-            self.__dict__["model_dir"] = from_tf_config
-        if self.session_config is None and distributed.cluster_spec and distributed.between_graph:
-            self.__dict__["session_config"] = self._default_session_config(distributed)
-        return self
+        return data, {}
 
-    # -- derived properties ------------------------------------------------------------
+    @classmethod
+    def _settings(cls, derived: Distributed, arguments: dict[str, Any]) -> Distributed:
+        """The distributed settings: those derived from TF_CONFIG, as the arguments change them."""
+        return derived
 
-    @cached_property
-    def _distributed(self) -> Distributed:
-        strategies = Strategies.of(self.__dict__)
-        last: tuple[TFConfig, Strategies, Distributed] | None = getattr(
-            _last_derived, "value", None
-        )
-        if last is not None and last[0] is self.tf_config and last[1] == strategies:
-            return last[2]  # derived moments ago by estimator_rules, for this very TF_CONFIG
-        return derive_distributed(self.tf_config, type(self).__name__, strategies)
-
-    def _default_session_config(self, distributed: Distributed) -> ConfigProto | None:
+    @classmethod
+    def _default_session_config(cls, distributed: Distributed) -> ConfigProto | None:
         """The session config of a distributed task that gave none (between-graph filters)."""
+        if not (distributed.cluster_spec and distributed.between_graph):
+            return None
         filters = _device_filters(distributed.task_type, distributed.task_id)
         return None if filters is None else _between_graph_session_config(filters)
 
+    # -- derived properties ------------------------------------------------------------
+
     @computed_field(description="The training cluster; empty in local mode and for evaluators.")  # type: ignore[prop-decorator]
-    @cached_property
+    @property
     def cluster_spec(self) -> ClusterSpec:
         """The training cluster (``TF_CONFIG``'s, or empty for an evaluator)."""
         return self._distributed.cluster_spec
 
     @computed_field(description="This task's type.")  # type: ignore[prop-decorator]
-    @cached_property
+    @property
     def task_type(self) -> str:
         """This task's type (``worker`` in local mode)."""
         return self._distributed.task_type
 
     @computed_field(description="This task's index within its job.")  # type: ignore[prop-decorator]
-    @cached_property
+    @property
     def task_id(self) -> int:
         """This task's index within its job."""
         return self._distributed.task_id
 
     @computed_field(description="The session target of training: '' or grpc://host:port.")  # type: ignore[prop-decorator]
-    @cached_property
+    @property
     def master(self) -> str:
         """The session target this task trains with."""
         return self._distributed.master
 
     @computed_field(description="The session target of evaluation.")  # type: ignore[prop-decorator]
-    @cached_property
+    @property
     def evaluation_master(self) -> str:
         """The session target this task evaluates with."""
         return self._distributed.evaluation_master
 
     @computed_field(description="Whether this task is the chief (or master).")  # type: ignore[prop-decorator]
-    @cached_property
+    @property
     def is_chief(self) -> bool:
         """Whether this task is the chief of the training cluster."""
         return self._distributed.is_chief
 
     @computed_field(description="How many parameter servers the cluster has.")  # type: ignore[prop-decorator]
-    @cached_property
+    @property
     def num_ps_replicas(self) -> int:
         """How many parameter servers the training cluster has."""
         return self._distributed.num_ps_replicas
 
     @computed_field(description="How many workers the cluster has, the chief included.")  # type: ignore[prop-decorator]
-    @cached_property
+    @property
     def num_worker_replicas(self) -> int:
         """How many workers the training cluster has, the chief (or master) included."""
         return self._distributed.num_worker_replicas
 
     @computed_field(description="This task's unique id in the training cluster.")  # type: ignore[prop-decorator]
-    @cached_property
+    @property
     def global_id_in_cluster(self) -> int | None:
         """This task's unique id in the training cluster; ``None`` for an evaluator.
 
@@ -452,7 +464,7 @@ class RunConfig(BaseModel):
         return self._distributed.global_id_in_cluster
 
     @computed_field(description="TF_CONFIG's platform-defined `service` object.")  # type: ignore[prop-decorator]
-    @cached_property
+    @property
     def service(self) -> dict[str, Any] | None:
         """``TF_CONFIG``'s ``service`` object, if any."""
         return self._distributed.service
@@ -551,33 +563,132 @@ class RunConfig(BaseModel):
         Raises:
             pydantic.ValidationError: a key may not be replaced, or a value is invalid.
         """
-        for key in kwargs:
-            if key not in self._REPLACEABLE:
-                raise fail(
-                    type(self).__name__,
-                    "replace_not_supported",
-                    "Replacing {key} is not supported. Allowed properties are {allowed}.",
-                    (key,),
-                    kwargs[key],
-                    {"key": key, "allowed": str(list(self._REPLACEABLE))},
-                )
-        values = {name: getattr(self, name) for name in type(self).model_fields}
-        values.update(kwargs)
-        steps = "save_checkpoints_steps"
-        secs = "save_checkpoints_secs"
-        if steps in kwargs and secs not in kwargs and kwargs[steps] is not None:
-            values[secs] = None
-        elif secs in kwargs and steps not in kwargs and kwargs[secs] is not None:
-            values[steps] = None
-        return self.model_validate(values, context={_REPLACING: self._distributed})
+        changed = replaced_values(type(self).__name__, kwargs, self._REPLACEABLE)
+        current = {name: getattr(self, name) for name in type(self).model_fields}
+        both = "save_checkpoints_steps" in kwargs and "save_checkpoints_secs" in kwargs
+        checked = check_properties({**current, **changed}, both_replaced=both)
+        return self.model_copy(
+            update={name: checked.get(name, value) for name, value in changed.items()}
+        )
 
 
-_last_derived = threading.local()
-"""The last ``(tf_config, strategies, Distributed)`` validated in this thread.
+_TF_CONFIG: TypeAdapter[TFConfig] = TypeAdapter(TFConfig)
 
-The derivation is a pure function of the TF_CONFIG object and the strategies,
-so the instance being built reuses the one its validator just computed.
-"""
+
+def _v2_parameter_server(strategy: Any) -> bool:
+    return type(strategy).__name__ == "ParameterServerStrategyV2"
+
+
+_UNCHECKED: Final = ("tf_config", "experimental_distribute")
+"""Fields no property check reads: ``replace`` keeps their values as given."""
+
+
+def replaced_values(
+    title: str, kwargs: Mapping[str, Any], allowed: tuple[str, ...]
+) -> dict[str, Any]:
+    """The properties ``replace(**kwargs)`` changes, by TensorFlow's rules.
+
+    Replacing one checkpoint setting with a value clears the other.
+
+    Raises:
+        pydantic.ValidationError: a key of ``kwargs`` is not in ``allowed``.
+    """
+    for key in kwargs:
+        if key not in allowed:
+            raise fail(
+                title,
+                "replace_not_supported",
+                "Replacing {key} is not supported. Allowed properties are {allowed}.",
+                (key,),
+                kwargs[key],
+                {"key": key, "allowed": str(list(allowed))},
+            )
+    changed = dict(kwargs)
+    steps, secs = "save_checkpoints_steps", "save_checkpoints_secs"
+    if steps in kwargs and secs not in kwargs and kwargs[steps] is not None:
+        changed[secs] = None
+    elif secs in kwargs and steps not in kwargs and kwargs[secs] is not None:
+        changed[steps] = None
+    return changed
+
+
+def check_properties(values: Mapping[str, Any], *, both_replaced: bool) -> dict[str, Any]:
+    """Run the estimator's property checks on ``values``, as its ``replace`` does.
+
+    The checks are those of the constructor, run against an unset TF_CONFIG:
+    nothing is derived again from TF_CONFIG.  Both checkpoint settings with
+    values are an error only when both were replaced (the contrib constructor
+    may set both); otherwise each is checked on its own.
+
+    Returns:
+        The checked values, as the checks read them (``2.0`` becomes ``2``).
+
+    Raises:
+        pydantic.ValidationError: a value fails a check.
+    """
+    checked = {
+        name: value
+        for name, value in values.items()
+        if name in RunConfig.model_fields and name not in _UNCHECKED
+    }
+    steps = checked.get("save_checkpoints_steps")
+    read: dict[str, Any] = {}
+    if steps is not None and checked.get("save_checkpoints_secs") is not None and not both_replaced:
+        del checked["save_checkpoints_steps"]
+        alone = RunConfig.model_validate({"save_checkpoints_steps": steps})
+        read["save_checkpoints_steps"] = alone.save_checkpoints_steps
+    config = RunConfig.model_validate(checked)
+    read.update((name, getattr(config, name)) for name in checked)
+    return read
+
+
+def model_dir_rule(data: Any, tf_config_key: str, *, legacy: bool) -> Any:
+    """The model directory is the argument, else TF_CONFIG's; set in both, they must agree.
+
+    Read on the raw input, where TensorFlow checks it.  The estimator compares
+    two non-empty directories (it refuses an empty argument elsewhere);
+    TensorFlow 1.15's contrib API (``legacy``) compares any two that are set,
+    and takes TF_CONFIG's when the argument is empty.
+
+    Args:
+        data: The model's raw input.
+        tf_config_key: The key of the TF_CONFIG in ``data``.
+        legacy: Apply the contrib API's rule.
+
+    Returns:
+        ``data`` with ``model_dir`` resolved, or refused (see ``Refused``).
+    """
+    if not isinstance(data, Mapping):
+        return data
+    given = data.get("model_dir") if legacy else _fspath(data.get("model_dir"))
+    tf_config = data.get(tf_config_key)
+    if isinstance(tf_config, TFConfig):
+        from_tf_config = tf_config.model_dir
+    else:
+        from_tf_config = tf_config.get("model_dir") if isinstance(tf_config, Mapping) else None
+    if legacy:
+        conflict = (
+            isinstance(given, str) and isinstance(from_tf_config, str) and given != from_tf_config
+        )
+    else:
+        conflict = bool(
+            isinstance(given, str) and given and from_tf_config and given != from_tf_config
+        )
+    if conflict:
+        error = PydanticCustomError(
+            "model_dir_conflict",
+            "`model_dir` provided in RunConfig construct, if set, must have the same value "
+            "as the model_dir in TF_CONFIG. model_dir: {model_dir}\n"
+            'TF_CONFIG["model_dir"]: {tf_config_model_dir}.\n',
+            {"model_dir": given, "tf_config_model_dir": from_tf_config},
+        )
+        return {**data, "model_dir": Refused(given, error)}
+    if legacy and given in (None, "") and isinstance(from_tf_config, str):
+        return {**data, "model_dir": from_tf_config}
+    if not legacy and given is None and isinstance(from_tf_config, str) and from_tf_config:
+        return {**data, "model_dir": from_tf_config}
+    return data
+
 
 _PROTOCOLS: Final = ("grpc", "grpc+verbs")
 _POSITIVE: Final = frozenset(
