@@ -356,6 +356,7 @@ def check_task_in_cluster(
     at: Loc = (),
     index_value: Any = None,
     note: str = NOTE,
+    index_note: str | None = None,
 ) -> None:
     """Check that task ``task_type[task_id]`` is a task of ``cluster``, with TensorFlow's words.
 
@@ -367,6 +368,7 @@ def check_task_in_cluster(
         at: Where the TF_CONFIG is, in the input (the errors go under its ``task``).
         index_value: The input value to report for a bad index (``task_id`` by default).
         note: The sentence TensorFlow ends its messages with.
+        index_note: The one it ends the message on a bad index with (``note`` by default).
 
     Raises:
         pydantic.ValidationError: ``unknown_task_type``, ``task_index_out_of_range``
@@ -386,7 +388,7 @@ def check_task_in_cluster(
             title,
             "task_index_out_of_range",
             "{task_id} is not a valid task_id for task_type {task_type} in the "
-            "cluster_spec:\n{cluster}\n\n" + note,
+            "cluster_spec:\n{cluster}\n\n" + (note if index_note is None else index_note),
             (*at, "task", "index"),
             task_id if index_value is None else index_value,
             {"task_id": task_id, "task_type": str(task_type), "cluster": repr(cluster)},

@@ -683,8 +683,9 @@ def model_dir_rule(data: Any, tf_config_key: str, *, legacy: bool) -> Any:
             {"model_dir": given, "tf_config_model_dir": from_tf_config},
         )
         return {**data, "model_dir": Refused(given, error)}
-    if legacy and given in (None, "") and isinstance(from_tf_config, str):
-        return {**data, "model_dir": from_tf_config}
+    if legacy and given in (None, ""):
+        resolved = from_tf_config if isinstance(from_tf_config, str) else None
+        return data if resolved == given else {**data, "model_dir": resolved}
     if not legacy and given is None and isinstance(from_tf_config, str) and from_tf_config:
         return {**data, "model_dir": from_tf_config}
     return data

@@ -293,12 +293,19 @@ def read_service(tf_config: Any, errors: Errors) -> tuple[Any, Loc]:
     return UNREADABLE, root
 
 
-def read_env(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+def read_env(
+    environ: Mapping[str, str] | None = None, *, empty_is_unset: bool = False
+) -> dict[str, Any]:
     """Read and parse the ``TF_CONFIG`` variable of ``environ`` (``{}`` when unset).
+
+    Args:
+        environ: The environment; ``os.environ`` by default.
+        empty_is_unset: Read a variable set to ``''`` as unset, as the legacy
+            ``tf.contrib.learn`` did (the estimator refuses it).
 
     Raises:
         pydantic.ValidationError: the variable is set but is not a JSON object.
     """
     env = os.environ if environ is None else environ
     text = env.get(TF_CONFIG)
-    return {} if text is None else parse_json(text)
+    return {} if text is None or (empty_is_unset and not text) else parse_json(text)
