@@ -206,19 +206,14 @@ class ClusterConfig(BaseModel):
     the cluster.
 
     Example:
+        >>> cluster = {"master": ["m0:2222"], "ps": ["p0:2222"], "worker": ["w0:2222", "w1:2222"]}
         >>> config = ClusterConfig(
-        ...     TF_CONFIG={
-        ...         "cluster": {
-        ...             "ps": ["host1:2222", "host2:2222"],
-        ...             "worker": ["host3:2222", "host4:2222", "host5:2222"],
-        ...         },
-        ...         "task": {"type": "worker", "index": 1},
-        ...     }
+        ...     TF_CONFIG={"cluster": cluster, "task": {"type": "master"}, "environment": "cloud"}
         ... )
         >>> config.master, config.task_id, config.is_chief
-        ('grpc://host4:2222', 1, False)
+        ('grpc://m0:2222', 0, True)
         >>> config.num_ps_replicas, config.num_worker_replicas
-        (2, 3)
+        (1, 3)
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -323,10 +318,13 @@ class ClusterConfig(BaseModel):
             return handler({**data, TF_CONFIG: Refused(tf_config, refused)})
         return handler({**data, TF_CONFIG: tf_config, "master": master})
 
-    @field_validator("TF_CONFIG", mode="before")
+    @field_validator("TF_CONFIG", "model_dir", mode="before", check_fields=False)
     @classmethod
     def refused_input(cls, value: Any) -> Any:
-        """Report, at its field, a value a whole-input rule refused (see ``Refused``)."""
+        """Report, at its field, a value a whole-input rule refused (see ``Refused``).
+
+        ``model_dir`` is a field of :class:`~estconf.contrib.RunConfig`.
+        """
         return raise_refused(value)
 
     # -- derived properties ------------------------------------------------------------

@@ -27,10 +27,10 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 from typing_extensions import Self
 
-from estconf._errors import raise_refused
+from estconf._estimator_rules import REPLACEABLE, check_properties, model_dir_rule, replaced_values
 from estconf._types import Bool, Integer, Number, String, bool_error, whole_number
 from estconf.contrib.cluster_config import ClusterConfig
-from estconf.run_config import REPLACEABLE, check_properties, model_dir_rule, replaced_values
+from estconf.run_config import RunConfig as EstimatorRunConfig
 from estconf.session_config import ConfigProto, GPUOptions, SessionConfig
 from estconf.tf_config import TF_CONFIG
 
@@ -120,20 +120,16 @@ def _json_form(value: Any) -> Any:
     return repr(value)
 
 
-_CHECKED: Final = (
-    "model_dir",
-    "tf_random_seed",
-    "save_summary_steps",
-    "save_checkpoints_steps",
-    "save_checkpoints_secs",
-    "session_config",
-    "keep_checkpoint_max",
-    "keep_checkpoint_every_n_hours",
-    "log_step_count_steps",
-    "device_fn",
-    "protocol",
-    "experimental_max_worker_delay_secs",
-    "session_creation_timeout_secs",
+_CHECKED: Final = tuple(
+    name
+    for name in REPLACEABLE
+    if name
+    not in (
+        "train_distribute",
+        "eval_distribute",
+        "experimental_distribute",
+        "checkpoint_save_graph_def",
+    )
 )
 """The properties the estimator checks after ``replace`` (``_validate_properties``)."""
 
@@ -273,12 +269,6 @@ class RunConfig(ClusterConfig):
         """
         return model_dir_rule(data, TF_CONFIG, legacy=True)
 
-    @field_validator("model_dir", mode="before")
-    @classmethod
-    def refused_model_dir(cls, value: Any) -> Any:
-        """Report, at its field, a ``model_dir`` that disagrees with TF_CONFIG's."""
-        return raise_refused(value)
-
     # -- properties --------------------------------------------------------------------
 
     @computed_field(description="The session ConfigProto built from num_cores, …")  # type: ignore[prop-decorator]
@@ -341,7 +331,7 @@ class RunConfig(ClusterConfig):
         merged = {**fields, **changed}
         both = "save_checkpoints_steps" in kwargs and "save_checkpoints_secs" in kwargs
         checked = check_properties(
-            {name: merged.get(name) for name in _CHECKED}, both_replaced=both
+            EstimatorRunConfig, {name: merged.get(name) for name in _CHECKED}, both_replaced=both
         )
         config = self.model_copy(
             update={
