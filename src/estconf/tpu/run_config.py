@@ -19,9 +19,10 @@ from pydantic import (
 )
 from typing_extensions import Self
 
-from estconf import run_config
+from estconf._distributed import Distributed
 from estconf._errors import Errors, Refused, details_of, raise_refused, validate_along
 from estconf._types import DocumentModel, String, from_document
+from estconf.run_config import RunConfig as EstimatorRunConfig
 from estconf.tf_config import UNREADABLE, TaskType, TFConfig
 from estconf.tpu.config import (
     TPUConfig,
@@ -51,7 +52,7 @@ def _argument_schema(schema: dict[str, Any]) -> None:
         )
 
 
-class RunConfig(run_config.RunConfig, DocumentModel):
+class RunConfig(EstimatorRunConfig, DocumentModel):
     """``tf.estimator.tpu.RunConfig``: the estimator's run configuration with TPU settings.
 
     It takes the arguments of :class:`estconf.RunConfig` and ``tpu_config``,
@@ -144,9 +145,7 @@ class RunConfig(run_config.RunConfig, DocumentModel):
         return data, given
 
     @classmethod
-    def _settings(
-        cls, derived: run_config.Distributed, arguments: dict[str, Any]
-    ) -> run_config.Distributed:
+    def _settings(cls, derived: Distributed, arguments: dict[str, Any]) -> Distributed:
         """A given ``master`` or ``evaluation_master`` replaces the derived one.
 
         Otherwise an empty evaluation master becomes the master, except on an evaluator.
@@ -162,7 +161,7 @@ class RunConfig(run_config.RunConfig, DocumentModel):
         return dataclasses.replace(derived, master=master, evaluation_master=evaluation_master)
 
     @classmethod
-    def _default_session_config(cls, distributed: run_config.Distributed) -> None:
+    def _default_session_config(cls, distributed: Distributed) -> None:
         """TPU training runs in-graph: no device filters, so no default session config."""
         return None
 
