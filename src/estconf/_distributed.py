@@ -73,11 +73,6 @@ class Strategies:
             values.get("experimental_distribute"),
         )
 
-    @classmethod
-    def of_config(cls, config: Any) -> Strategies:
-        """The distribution arguments of a built config."""
-        return cls(config.train_distribute, config.eval_distribute, config.experimental_distribute)
-
     def use_coordinator(self) -> bool:
         """Whether TensorFlow hands the config to its distribute coordinator."""
         return bool(
