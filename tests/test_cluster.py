@@ -217,17 +217,17 @@ class TestRejected:
     @pytest.mark.parametrize("tasks", [[], {}])
     def test_job_with_no_tasks(self, tasks: Any) -> None:
         [(code, loc, msg)] = errors_of({"worker": tasks})
-        assert (code, loc) == ("sparse", ("worker",))
+        assert (code, loc) == ("empty_job", ("worker",))
         assert "has none" in msg
 
     def test_negative_sparse_index(self) -> None:
         [(code, loc, msg)] = errors_of({"worker": {"-1": "h:1"}})
-        assert (code, loc) == ("sparse", ("worker", -1))
+        assert (code, loc) == ("sparse_index_negative", ("worker", -1))
         assert "negative" in msg
 
     def test_repeated_sparse_index(self) -> None:
         [(code, loc, msg)] = errors_of({"worker": {"1": "h:1", "01": "h:2"}})
-        assert (code, loc) == ("sparse", ("worker", "01"))
+        assert (code, loc) == ("sparse_index_repeated", ("worker", "01"))
         assert "'1' and '01'" in msg
 
     @pytest.mark.parametrize("key", ["1.0", " 1", "+1", "x", "\u0661"])
@@ -237,16 +237,16 @@ class TestRejected:
 
     def test_sparse_index_beyond_int32(self) -> None:
         [(code, loc, _)] = errors_of({"worker": {str(2**31): "h:1"}})
-        assert (code, loc) == ("sparse", ("worker", 2**31))
+        assert (code, loc) == ("sparse_index_too_large", ("worker", 2**31))
         assert ClusterSpec({"worker": {str(2**31 - 1): "h:1"}}).job_size("worker") == 2**31
 
     def test_all_errors_are_reported(self) -> None:
         found = errors_of({"1w": ["h:1"], "ps": [], "worker": ["bad", "h:2"], "w": {"-1": "h:3"}})
         assert [(code, loc) for code, loc, _ in found] == [
             ("job_name", ("1w", "[key]")),
-            ("sparse", ("ps",)),
+            ("empty_job", ("ps",)),
             ("address", ("worker", 0)),
-            ("sparse", ("w", -1)),
+            ("sparse_index_negative", ("w", -1)),
         ]
 
 

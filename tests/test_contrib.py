@@ -731,10 +731,12 @@ class TestRoundTrip:
             config.num_cores = 3  # type: ignore[misc]
 
 
-def test_docstring_examples() -> None:
+@pytest.mark.parametrize("module", ["cluster_config", "run_config"])
+def test_docstring_examples(module: str) -> None:
     with deprecation_expected():
         result = doctest.testmod(
-            contrib, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+            importlib.import_module(f"estconf.contrib.{module}"),
+            optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE,
         )
     assert result.attempted > 0
     assert result.failed == 0

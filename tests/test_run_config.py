@@ -218,7 +218,7 @@ class TestChiefMode:
         [(code, loc, msg)] = tf_config_errors(
             {"cluster": cluster, "task": {"type": "worker", "index": 1}}
         )
-        assert (code, loc) == ("sparse", ("tf_config", "task", "index"))
+        assert (code, loc) == ("task_in_hole", ("tf_config", "task", "index"))
         assert "hole" in msg
 
     def test_string_index(self) -> None:
@@ -864,7 +864,7 @@ class TestEstimatorErrorsBesideOtherErrors:
         [
             (
                 {"cluster": {"worker": ["h:1"], "ps": []}, "task": {"type": "worker", "index": 0}},
-                {"sparse", "missing_chief"},
+                {"empty_job", "missing_chief"},
             ),
             (
                 {

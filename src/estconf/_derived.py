@@ -8,7 +8,7 @@ values only if they equal what the model computed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ModelWrapValidatorHandler
@@ -26,6 +26,7 @@ def read_back_derived(
     data: Any,
     handler: ModelWrapValidatorHandler[Model],
     hint: Callable[[str], str] | None = None,
+    arguments: Collection[str] = (),
 ) -> Model:
     """Validate ``data`` with ``handler``, checking the computed fields it gives.
 
@@ -34,6 +35,7 @@ def read_back_derived(
         data: The input; only a mapping can hold computed keys.
         handler: The wrap validator's handler, which builds the model.
         hint: Gives text to append to the error for a key (``""`` for none).
+        arguments: Computed keys that are also constructor arguments (left in ``data``).
 
     Returns:
         The model built from ``data`` without its computed keys.
@@ -44,7 +46,7 @@ def read_back_derived(
     """
     given: dict[str, Any] = {}
     if isinstance(data, Mapping):
-        derived = cls.model_computed_fields.keys() - cls.model_fields.keys()
+        derived = cls.model_computed_fields.keys() - cls.model_fields.keys() - set(arguments)
         given = {key: data[key] for key in derived if key in data}
         if given:
             data = {key: value for key, value in data.items() if key not in given}

@@ -9,21 +9,33 @@ the file checker share it.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Final
 
 from pydantic import ValidationError
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from estconf._errors import Errors, fail
+from estconf._errors import Errors, Loc, fail
 from estconf.cluster import ClusterSpec
 from estconf.tf_config import Task, TaskType, TFConfig
 
-__all__ = ["Distributed", "Strategies", "derive_distributed", "with_estimator_errors"]
+__all__ = [
+    "GRPC",
+    "NOTE",
+    "Distributed",
+    "Strategies",
+    "check_estimator_rules",
+    "check_task_in_cluster",
+    "derive_distributed",
+    "distributed_settings",
+    "single_task",
+    "with_estimator_errors",
+]
 
-_GRPC = "grpc://"
-_NOTE = "Note that these values may be coming from the TF_CONFIG environment variable."
+GRPC: Final = "grpc://"
+"""The scheme of a master derived from a task's address."""
 
 
 @dataclass(frozen=True)
@@ -97,45 +109,120 @@ def derive_distributed(
 ) -> Distributed:
     """Apply the estimator's rules to ``tf_config`` and derive the distributed settings.
 
-    With a (non-TPU) distribution strategy, TensorFlow's distribute coordinator
-    takes over a chief-mode cluster: the task is not checked, and the config
-    reads as local mode with the cluster kept.
+    :func:`check_estimator_rules` followed by :func:`distributed_settings`.
 
     Raises:
         pydantic.ValidationError: the TF_CONFIG is not valid for the estimator;
             each error is located within the TF_CONFIG (``task.index``).
     """
+    check_estimator_rules(tf_config, title, strategies)
+    return distributed_settings(tf_config, strategies)
+
+
+def check_estimator_rules(
+    tf_config: TFConfig, title: str = "RunConfig", strategies: Strategies | None = None
+) -> None:
+    """Check that the estimator can read ``tf_config`` (local, chief or master mode).
+
+    With a (non-TPU) distribution strategy, TensorFlow's distribute coordinator
+    takes over a chief-mode cluster: the task is not checked.
+
+    Raises:
+        pydantic.ValidationError: the TF_CONFIG is not valid for the estimator;
+            each error is located within the TF_CONFIG (``task.index``).
+    """
+    if _coordinated_cluster(tf_config, strategies, title) is not None:
+        return
     cluster = tf_config.cluster
-    if strategies is not None and strategies.use_coordinator():
-        train = strategies.effective_train(title)
-        remote = getattr(strategies.experimental_distribute, "remote_cluster", None)
-        if train and remote:
-            if cluster:
-                raise fail(
-                    title,
-                    "remote_cluster_conflict",
-                    'Cannot set both "cluster_spec" of TF_CONFIG and '
-                    "`experimental_distribute.remote_cluster`",
-                    ("cluster",),
-                    cluster.as_dict(),
-                )
-            return replace(
-                _local(TFConfig(), title), cluster_spec=ClusterSpec(remote), between_graph=False
-            )
-        if train and cluster and TaskType.MASTER not in cluster.root:
-            return replace(_local(TFConfig(), title), cluster_spec=cluster, between_graph=False)
     if not cluster:
-        return _local(tf_config, title)
-    if TaskType.MASTER in cluster.root:
-        return _master_mode(tf_config, title)
-    return _chief_mode(tf_config, title)
+        _check_local(tf_config, title)
+    elif TaskType.MASTER in cluster.root:
+        if TaskType.CHIEF in cluster.root:
+            raise fail(
+                title,
+                "chief_with_master",
+                "If `master` node exists in `cluster`, job `chief` is not supported.",
+                ("cluster", TaskType.CHIEF),
+                cluster.root[TaskType.CHIEF],
+            )
+        _check_task(tf_config, TaskType.MASTER, title)
+        if tf_config.task.type == TaskType.EVALUATOR:
+            raise fail(
+                title,
+                "evaluator_with_master",
+                "If `master` node exists in `cluster`, task_type `evaluator` is not supported.",
+                ("task", "type"),
+                tf_config.task.type,
+            )
+    else:
+        _check_task(tf_config, TaskType.CHIEF, title)
 
 
-def _local(tf_config: TFConfig, title: str) -> Distributed:
+def distributed_settings(tf_config: TFConfig, strategies: Strategies | None = None) -> Distributed:
+    """Derive the estimator's distributed settings from a ``tf_config`` that passed the checks.
+
+    Call :func:`check_estimator_rules` first: on a TF_CONFIG the estimator
+    refuses, the result means nothing.
+    """
+    coordinated = _coordinated_cluster(tf_config, strategies, "RunConfig")
+    if coordinated is not None:
+        return dataclasses.replace(
+            _local(TFConfig()), cluster_spec=coordinated, between_graph=False
+        )
+    cluster = tf_config.cluster
+    if not cluster:
+        return _local(tf_config)
+    leader = TaskType.MASTER if TaskType.MASTER in cluster.root else TaskType.CHIEF
+    task_type, task_id = tf_config.task.type, tf_config.task.index
+    assert task_type is not None and task_id is not None  # checked
+    if task_type == TaskType.EVALUATOR:
+        return _evaluator(tf_config, task_id)
+    return _training_task(tf_config, task_type, task_id, leader)
+
+
+def _coordinated_cluster(
+    tf_config: TFConfig, strategies: Strategies | None, title: str
+) -> ClusterSpec | None:
+    """The cluster TensorFlow's distribute coordinator takes over, if it does.
+
+    Then the estimator reads the config as local mode with this cluster kept.
+
+    Raises:
+        pydantic.ValidationError: the strategies and TF_CONFIG contradict each other.
+    """
+    if strategies is None or not strategies.use_coordinator():
+        return None
+    cluster = tf_config.cluster
+    train = strategies.effective_train(title)
+    remote = getattr(strategies.experimental_distribute, "remote_cluster", None)
+    if train and remote:
+        if cluster:
+            raise fail(
+                title,
+                "remote_cluster_conflict",
+                'Cannot set both "cluster_spec" of TF_CONFIG and '
+                "`experimental_distribute.remote_cluster`",
+                ("cluster",),
+                cluster.as_dict(),
+            )
+        return ClusterSpec(remote)
+    if train and cluster and TaskType.MASTER not in cluster.root:
+        return cluster
+    return None
+
+
+def _local_task(tf_config: TFConfig) -> tuple[str | None, int | None]:
     task = tf_config.task
     given = task.model_fields_set
+    return (
+        task.type if "type" in given else TaskType.WORKER,
+        task.index if "index" in given else 0,
+    )
+
+
+def _check_local(tf_config: TFConfig, title: str) -> None:
+    task_type, task_id = _local_task(tf_config)
     errors = Errors(title)
-    task_type = task.type if "type" in given else TaskType.WORKER
     if task_type != TaskType.WORKER:
         errors.add(
             "local_task_type",
@@ -143,7 +230,6 @@ def _local(tf_config: TFConfig, title: str) -> Distributed:
             ("task", "type"),
             task_type,
         )
-    task_id = task.index if "index" in given else 0
     if task_id != 0:
         errors.add(
             "local_task_index",
@@ -152,7 +238,11 @@ def _local(tf_config: TFConfig, title: str) -> Distributed:
             task_id,
         )
     errors.raise_if_any()
-    assert task_type is not None and task_id is not None
+
+
+def _local(tf_config: TFConfig) -> Distributed:
+    task_type, task_id = _local_task(tf_config)
+    assert task_type is not None and task_id is not None  # checked
     return Distributed(
         cluster_spec=tf_config.cluster,
         task_type=task_type,
@@ -167,44 +257,20 @@ def _local(tf_config: TFConfig, title: str) -> Distributed:
     )
 
 
-def _chief_mode(tf_config: TFConfig, title: str) -> Distributed:
-    task_type, task_id = _task_in_cluster(tf_config, TaskType.CHIEF, title)
-    if task_type == TaskType.EVALUATOR:
-        return Distributed(
-            cluster_spec=ClusterSpec(),
-            task_type=task_type,
-            task_id=task_id,
-            master="",
-            evaluation_master=_or(tf_config.eval_session_master, ""),
-            is_chief=False,
-            num_ps_replicas=0,
-            num_worker_replicas=0,
-            global_id_in_cluster=None,
-            service=tf_config.service,
-        )
-    return _training_task(tf_config, task_type, task_id, TaskType.CHIEF)
-
-
-def _master_mode(tf_config: TFConfig, title: str) -> Distributed:
-    cluster = tf_config.cluster
-    if TaskType.CHIEF in cluster.root:
-        raise fail(
-            title,
-            "chief_with_master",
-            "If `master` node exists in `cluster`, job `chief` is not supported.",
-            ("cluster", TaskType.CHIEF),
-            cluster.root[TaskType.CHIEF],
-        )
-    task_type, task_id = _task_in_cluster(tf_config, TaskType.MASTER, title)
-    if task_type == TaskType.EVALUATOR:
-        raise fail(
-            title,
-            "evaluator_with_master",
-            "If `master` node exists in `cluster`, task_type `evaluator` is not supported.",
-            ("task", "type"),
-            task_type,
-        )
-    return _training_task(tf_config, task_type, task_id, TaskType.MASTER)
+def _evaluator(tf_config: TFConfig, task_id: int) -> Distributed:
+    """An evaluator: not part of the training cluster."""
+    return Distributed(
+        cluster_spec=ClusterSpec(),
+        task_type=TaskType.EVALUATOR,
+        task_id=task_id,
+        master="",
+        evaluation_master=_or(tf_config.eval_session_master, ""),
+        is_chief=False,
+        num_ps_replicas=0,
+        num_worker_replicas=0,
+        global_id_in_cluster=None,
+        service=tf_config.service,
+    )
 
 
 def _training_task(tf_config: TFConfig, task_type: str, task_id: int, leader: str) -> Distributed:
@@ -224,7 +290,7 @@ def _training_task(tf_config: TFConfig, task_type: str, task_id: int, leader: st
     )
 
 
-def _task_in_cluster(tf_config: TFConfig, chief: str, title: str) -> tuple[str, int]:
+def _check_task(tf_config: TFConfig, chief: str, title: str) -> None:
     """Check the task against a cluster whose leader job is ``chief``."""
     cluster = tf_config.cluster
     task = tf_config.task
@@ -269,14 +335,46 @@ def _task_in_cluster(tf_config: TFConfig, chief: str, title: str) -> tuple[str, 
     errors.raise_if_any()
     task_type, task_id = task.type, task.index
     assert task_type is not None and task_id is not None
-    if task_type == TaskType.EVALUATOR:
-        return task_type, task_id
+    if task_type != TaskType.EVALUATOR:
+        check_task_in_cluster(cluster, task_type, task_id, title)
+
+
+NOTE: Final = "Note that these values may be coming from the TF_CONFIG environment variable."
+"""The estimator's last line under a task that is not in the cluster."""
+
+
+def check_task_in_cluster(
+    cluster: ClusterSpec,
+    task_type: str,
+    task_id: int,
+    title: str,
+    at: Loc = (),
+    index_value: Any = None,
+    note: str = NOTE,
+    index_note: str | None = None,
+) -> None:
+    """Check that task ``task_type[task_id]`` is a task of ``cluster``, with TensorFlow's words.
+
+    Args:
+        cluster: The cluster.
+        task_type: The task's type; must be a job of the cluster.
+        task_id: The task's index; must be in range, and not a hole of a sparse job.
+        title: The title of the raised error.
+        at: Where the TF_CONFIG is, in the input (the errors go under its ``task``).
+        index_value: The input value to report for a bad index (``task_id`` by default).
+        note: The sentence TensorFlow ends its messages with.
+        index_note: The one it ends the message on a bad index with (``note`` by default).
+
+    Raises:
+        pydantic.ValidationError: ``unknown_task_type``, ``task_index_out_of_range``
+            or ``task_in_hole``.
+    """
     if task_type not in cluster.root:
         raise fail(
             title,
             "unknown_task_type",
-            "{task_type} is not a valid task_type in the cluster_spec:\n{cluster}\n\n" + _NOTE,
-            ("task", "type"),
+            "{task_type} is not a valid task_type in the cluster_spec:\n{cluster}\n\n" + note,
+            (*at, "task", "type"),
             task_type,
             {"task_type": str(task_type), "cluster": repr(cluster)},
         )
@@ -285,9 +383,9 @@ def _task_in_cluster(tf_config: TFConfig, chief: str, title: str) -> tuple[str, 
             title,
             "task_index_out_of_range",
             "{task_id} is not a valid task_id for task_type {task_type} in the "
-            "cluster_spec:\n{cluster}\n\n" + _NOTE,
-            ("task", "index"),
-            task_id,
+            "cluster_spec:\n{cluster}\n\n" + (note if index_note is None else index_note),
+            (*at, "task", "index"),
+            task_id if index_value is None else index_value,
             {"task_id": task_id, "task_type": str(task_type), "cluster": repr(cluster)},
         )
     try:
@@ -295,10 +393,10 @@ def _task_in_cluster(tf_config: TFConfig, chief: str, title: str) -> tuple[str, 
     except ValueError:
         raise fail(
             title,
-            "sparse",
+            "task_in_hole",
             "task {task_type}[{task_id}] is a hole of the sparse job '{task_type}': the "
             "cluster gives this task no address (its indices are {indices})",
-            ("task", "index"),
+            (*at, "task", "index"),
             task_id,
             {
                 "task_id": task_id,
@@ -306,17 +404,21 @@ def _task_in_cluster(tf_config: TFConfig, chief: str, title: str) -> tuple[str, 
                 "indices": str(cluster.task_indices(task_type)),
             },
         ) from None
-    return task_type, task_id
+
+
+def single_task(cluster: ClusterSpec) -> bool:
+    """Whether the cluster is one job of one task (whose master is then ``''``)."""
+    jobs = cluster.jobs
+    return len(jobs) == 1 and cluster.job_size(jobs[0]) == 1
 
 
 def _session_master(tf_config: TFConfig, task_type: str, task_id: int) -> str:
     if tf_config.session_master is not None:
         return tf_config.session_master
     cluster = tf_config.cluster
-    jobs = cluster.jobs
-    if len(jobs) == 1 and cluster.job_size(jobs[0]) == 1:
+    if single_task(cluster):
         return ""
-    return _GRPC + cluster.task_address(task_type, task_id)
+    return GRPC + cluster.task_address(task_type, task_id)
 
 
 def _num_tasks(cluster: ClusterSpec, job: str) -> int:
@@ -362,7 +464,7 @@ def with_estimator_errors(
     elif "index" in task and lenient.task.index is None:
         unreadable = {"missing_task_index"}
     try:
-        derive_distributed(lenient, title, strategies)
+        check_estimator_rules(lenient, title, strategies)
     except ValidationError as rules:
         added = [error for error in rules.errors() if error["type"] not in unreadable]
     except Exception:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ModelWrapValidatorHandler, ValidationError
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 Loc = tuple[str | int, ...]
@@ -65,6 +65,37 @@ def fail(
 ) -> ValidationError:
     """Build a :class:`~pydantic.ValidationError` holding a single error, to raise."""
     return ValidationError.from_exception_data(title, [_detail(code, message, loc, value, ctx)])
+
+
+def details_of(error: ValidationError) -> list[InitErrorDetails]:
+    """The errors of ``error``, to raise again along with others."""
+    return [
+        InitErrorDetails(
+            type=PydanticCustomError(detail["type"], detail["msg"]),
+            loc=detail["loc"],
+            input=detail["input"],
+        )
+        for detail in error.errors()
+    ]
+
+
+Model = TypeVar("Model", bound=BaseModel)
+
+
+def validate_along(errors: Errors, data: Any, handler: ModelWrapValidatorHandler[Model]) -> Model:
+    """Validate ``data`` with a wrap validator's ``handler``; raise ``errors`` with its own.
+
+    A rule on the raw input records its errors, then the model is still
+    validated so that every error is reported at once, the rule's first.
+    """
+    if not errors:
+        return handler(data)
+    details = errors.details()
+    try:
+        handler(data)
+    except ValidationError as exc:
+        details += details_of(exc)
+    raise ValidationError.from_exception_data(errors.title, details)
 
 
 def _detail(

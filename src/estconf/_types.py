@@ -16,6 +16,7 @@ from typing import Annotated, Any, Final
 
 from pydantic import (
     AfterValidator,
+    BaseModel,
     BeforeValidator,
     Field,
     PlainValidator,
@@ -24,11 +25,13 @@ from pydantic import (
     WithJsonSchema,
 )
 from pydantic_core import PydanticCustomError
+from typing_extensions import Self
 
 __all__ = [
-    "PYTHON_ARGUMENTS",
+    "DOCUMENT",
     "Address",
     "Bool",
+    "DocumentModel",
     "Integer",
     "JobName",
     "Number",
@@ -39,22 +42,33 @@ __all__ = [
     "address_key",
     "address_problem",
     "all_plain_addresses_valid",
-    "from_arguments",
+    "bool_error",
+    "from_document",
     "reject_null",
+    "whole_number",
 ]
 
 
-def _as_integer(value: Any) -> Any:
-    """Turn whole numbers of any numeric type into ``int``; refuse bools and fractions."""
+def bool_error(value: bool, what: str = "an integer") -> PydanticCustomError:
+    """The error for a bool where a number is meant (Python reads ``True`` as 1)."""
+    return PydanticCustomError(
+        "int_type",
+        "Input should be {what}, not a boolean ({value})",
+        {"what": what, "value": str(value)},
+    )
+
+
+def whole_number(value: Any, *, keep_float: bool = False) -> Any:
+    """Read a whole number of any numeric type as ``int``; refuse bools and fractions.
+
+    Other values (strings, ``None``) pass through for the type to judge.  With
+    ``keep_float``, a whole float stays a float (TensorFlow 1.15 keeps seeds so).
+    """
     if isinstance(value, bool):
-        raise PydanticCustomError(
-            "int_type",
-            "Input should be an integer, not a boolean ({value})",
-            {"value": str(value)},
-        )
+        raise bool_error(value)
     if isinstance(value, float):
         if value.is_integer():
-            return int(value)
+            return value if keep_float else int(value)
         raise PydanticCustomError(
             "int_type",
             "Input should be a whole number, got {value}",
@@ -85,7 +99,7 @@ def _as_task_index(value: Any) -> Any:
                 "Input is too long to convert to an integer: {reason}",
                 {"reason": str(exc)},
             ) from None
-    return _as_integer(value)
+    return whole_number(value)
 
 
 def _int_error(text: str) -> str:
@@ -99,13 +113,11 @@ def _int_error(text: str) -> str:
 
 def _check_number(value: Any) -> Any:
     if isinstance(value, bool):
-        raise PydanticCustomError(
-            "int_type", "Input should be a number, not a boolean ({value})", {"value": str(value)}
-        )
+        raise bool_error(value, "a number")
     return value
 
 
-Integer = Annotated[int, BeforeValidator(_as_integer), Strict()]
+Integer = Annotated[int, BeforeValidator(whole_number), Strict()]
 """An integer; whole floats (``2.0``) are read as ``int``, bools and strings refused."""
 
 Number = Annotated[
@@ -257,17 +269,47 @@ OmittableString = Annotated[
 """A string that may be left out (``None`` means absent) but is never given as ``null``."""
 
 
-PYTHON_ARGUMENTS: Final = "estconf.python_arguments"
-"""Validation context key: the input is a constructor's keyword arguments, not a document."""
+DOCUMENT: Final = "estconf.document"
+"""Validation context key: the input is a document (a dict, JSON, a file), not keyword arguments."""
 
 
-def from_arguments(info: ValidationInfo) -> bool:
-    """Whether a validator is reading keyword arguments given to a constructor.
+def from_document(info: ValidationInfo) -> bool:
+    """Whether a validator is reading a document rather than a constructor's keyword arguments.
 
     Some document spellings (an enum's name) mean nothing to TensorFlow's
-    Python API, which refuses them; documents may still use them.
+    Python API, which refuses them as keyword arguments; documents may use them.
     """
-    return bool(info.context and info.context.get(PYTHON_ARGUMENTS))
+    return bool(info.context and info.context.get(DOCUMENT))
+
+
+class DocumentModel(BaseModel):
+    """A model read one way from keyword arguments and another from documents.
+
+    Calling the class reads keyword arguments, as TensorFlow's constructor
+    does; ``model_validate``, ``model_validate_json`` and
+    ``model_validate_strings`` read documents (see :func:`from_document`),
+    and so do models that hold this one.
+    """
+
+    @classmethod
+    def model_validate(cls, obj: Any, **options: Any) -> Self:
+        """Validate a document (a mapping, or an instance); see :class:`DocumentModel`."""
+        return super().model_validate(obj, **_as_document(options))
+
+    @classmethod
+    def model_validate_json(cls, json_data: str | bytes | bytearray, **options: Any) -> Self:
+        """Validate a JSON document; see :class:`DocumentModel`."""
+        return super().model_validate_json(json_data, **_as_document(options))
+
+    @classmethod
+    def model_validate_strings(cls, obj: Any, **options: Any) -> Self:
+        """Validate a document of strings; see :class:`DocumentModel`."""
+        return super().model_validate_strings(obj, **_as_document(options))
+
+
+def _as_document(options: dict[str, Any]) -> dict[str, Any]:
+    context = options.get("context")
+    return {**options, "context": {**(context or {}), DOCUMENT: True}}
 
 
 def absent_if_none(value: Any) -> bool:

@@ -28,6 +28,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from estconf._errors import Errors
+from estconf._tensorflow import tensorflow
 from estconf._types import (
     ADDRESS_ERROR,
     Address,
@@ -58,7 +59,7 @@ def _reject_repeated_indices(tasks: Any) -> Any:
             continue  # the key's own validation reports it
         if index in seen:
             errors.add(
-                "sparse",
+                "sparse_index_repeated",
                 "task index {index} is given twice, as {first} and {second}",
                 (str(key),),
                 key,
@@ -74,7 +75,7 @@ def _check_sparse_indices(tasks: dict[int, str]) -> dict[int, str]:
     for index in tasks:
         if index < 0:
             errors.add(
-                "sparse",
+                "sparse_index_negative",
                 "task index {index} is negative; task indices start at 0",
                 (index,),
                 index,
@@ -82,7 +83,7 @@ def _check_sparse_indices(tasks: dict[int, str]) -> dict[int, str]:
             )
         elif index > MAX_TASK_INDEX:
             errors.add(
-                "sparse",
+                "sparse_index_too_large",
                 "task index {index} is above {max}, the largest TensorFlow can hold",
                 (index,),
                 index,
@@ -136,7 +137,7 @@ def _validate_job_tasks(tasks: Any) -> list[str] | dict[int, str]:
         )
     if not result:
         raise PydanticCustomError(
-            "sparse",
+            "empty_job",
             "a job needs at least one task; this one has none (TensorFlow fails on it "
             "with: max() arg is an empty sequence)",
         )
@@ -354,9 +355,7 @@ class ClusterSpec(RootModel[dict[JobName, JobTasks]]):
 
     def to_tensorflow(self) -> Any:
         """Return the equal ``tf.train.ClusterSpec`` (needs ``estconf[tensorflow]``)."""
-        from estconf._tensorflow import cluster_spec_to_tensorflow
-
-        return cluster_spec_to_tensorflow(self)
+        return tensorflow().train.ClusterSpec(self.as_dict())
 
     def __bool__(self) -> bool:
         """A cluster is true when it has at least one job."""

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import inspect
 import os
-import threading
 from collections.abc import Callable, Mapping
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import Annotated, Any, ClassVar, Final, Literal
 
 from pydantic import (
@@ -22,6 +21,8 @@ from pydantic import (
     ConfigDict,
     Field,
     ModelWrapValidatorHandler,
+    PrivateAttr,
+    TypeAdapter,
     ValidationError,
     ValidationInfo,
     ValidatorFunctionWrapHandler,
@@ -40,7 +41,15 @@ from estconf._distributed import (
     derive_distributed,
     with_estimator_errors,
 )
-from estconf._errors import Refused, fail, raise_refused
+from estconf._errors import Errors, Refused, raise_refused, validate_along
+from estconf._estimator_rules import (
+    REPLACEABLE,
+    check_properties,
+    fspath,
+    model_dir_rule,
+    replaced_values,
+)
+from estconf._tensorflow import tensorflow, tf_config_environ
 from estconf._types import Bool, Integer, Number, String
 from estconf.cluster import ClusterSpec
 from estconf.session_config import (
@@ -52,38 +61,8 @@ from estconf.tf_config import TaskType, TFConfig, read_env
 
 __all__ = ["REPLACEABLE", "Distributed", "RunConfig", "derive_distributed"]
 
-REPLACEABLE: Final = (
-    "model_dir",
-    "tf_random_seed",
-    "save_summary_steps",
-    "save_checkpoints_steps",
-    "save_checkpoints_secs",
-    "session_config",
-    "keep_checkpoint_max",
-    "keep_checkpoint_every_n_hours",
-    "log_step_count_steps",
-    "train_distribute",
-    "device_fn",
-    "protocol",
-    "eval_distribute",
-    "experimental_distribute",
-    "experimental_max_worker_delay_secs",
-    "session_creation_timeout_secs",
-    "checkpoint_save_graph_def",
-)
-"""The properties :meth:`RunConfig.replace` may change, in TensorFlow's order."""
-
 _CHECKPOINTS_CONFLICT = "`save_checkpoints_steps` and `save_checkpoints_secs` cannot be both set."
 _DEFAULT_SAVE_CHECKPOINTS_SECS = 600
-_REPLACING = "replacing"
-
-
-def _fspath(value: Any) -> Any:
-    """Resolve a ``PathLike`` model directory to ``str``, as TensorFlow does."""
-    if isinstance(value, os.PathLike):
-        path = os.fspath(value)
-        return path.decode() if isinstance(path, bytes) else path
-    return value
 
 
 def _python_only(description: str) -> Any:
@@ -118,7 +97,10 @@ class RunConfig(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
 
-    model_dir: Annotated[String | None, BeforeValidator(_fspath)] = Field(
+    _distributed: Distributed = PrivateAttr()
+    """The distributed settings, derived once by ``distributed_from_tf_config``."""
+
+    model_dir: Annotated[String | None, BeforeValidator(fspath)] = Field(
         None,
         description="Where the model's checkpoints and summaries go; "
         "TF_CONFIG's `model_dir` if not given.",
@@ -178,14 +160,60 @@ class RunConfig(BaseModel):
     )
 
     _REPLACEABLE: ClassVar[tuple[str, ...]] = REPLACEABLE
+    _NOT_TENSORFLOW_ARGUMENTS: ClassVar[tuple[str, ...]] = ("tf_config",)
+    _SETTING_ARGUMENTS: ClassVar[tuple[str, ...]] = ()
+    """Constructor arguments that are no field but set a distributed setting (see ``_settings``)."""
 
     # -- input rules -------------------------------------------------------------------
 
     @model_validator(mode="wrap")
     @classmethod
+    def distributed_from_tf_config(
+        cls, data: Any, handler: ModelWrapValidatorHandler[Self]
+    ) -> Self:
+        """Check TF_CONFIG by the estimator's rules and derive the distributed settings, once.
+
+        The computed properties read the settings.  They also give the default
+        ``session_config`` of a distributed task that gave none.  A TF_CONFIG
+        the rules refuse is reported at ``tf_config`` with the other
+        arguments' errors (see ``Refused``); one that is not even valid is
+        left for the field to report.
+        """
+        if not isinstance(data, Mapping):
+            return handler(data)
+        errors = Errors(cls.__name__)
+        data, arguments = cls._setting_arguments(data, errors)
+        raw = data.get("tf_config")
+        settings: Distributed | None = None
+        try:
+            tf_config = _TF_CONFIG.validate_python(TFConfig() if raw is None else raw)
+        except ValidationError:
+            pass  # reported by the field, with the estimator's complaints (estimator_rules)
+        else:
+            strategies = Strategies.of(
+                {key: value for key, value in data.items() if not _v2_parameter_server(value)}
+            )
+            try:
+                derived = derive_distributed(tf_config, cls.__name__, strategies)
+            except ValidationError as refused:
+                data = {**data, "tf_config": Refused(raw, refused)}
+            else:
+                data = {**data, "tf_config": tf_config}
+                settings = cls._settings(derived, arguments)
+                if data.get("session_config") is None:
+                    default = cls._default_session_config(settings)
+                    if default is not None:
+                        data["session_config"] = default
+        config = validate_along(errors, data, handler)
+        assert settings is not None  # else the handler raised
+        config._distributed = settings
+        return config
+
+    @model_validator(mode="wrap")
+    @classmethod
     def derived_keys_agree(cls, data: Any, handler: ModelWrapValidatorHandler[Self]) -> Self:
         """A dump's derived keys are read back only if they agree with what is derived."""
-        return read_back_derived(cls, data, handler)
+        return read_back_derived(cls, data, handler, arguments=cls._SETTING_ARGUMENTS)
 
     @model_validator(mode="before")
     @classmethod
@@ -210,35 +238,13 @@ class RunConfig(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def model_dir_agrees_with_tf_config(cls, data: Any, info: ValidationInfo) -> Any:
+    def model_dir_agrees_with_tf_config(cls, data: Any) -> Any:
         """A ``model_dir`` given both here and in TF_CONFIG must be the same.
 
         TensorFlow checks this before anything else of TF_CONFIG, so it is
-        checked on the raw input.
+        checked on the raw input.  Not given, the model directory is TF_CONFIG's.
         """
-        if not isinstance(data, Mapping) or (info.context and info.context.get(_REPLACING)):
-            return data
-        model_dir = _fspath(data.get("model_dir"))
-        tf_config = data.get("tf_config")
-        if isinstance(tf_config, TFConfig):
-            from_tf_config = tf_config.model_dir
-        else:
-            from_tf_config = tf_config.get("model_dir") if isinstance(tf_config, Mapping) else None
-        if (
-            isinstance(model_dir, str)
-            and model_dir
-            and from_tf_config
-            and model_dir != from_tf_config
-        ):
-            error = PydanticCustomError(
-                "model_dir_conflict",
-                "`model_dir` provided in RunConfig construct, if set, must have the same value "
-                "as the model_dir in TF_CONFIG. model_dir: {model_dir}\n"
-                'TF_CONFIG["model_dir"]: {tf_config_model_dir}.\n',
-                {"model_dir": model_dir, "tf_config_model_dir": from_tf_config},
-            )
-            return {**data, "model_dir": Refused(model_dir, error)}
-        return data
+        return model_dir_rule(data, "tf_config", legacy=False)
 
     @field_validator("save_checkpoints_secs", "model_dir", "tf_config", mode="before")
     @classmethod
@@ -265,7 +271,7 @@ class RunConfig(BaseModel):
     @classmethod
     def estimator_strategy(cls, strategy: Any) -> Any:
         """The estimator takes the v1 parameter-server strategy, not the v2 one."""
-        if type(strategy).__name__ == "ParameterServerStrategyV2":
+        if _v2_parameter_server(strategy):
             raise PydanticCustomError(
                 "strategy",
                 "Please use `tf.compat.v1.distribute.experimental.ParameterServerStrategy` for "
@@ -333,114 +339,92 @@ class RunConfig(BaseModel):
     def estimator_rules(
         cls, value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
     ) -> TFConfig:
-        """The cluster and task make sense to the estimator (local, chief or master mode).
+        """An invalid TF_CONFIG is also read leniently, as TensorFlow reads it.
 
-        Checked here rather than with the whole model so that these errors are
-        reported together with those of the other arguments.  A TF_CONFIG with
-        other errors (say, a bad address) is also read leniently, as TensorFlow
-        reads it, so that the estimator's own complaints are reported too.
+        Then the estimator's own complaints (no chief, …) are reported with its
+        other errors (say, a bad address).  A valid one is checked with the
+        whole input, in ``distributed_from_tf_config``.
         """
-        replacing = bool(info.context and info.context.get(_REPLACING))
-        strategies = Strategies.of(info.data)
         try:
             tf_config: TFConfig = handler(value)
         except ValidationError as invalid:
-            if replacing:
-                raise
+            strategies = Strategies.of(info.data)
             raise with_estimator_errors(invalid, value, cls.__name__, strategies) from None
-        if not replacing:
-            distributed = derive_distributed(tf_config, cls.__name__, strategies)
-            _last_derived.value = (tf_config, strategies, distributed)
         return tf_config
 
-    @model_validator(mode="after")
-    def tf_config_rules(self, info: ValidationInfo) -> Self:
-        """Take ``model_dir`` from ``TF_CONFIG`` and default ``session_config`` by task type.
+    @classmethod
+    def _setting_arguments(cls, data: Any, errors: Errors) -> tuple[Any, dict[str, Any]]:
+        """Take out of ``data`` the arguments that are no field but set a distributed setting.
 
-        ``replace`` keeps TensorFlow's behaviour of re-checking only the
-        property rules, so it skips the TF_CONFIG agreement and defaults.
+        The estimator has none; invalid ones are recorded in ``errors``.
         """
-        if info.context and info.context.get(_REPLACING):
-            # TensorFlow's replace keeps the distributed settings as they were.
-            self.__dict__["_distributed"] = info.context[_REPLACING]
-            return self
-        distributed = self._distributed
-        from_tf_config = self.tf_config.model_dir
-        # The instance is still being built: resolving these two fields in place
-        # keeps them ordinary fields that dump and read back unchanged.
-        if self.model_dir is None and from_tf_config:
-            self.__dict__["model_dir"] = from_tf_config
-        if self.session_config is None and distributed.cluster_spec and distributed.between_graph:
-            self.__dict__["session_config"] = self._default_session_config(distributed)
-        return self
+        return data, {}
 
-    # -- derived properties ------------------------------------------------------------
+    @classmethod
+    def _settings(cls, derived: Distributed, arguments: dict[str, Any]) -> Distributed:
+        """The distributed settings: those derived from TF_CONFIG, as the arguments change them."""
+        return derived
 
-    @cached_property
-    def _distributed(self) -> Distributed:
-        strategies = Strategies.of(self.__dict__)
-        last: tuple[TFConfig, Strategies, Distributed] | None = getattr(
-            _last_derived, "value", None
-        )
-        if last is not None and last[0] is self.tf_config and last[1] == strategies:
-            return last[2]  # derived moments ago by estimator_rules, for this very TF_CONFIG
-        return derive_distributed(self.tf_config, type(self).__name__, strategies)
-
-    def _default_session_config(self, distributed: Distributed) -> ConfigProto | None:
+    @classmethod
+    def _default_session_config(cls, distributed: Distributed) -> ConfigProto | None:
         """The session config of a distributed task that gave none (between-graph filters)."""
+        if not (distributed.cluster_spec and distributed.between_graph):
+            return None
         filters = _device_filters(distributed.task_type, distributed.task_id)
         return None if filters is None else _between_graph_session_config(filters)
 
+    # -- derived properties ------------------------------------------------------------
+
     @computed_field(description="The training cluster; empty in local mode and for evaluators.")  # type: ignore[prop-decorator]
-    @cached_property
+    @property
     def cluster_spec(self) -> ClusterSpec:
         """The training cluster (``TF_CONFIG``'s, or empty for an evaluator)."""
         return self._distributed.cluster_spec
 
     @computed_field(description="This task's type.")  # type: ignore[prop-decorator]
-    @cached_property
+    @property
     def task_type(self) -> str:
         """This task's type (``worker`` in local mode)."""
         return self._distributed.task_type
 
     @computed_field(description="This task's index within its job.")  # type: ignore[prop-decorator]
-    @cached_property
+    @property
     def task_id(self) -> int:
         """This task's index within its job."""
         return self._distributed.task_id
 
     @computed_field(description="The session target of training: '' or grpc://host:port.")  # type: ignore[prop-decorator]
-    @cached_property
+    @property
     def master(self) -> str:
         """The session target this task trains with."""
         return self._distributed.master
 
     @computed_field(description="The session target of evaluation.")  # type: ignore[prop-decorator]
-    @cached_property
+    @property
     def evaluation_master(self) -> str:
         """The session target this task evaluates with."""
         return self._distributed.evaluation_master
 
     @computed_field(description="Whether this task is the chief (or master).")  # type: ignore[prop-decorator]
-    @cached_property
+    @property
     def is_chief(self) -> bool:
         """Whether this task is the chief of the training cluster."""
         return self._distributed.is_chief
 
     @computed_field(description="How many parameter servers the cluster has.")  # type: ignore[prop-decorator]
-    @cached_property
+    @property
     def num_ps_replicas(self) -> int:
         """How many parameter servers the training cluster has."""
         return self._distributed.num_ps_replicas
 
     @computed_field(description="How many workers the cluster has, the chief included.")  # type: ignore[prop-decorator]
-    @cached_property
+    @property
     def num_worker_replicas(self) -> int:
         """How many workers the training cluster has, the chief (or master) included."""
         return self._distributed.num_worker_replicas
 
     @computed_field(description="This task's unique id in the training cluster.")  # type: ignore[prop-decorator]
-    @cached_property
+    @property
     def global_id_in_cluster(self) -> int | None:
         """This task's unique id in the training cluster; ``None`` for an evaluator.
 
@@ -450,7 +434,7 @@ class RunConfig(BaseModel):
         return self._distributed.global_id_in_cluster
 
     @computed_field(description="TF_CONFIG's platform-defined `service` object.")  # type: ignore[prop-decorator]
-    @cached_property
+    @property
     def service(self) -> dict[str, Any] | None:
         """``TF_CONFIG``'s ``service`` object, if any."""
         return self._distributed.service
@@ -482,9 +466,20 @@ class RunConfig(BaseModel):
         config's ``tf_config`` while the object is built, under a lock, and
         restored afterwards.
         """
-        from estconf._tensorflow import run_config_to_tensorflow
+        tf = tensorflow()
+        arguments = {
+            name: getattr(self, name)
+            for name in type(self).model_fields
+            if name not in self._NOT_TENSORFLOW_ARGUMENTS
+        }
+        if self.session_config is not None:
+            arguments["session_config"] = self.session_config.to_proto()
+        with tf_config_environ(self.tf_config.to_json()):
+            return self._build_tensorflow(tf, arguments)
 
-        return run_config_to_tensorflow(self)
+    def _build_tensorflow(self, tf: Any, arguments: dict[str, Any]) -> Any:
+        """Build TensorFlow's object from its keyword arguments, under this TF_CONFIG."""
+        return tf.estimator.RunConfig(**arguments)
 
     @classmethod
     def from_tensorflow(cls, config: Any, environ: Mapping[str, str] | None = None) -> Self:
@@ -497,9 +492,35 @@ class RunConfig(BaseModel):
         Raises:
             ValueError: ``config`` was built under another ``TF_CONFIG``.
         """
-        from estconf._tensorflow import run_config_from_tensorflow
+        arguments: dict[str, Any] = {
+            # experimental_distribute has no public property in TensorFlow.
+            name: getattr(config, name, getattr(config, f"_{name}", None))
+            for name in cls.model_fields
+            if name not in (*cls._NOT_TENSORFLOW_ARGUMENTS, "session_config")
+        }
+        session_config = config.session_config
+        arguments["session_config"] = (
+            None if session_config is None else ConfigProto.from_proto(session_config)
+        )
+        ours = cls.from_env(environ, **arguments, **cls._tensorflow_extra_arguments(config))
+        mismatched = [
+            f"{name}: TensorFlow {getattr(config, name)!r}, estconf {getattr(ours, name)!r}"
+            for name in cls.model_computed_fields
+            if name != "cluster_spec" and getattr(config, name) != getattr(ours, name)
+        ]
+        if ours.cluster_spec != config.cluster_spec.as_dict():
+            mismatched.append("cluster_spec")
+        if mismatched:
+            raise ValueError(
+                "the TensorFlow RunConfig was not built from the TF_CONFIG in the given "
+                "environment (pass the environ it was built with): " + "; ".join(mismatched)
+            )
+        return ours
 
-        return run_config_from_tensorflow(cls, config, environ)
+    @classmethod
+    def _tensorflow_extra_arguments(cls, config: Any) -> dict[str, Any]:
+        """Arguments read back from TensorFlow's object besides the estimator's fields."""
+        return {}
 
     def replace(self, **kwargs: Any) -> Self:
         """Return a copy with some properties replaced, by TensorFlow's rules.
@@ -512,33 +533,21 @@ class RunConfig(BaseModel):
         Raises:
             pydantic.ValidationError: a key may not be replaced, or a value is invalid.
         """
-        for key in kwargs:
-            if key not in self._REPLACEABLE:
-                raise fail(
-                    type(self).__name__,
-                    "replace_not_supported",
-                    "Replacing {key} is not supported. Allowed properties are {allowed}.",
-                    (key,),
-                    kwargs[key],
-                    {"key": key, "allowed": str(list(self._REPLACEABLE))},
-                )
-        values = {name: getattr(self, name) for name in type(self).model_fields}
-        values.update(kwargs)
-        steps = "save_checkpoints_steps"
-        secs = "save_checkpoints_secs"
-        if steps in kwargs and secs not in kwargs and kwargs[steps] is not None:
-            values[secs] = None
-        elif secs in kwargs and steps not in kwargs and kwargs[secs] is not None:
-            values[steps] = None
-        return self.model_validate(values, context={_REPLACING: self._distributed})
+        changed = replaced_values(type(self).__name__, kwargs, self._REPLACEABLE)
+        current = {name: getattr(self, name) for name in type(self).model_fields}
+        both = "save_checkpoints_steps" in kwargs and "save_checkpoints_secs" in kwargs
+        checked = check_properties(RunConfig, {**current, **changed}, both_replaced=both)
+        return self.model_copy(
+            update={name: checked.get(name, value) for name, value in changed.items()}
+        )
 
 
-_last_derived = threading.local()
-"""The last ``(tf_config, strategies, Distributed)`` validated in this thread.
+_TF_CONFIG: TypeAdapter[TFConfig] = TypeAdapter(TFConfig)
 
-The derivation is a pure function of the TF_CONFIG object and the strategies,
-so the instance being built reuses the one its validator just computed.
-"""
+
+def _v2_parameter_server(strategy: Any) -> bool:
+    return type(strategy).__name__ == "ParameterServerStrategyV2"
+
 
 _PROTOCOLS: Final = ("grpc", "grpc+verbs")
 _POSITIVE: Final = frozenset(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Final
 
 from pydantic import (
@@ -19,17 +20,30 @@ from pydantic import (
     ConfigDict,
     Field,
     SerializerFunctionWrapHandler,
+    ValidationError,
     field_validator,
     model_serializer,
 )
 from pydantic_core import PydanticCustomError
 
-from estconf._errors import fail
+from estconf._errors import Errors, Loc, fail
 from estconf._json import JSONInputError, loads, type_name
 from estconf._types import OmittableString, String, TaskIndex, absent_if_none
 from estconf.cluster import ClusterSpec
 
-__all__ = ["TF_CONFIG", "TFConfig", "Task", "TaskType", "parse_json", "read_env"]
+__all__ = [
+    "TF_CONFIG",
+    "UNREADABLE",
+    "TFConfig",
+    "TFConfigText",
+    "Task",
+    "TaskType",
+    "load_json",
+    "parse_json",
+    "read_env",
+    "read_service",
+    "service_error",
+]
 
 TF_CONFIG: Final = "TF_CONFIG"
 """The name of the environment variable."""
@@ -146,12 +160,9 @@ class TFConfig(BaseModel):
     @classmethod
     def service_type(cls, service: Any) -> Any:
         """``service`` is an object or ``null``."""
-        if service is not None and not isinstance(service, Mapping):
-            raise PydanticCustomError(
-                "service_type",
-                'If "service" is set in TF_CONFIG, it must be a dict. Given {given}',
-                {"given": str(type(service))},
-            )
+        error = service_error(service)
+        if error is not None:
+            raise error
         return service
 
     @classmethod
@@ -180,6 +191,17 @@ class TFConfig(BaseModel):
         return json.dumps(self.model_dump(mode="json"), separators=(",", ":"))
 
 
+def service_error(service: Any) -> PydanticCustomError | None:
+    """TensorFlow's error for a ``service`` that is set and not an object, else ``None``."""
+    if service is None or isinstance(service, Mapping):
+        return None
+    return PydanticCustomError(
+        "service_type",
+        'If "service" is set in TF_CONFIG, it must be a dict. Given {given}',
+        {"given": str(type(service))},
+    )
+
+
 def parse_json(text: str | bytes) -> dict[str, Any]:
     """Parse ``TF_CONFIG`` text into a JSON object, without validating its keys.
 
@@ -194,8 +216,27 @@ def parse_json(text: str | bytes) -> dict[str, Any]:
             "TF_CONFIG is set but empty; unset it or give a JSON object",
             value=text,
         )
+    data = load_json(text)
+    if not isinstance(data, dict):
+        raise fail(TF_CONFIG, "tf_config_type", _NOT_AN_OBJECT, value=data, ctx=_kind(data))
+    return data
+
+
+_NOT_AN_OBJECT: Final = "TF_CONFIG must be a JSON object, got {kind}"
+
+
+def _kind(data: Any) -> dict[str, str]:
+    return {"kind": type_name(data)}
+
+
+def load_json(text: str | bytes) -> Any:
+    """Parse ``TF_CONFIG`` text as JSON, strictly (no duplicate keys), keeping NaN.
+
+    Raises:
+        pydantic.ValidationError: the text is not JSON or repeats a key.
+    """
     try:
-        data = loads(text, allow_nan=True)
+        return loads(text, allow_nan=True)
     except JSONInputError as exc:
         where = "" if exc.line is None else f" (line {exc.line}, column {exc.column})"
         raise fail(
@@ -205,23 +246,66 @@ def parse_json(text: str | bytes) -> dict[str, Any]:
             value=text,
             ctx={"reason": exc.message + where},
         ) from None
-    if not isinstance(data, dict):
-        raise fail(
-            TF_CONFIG,
-            "tf_config_type",
-            "TF_CONFIG must be a JSON object, got {kind}",
-            value=data,
-            ctx={"kind": type_name(data)},
-        )
-    return data
 
 
-def read_env(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class TFConfigText:
+    """The text of the ``TF_CONFIG`` variable (``None``: unset), to parse only if needed.
+
+    TensorFlow's ``TPUConfig`` reads the variable only when it needs the TPU
+    job name: a config that gives one must not fail on a bad TF_CONFIG.
+    """
+
+    text: str | None
+
+
+UNREADABLE: Final = object()
+"""What :func:`read_service` gives for a TF_CONFIG it cannot read (the errors say why)."""
+
+
+def read_service(tf_config: Any, errors: Errors) -> tuple[Any, Loc]:
+    """Return the ``service`` of a TF_CONFIG given in any form, and where it is.
+
+    ``tf_config`` is a :class:`TFConfig`, a mapping (raw TF_CONFIG), or a
+    :class:`TFConfigText` read from the environment.  A missing ``service``
+    is ``{}``; an explicit null is ``None``.  The value is :data:`UNREADABLE`
+    when the TF_CONFIG is not a JSON object; ``errors`` records why.
+    """
+    root: Loc = ("tf_config",)
+    if isinstance(tf_config, TFConfigText):
+        root = (TF_CONFIG,)
+        if tf_config.text is None:
+            return {}, root
+        try:
+            tf_config = load_json(tf_config.text)
+        except ValidationError as exc:
+            for detail in exc.errors():
+                errors.add(detail["type"], detail["msg"], root, tf_config.text)
+            return UNREADABLE, root
+    if isinstance(tf_config, TFConfig):
+        if tf_config.service is None:
+            # An explicit null and a missing key both read as None; only the first is an error.
+            return (None if "service" in tf_config.model_fields_set else {}), root
+        return tf_config.service, root
+    if isinstance(tf_config, Mapping):
+        return tf_config.get("service", {}), root
+    errors.add("tf_config_type", _NOT_AN_OBJECT, root, tf_config, _kind(tf_config))
+    return UNREADABLE, root
+
+
+def read_env(
+    environ: Mapping[str, str] | None = None, *, empty_is_unset: bool = False
+) -> dict[str, Any]:
     """Read and parse the ``TF_CONFIG`` variable of ``environ`` (``{}`` when unset).
+
+    Args:
+        environ: The environment; ``os.environ`` by default.
+        empty_is_unset: Read a variable set to ``''`` as unset, as the legacy
+            ``tf.contrib.learn`` did (the estimator refuses it).
 
     Raises:
         pydantic.ValidationError: the variable is set but is not a JSON object.
     """
     env = os.environ if environ is None else environ
     text = env.get(TF_CONFIG)
-    return {} if text is None else parse_json(text)
+    return {} if text is None or (empty_is_unset and not text) else parse_json(text)

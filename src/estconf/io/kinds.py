@@ -134,7 +134,7 @@ KINDS: dict[str, Kind] = {
     "tpu_run_config": Kind(
         name="tpu_run_config",
         title="tpu.RunConfig",
-        model_path="estconf.tpu:RunConfig",
+        model_path="estconf.tpu.run_config:RunConfig",
         markers=frozenset({"tpu_config"}),
         description="The arguments of tf.estimator.tpu.RunConfig: those of "
         "tf.estimator.RunConfig, with `tpu_config`, `master` and `evaluation_master`.",
@@ -142,7 +142,7 @@ KINDS: dict[str, Kind] = {
     "tpu_config": Kind(
         name="tpu_config",
         title="TPUConfig",
-        model_path="estconf.tpu:TPUConfig",
+        model_path="estconf.tpu.config:TPUConfig",
         markers=_TPU_CONFIG_KEYS,
         description="The arguments of tf.estimator.tpu.TPUConfig.",
     ),

@@ -1,0 +1,170 @@
+"""The estimator's rules that ``tf.contrib.learn`` shares: ``replace`` and ``model_dir``.
+
+Which properties ``replace`` may change and how (:func:`replaced_values`),
+the property checks it runs on the result (:func:`check_properties`), and
+how the ``model_dir`` argument and TF_CONFIG's agree (:func:`model_dir_rule`).
+``estconf.RunConfig`` and ``estconf.contrib.RunConfig`` both apply them;
+TensorFlow 1.15's differences are arguments.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any, Final
+
+from pydantic import BaseModel
+from pydantic_core import PydanticCustomError
+
+from estconf._errors import Refused, fail
+from estconf.tf_config import TFConfig
+
+__all__ = ["REPLACEABLE", "check_properties", "fspath", "model_dir_rule", "replaced_values"]
+
+REPLACEABLE: Final = (
+    "model_dir",
+    "tf_random_seed",
+    "save_summary_steps",
+    "save_checkpoints_steps",
+    "save_checkpoints_secs",
+    "session_config",
+    "keep_checkpoint_max",
+    "keep_checkpoint_every_n_hours",
+    "log_step_count_steps",
+    "train_distribute",
+    "device_fn",
+    "protocol",
+    "eval_distribute",
+    "experimental_distribute",
+    "experimental_max_worker_delay_secs",
+    "session_creation_timeout_secs",
+    "checkpoint_save_graph_def",
+)
+"""The properties :meth:`RunConfig.replace` may change, in TensorFlow's order."""
+
+
+def fspath(value: Any) -> Any:
+    """Resolve a ``PathLike`` model directory to ``str``, as TensorFlow does."""
+    if isinstance(value, os.PathLike):
+        path = os.fspath(value)
+        return path.decode() if isinstance(path, bytes) else path
+    return value
+
+
+_UNCHECKED: Final = ("tf_config", "experimental_distribute")
+"""Fields no property check reads: ``replace`` keeps their values as given."""
+
+
+def replaced_values(
+    title: str, kwargs: Mapping[str, Any], allowed: tuple[str, ...]
+) -> dict[str, Any]:
+    """The properties ``replace(**kwargs)`` changes, by TensorFlow's rules.
+
+    Replacing one checkpoint setting with a value clears the other.
+
+    Raises:
+        pydantic.ValidationError: a key of ``kwargs`` is not in ``allowed``.
+    """
+    for key in kwargs:
+        if key not in allowed:
+            raise fail(
+                title,
+                "replace_not_supported",
+                "Replacing {key} is not supported. Allowed properties are {allowed}.",
+                (key,),
+                kwargs[key],
+                {"key": key, "allowed": str(list(allowed))},
+            )
+    changed = dict(kwargs)
+    steps, secs = "save_checkpoints_steps", "save_checkpoints_secs"
+    if steps in kwargs and secs not in kwargs and kwargs[steps] is not None:
+        changed[secs] = None
+    elif secs in kwargs and steps not in kwargs and kwargs[secs] is not None:
+        changed[steps] = None
+    return changed
+
+
+def check_properties(
+    model: type[BaseModel], values: Mapping[str, Any], *, both_replaced: bool
+) -> dict[str, Any]:
+    """Run the estimator's property checks on ``values``, as its ``replace`` does.
+
+    The checks are those of the constructor, run against an unset TF_CONFIG:
+    nothing is derived again from TF_CONFIG.  Both checkpoint settings with
+    values are an error only when both were replaced (the contrib constructor
+    may set both); otherwise each is checked on its own.
+
+    Args:
+        model: The estimator's ``RunConfig``, whose validators are the checks.
+        values: The properties after ``replace``.
+        both_replaced: Whether both checkpoint settings were replaced.
+
+    Returns:
+        The checked values, as the checks read them (``2.0`` becomes ``2``).
+
+    Raises:
+        pydantic.ValidationError: a value fails a check.
+    """
+    checked = {
+        name: value
+        for name, value in values.items()
+        if name in model.model_fields and name not in _UNCHECKED
+    }
+    steps = checked.get("save_checkpoints_steps")
+    read: dict[str, Any] = {}
+    if steps is not None and checked.get("save_checkpoints_secs") is not None and not both_replaced:
+        del checked["save_checkpoints_steps"]
+        alone = model.model_validate({"save_checkpoints_steps": steps})
+        read["save_checkpoints_steps"] = getattr(alone, "save_checkpoints_steps")  # noqa: B009
+    config = model.model_validate(checked)
+    read.update((name, getattr(config, name)) for name in checked)
+    return read
+
+
+def model_dir_rule(data: Any, tf_config_key: str, *, legacy: bool) -> Any:
+    """The model directory is the argument, else TF_CONFIG's; set in both, they must agree.
+
+    Read on the raw input, where TensorFlow checks it.  The estimator compares
+    two non-empty directories (it refuses an empty argument elsewhere);
+    TensorFlow 1.15's contrib API (``legacy``) compares any two that are set,
+    and takes TF_CONFIG's when the argument is empty.
+
+    Args:
+        data: The model's raw input.
+        tf_config_key: The key of the TF_CONFIG in ``data``.
+        legacy: Apply the contrib API's rule.
+
+    Returns:
+        ``data`` with ``model_dir`` resolved, or refused (see ``Refused``).
+    """
+    if not isinstance(data, Mapping):
+        return data
+    given = data.get("model_dir") if legacy else fspath(data.get("model_dir"))
+    tf_config = data.get(tf_config_key)
+    if isinstance(tf_config, TFConfig):
+        from_tf_config = tf_config.model_dir
+    else:
+        from_tf_config = tf_config.get("model_dir") if isinstance(tf_config, Mapping) else None
+    if legacy:
+        conflict = (
+            isinstance(given, str) and isinstance(from_tf_config, str) and given != from_tf_config
+        )
+    else:
+        conflict = bool(
+            isinstance(given, str) and given and from_tf_config and given != from_tf_config
+        )
+    if conflict:
+        error = PydanticCustomError(
+            "model_dir_conflict",
+            "`model_dir` provided in RunConfig construct, if set, must have the same value "
+            "as the model_dir in TF_CONFIG. model_dir: {model_dir}\n"
+            'TF_CONFIG["model_dir"]: {tf_config_model_dir}.\n',
+            {"model_dir": given, "tf_config_model_dir": from_tf_config},
+        )
+        return {**data, "model_dir": Refused(given, error)}
+    if legacy and given in (None, ""):
+        resolved = from_tf_config if isinstance(from_tf_config, str) else None
+        return data if resolved == given else {**data, "model_dir": resolved}
+    if not legacy and given is None and isinstance(from_tf_config, str) and from_tf_config:
+        return {**data, "model_dir": from_tf_config}
+    return data
