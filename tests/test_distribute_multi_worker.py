@@ -170,7 +170,7 @@ class TestRefusals:
     def test_a_hole_is_refused_on_purpose(self) -> None:
         cluster = {"worker": {"0": "w:0", "5": "w:5"}}
         code, _, msg = refusal({"cluster": cluster, "task": {"type": "worker", "index": 1}})
-        assert code == "sparse"
+        assert code == "task_in_hole"
         assert "hole" in msg
 
     def test_tensorflows_check_comes_before_the_stricter_one(self) -> None:

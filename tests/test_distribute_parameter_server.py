@@ -136,7 +136,10 @@ class TestRefusals:
             == "negative_index"
         )
         sparse = {**CLUSTER, "worker": {"0": "w:0", "3": "w:3"}}
-        assert refusal({"cluster": sparse, "task": {"type": "worker", "index": 1}})[0] == "sparse"
+        assert (
+            refusal({"cluster": sparse, "task": {"type": "worker", "index": 1}})[0]
+            == "task_in_hole"
+        )
 
 
 def test_from_env() -> None:

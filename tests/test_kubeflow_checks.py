@@ -204,9 +204,9 @@ def test_dynamic_worker() -> None:
     findings = check(load("dynamic_worker.yaml"))
     assert found(findings) == [
         ("tfjob_dynamic_worker_empty_cluster", "error", "spec.tfReplicaSpecs.Chief"),
-        ("tfjob_sparse", "error", "spec.tfReplicaSpecs.Chief"),
+        ("tfjob_empty_job", "error", "spec.tfReplicaSpecs.Chief"),
         ("tfjob_missing_chief", "error", "spec.tfReplicaSpecs"),
-        ("tfjob_sparse", "error", "spec.tfReplicaSpecs.PS"),
+        ("tfjob_empty_job", "error", "spec.tfReplicaSpecs.PS"),
     ]
     assert findings[1].message.startswith("pod elastic-chief-0 refuses its TF_CONFIG: ")
 

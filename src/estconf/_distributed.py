@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from estconf._errors import Errors, Loc, fail
-from estconf.cluster import ClusterSpec
+from estconf.cluster import ClusterSpec, check_task_not_a_hole
 from estconf.tf_config import Task, TaskType, TFConfig
 
 __all__ = [
@@ -388,22 +388,7 @@ def check_task_in_cluster(
             task_id if index_value is None else index_value,
             {"task_id": task_id, "task_type": str(task_type), "cluster": repr(cluster)},
         )
-    try:
-        cluster.task_address(task_type, task_id)
-    except ValueError:
-        raise fail(
-            title,
-            "task_in_hole",
-            "task {task_type}[{task_id}] is a hole of the sparse job '{task_type}': the "
-            "cluster gives this task no address (its indices are {indices})",
-            (*at, "task", "index"),
-            task_id,
-            {
-                "task_id": task_id,
-                "task_type": task_type,
-                "indices": str(cluster.task_indices(task_type)),
-            },
-        ) from None
+    check_task_not_a_hole(cluster, task_type, task_id, title, (*at, "task", "index"))
 
 
 def single_task(cluster: ClusterSpec) -> bool:

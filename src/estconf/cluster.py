@@ -27,7 +27,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from estconf._errors import Errors
+from estconf._errors import Errors, Loc, fail
 from estconf._tensorflow import tensorflow
 from estconf._types import (
     ADDRESS_ERROR,
@@ -40,7 +40,7 @@ from estconf._types import (
     all_plain_addresses_valid,
 )
 
-__all__ = ["ClusterSpec"]
+__all__ = ["ClusterSpec", "check_task_not_a_hole"]
 
 MAX_TASK_INDEX = 2**31 - 1
 """TensorFlow keeps task indices in a ``map<int32, string>`` of its ClusterDef."""
@@ -375,6 +375,34 @@ class ClusterSpec(RootModel[dict[JobName, JobTasks]]):
         # TensorFlow's own rendering (jobs sorted), which its error messages embed.
         jobs = self.as_dict()
         return "ClusterSpec({" + ", ".join(f"{job!r}: {jobs[job]!r}" for job in sorted(jobs)) + "})"
+
+
+def check_task_not_a_hole(
+    cluster: ClusterSpec, task_type: str, task_id: int, title: str, loc: Loc
+) -> None:
+    """Refuse a task that is a hole of a sparse job of ``cluster`` (``task_in_hole``).
+
+    TensorFlow fails on such a task only when it looks up the task's address;
+    every reader of TF_CONFIG in estconf refuses it up front, at ``loc``.
+
+    Raises:
+        pydantic.ValidationError: the cluster gives the task no address.
+    """
+    if task_id in cluster.task_indices(task_type):
+        return
+    raise fail(
+        title,
+        "task_in_hole",
+        "task {task_type}[{task_id}] is a hole of the sparse job '{task_type}': the "
+        "cluster gives this task no address (its indices are {indices})",
+        loc,
+        task_id,
+        {
+            "task_id": task_id,
+            "task_type": task_type,
+            "indices": str(cluster.task_indices(task_type)),
+        },
+    )
 
 
 def _normalize(other: object) -> dict[str, dict[int, str]] | None:

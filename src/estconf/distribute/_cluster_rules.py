@@ -15,13 +15,13 @@ from __future__ import annotations
 from typing import Final
 
 from estconf._errors import Errors, fail
-from estconf.cluster import ClusterSpec
+from estconf.cluster import ClusterSpec, check_task_not_a_hole
 from estconf.tf_config import TaskType
 
 __all__ = [
     "ALLOWED_TASK_TYPES",
     "check_index_not_negative",
-    "check_task_not_a_hole",
+    "check_own_task_not_a_hole",
     "leader_task",
     "num_tasks",
     "validate_cluster_spec",
@@ -154,10 +154,10 @@ def check_index_not_negative(
         )
 
 
-def check_task_not_a_hole(
+def check_own_task_not_a_hole(
     cluster: ClusterSpec, task_type: str | None, task_id: int | None, title: str
 ) -> None:
-    """The node's own task has an address in the cluster (section 6 ``sparse``).
+    """The node's own task has an address in the cluster (section 6 ``task_in_hole``).
 
     Only a task of a job of the cluster is checked; an evaluator outside the
     cluster has no address to have.
@@ -167,17 +167,4 @@ def check_task_not_a_hole(
     """
     if task_type is None or task_id is None or task_type not in cluster.root:
         return
-    if task_id not in cluster.task_indices(task_type):
-        raise fail(
-            title,
-            "sparse",
-            "task {task_type}[{task_id}] is a hole of the sparse job '{task_type}': the "
-            "cluster gives this task no address (its indices are {indices})",
-            ("task", "index"),
-            task_id,
-            {
-                "task_type": task_type,
-                "task_id": task_id,
-                "indices": str(cluster.task_indices(task_type)),
-            },
-        )
+    check_task_not_a_hole(cluster, task_type, task_id, title, ("task", "index"))

@@ -32,7 +32,7 @@ from estconf._errors import fail
 from estconf.cluster import ClusterSpec
 from estconf.distribute._cluster_rules import (
     check_index_not_negative,
-    check_task_not_a_hole,
+    check_own_task_not_a_hole,
     leader_task,
     num_tasks,
     validate_cluster_spec,
@@ -127,7 +127,7 @@ def _derive(tf_config: TFConfig, title: str) -> _MultiWorker:
             task_type,
         )
     check_index_not_negative(task_id, title)
-    check_task_not_a_hole(cluster, task_type, task_id, title)
+    check_own_task_not_a_hole(cluster, task_type, task_id, title)
     chiefs = num_tasks(cluster, TaskType.CHIEF)
     if task_type == TaskType.EVALUATOR:
         num_workers, id_in_cluster = num_tasks(cluster, TaskType.EVALUATOR), task_id

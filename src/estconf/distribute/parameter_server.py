@@ -31,7 +31,7 @@ from estconf._errors import fail
 from estconf.cluster import ClusterSpec
 from estconf.distribute._cluster_rules import (
     check_index_not_negative,
-    check_task_not_a_hole,
+    check_own_task_not_a_hole,
     num_tasks,
     validate_cluster_spec,
 )
@@ -92,7 +92,7 @@ def _derive(tf_config: TFConfig, title: str) -> _ParameterServer:
                 {"sentence": sentence},
             )
     check_index_not_negative(task_id, title)
-    check_task_not_a_hole(cluster, task_type, task_id, title)
+    check_own_task_not_a_hole(cluster, task_type, task_id, title)
     num_workers = num_tasks(cluster, TaskType.WORKER)
     num_ps = num_tasks(cluster, TaskType.PS)
     filters: dict[str, list[str]] = {}

@@ -51,7 +51,7 @@ _HINTS: Final = {
     "multiple_chiefs": "set replicas: 1 on the Chief (or Master)",
     "chief_with_master": "keep one of Chief and Master",
     "evaluator_with_master": "rename Master to Chief: an evaluator needs a Chief",
-    "sparse": "give the replica spec replicas: 1 or more, or remove it",
+    "empty_job": "give the replica spec replicas: 1 or more, or remove it",
     "job_name": "name the replica type with letters, digits and '_' only",
     "local_task_type": "this operator release puts the cluster under sparseCluster, which "
     "TensorFlow never reads: upgrade the operator to v1.7.0 or later, or drop "
