@@ -1,0 +1,159 @@
+"""What the commands of ``estconf`` share: exit codes, limits, reading input, errors."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypedDict
+
+from estconf.io import kinds
+
+if TYPE_CHECKING:
+    from estconf import TFConfig
+    from estconf.io.report import Result
+
+PROG = "estconf"
+
+EXIT_OK = 0
+EXIT_INVALID = 1
+EXIT_USAGE = 2
+EXIT_INTERNAL = 3
+
+KIND_NAMES = tuple(kinds.KINDS)
+FORMATTER = argparse.RawDescriptionHelpFormatter
+
+
+class UsageError(Exception):
+    """A usage error found after parsing: reported like argparse's, exit 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
+    return value
+
+
+def add_limits(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--max-size",
+        type=positive_int,
+        metavar="BYTES",
+        help="refuse files larger than this (default: 64 MiB)",
+    )
+    parser.add_argument(
+        "--max-depth",
+        type=positive_int,
+        metavar="N",
+        help="refuse objects and arrays nested deeper (default: 64)",
+    )
+
+
+class Limits(TypedDict, total=False):
+    max_size: int
+    max_depth: int
+
+
+def limit_args(args: argparse.Namespace) -> Limits:
+    limits: Limits = {}
+    if args.max_size is not None:
+        limits["max_size"] = args.max_size
+    if args.max_depth is not None:
+        limits["max_depth"] = args.max_depth
+    return limits
+
+
+def out(text: str, stream: TextIO | None = None) -> None:
+    (stream or sys.stdout).write(text)
+
+
+class Invalid(Exception):
+    """Input that is not valid: the results say why."""
+
+    def __init__(self, results: list[Result]) -> None:
+        super().__init__()
+        self.results = results
+
+
+def load_or_fail(path: str, kind: str, limits: Limits) -> Any:
+    from estconf import files
+    from estconf.io.report import Result
+
+    try:
+        return files.load(path, kind, **limits)
+    except files.ConfigFileError as exc:
+        raise Invalid([Result(path, exc.kind, exc.errors)]) from None
+
+
+def loads_or_fail(text: str | bytes, name: str, limits: Limits) -> TFConfig:
+    from estconf import TFConfig, files
+    from estconf.io.errors import error
+    from estconf.io.report import Result
+
+    if not text.strip():
+        empty = error(
+            name, "tf_config_empty", "TF_CONFIG is set but empty; unset it or give a JSON object"
+        )
+        raise Invalid([Result(name, "tf_config", [empty])])
+    try:
+        return files.loads(text, "json", TFConfig, name=name, **limits)
+    except files.ConfigFileError as exc:
+        raise Invalid([Result(name, exc.kind, exc.errors)]) from None
+
+
+def read_stdin(limits: Limits) -> str | bytes:
+    """Standard input's bytes (its text, if it has no bytes), refused past the size limit."""
+    from estconf.io.checks import MAX_SIZE, read_stream
+    from estconf.io.errors import ConfigFileError
+    from estconf.io.report import Result
+
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is None:
+        return sys.stdin.read()
+    try:
+        return read_stream(buffer, "<stdin>", limits.get("max_size", MAX_SIZE))
+    except ConfigFileError as exc:
+        raise Invalid([Result("<stdin>", "tf_config", exc.errors)]) from None
+
+
+def environ_bytes(name: str) -> bytes:
+    """An environment variable's bytes, as the process got them (not necessarily UTF-8)."""
+    environb = getattr(os, "environb", None)
+    if environb is not None:
+        value: bytes = environb[name.encode()]
+        return value
+    return os.environ[name].encode("utf-8", "surrogateescape")
+
+
+def read_or_fail(path: str, limits: Limits) -> dict[str, Any]:
+    from estconf import files
+    from estconf.io.errors import error
+    from estconf.io.report import Result
+
+    try:
+        data = files.read_data(path, **limits)
+    except files.ConfigFileError as exc:
+        raise Invalid([Result(path, None, exc.errors)]) from None
+    if not isinstance(data, dict):
+        refused = error(path, "not_an_object", "a RunConfig file holds an object")
+        raise Invalid([Result(path, None, [refused])])
+    return data
+
+
+def errors_of(exc: Any, name: str) -> list[Any]:
+    """The errors of a ValidationError about no file in particular, as file errors."""
+    from estconf.io.errors import error
+
+    return [
+        error(name, e["type"], e["msg"], tuple(e["loc"])) for e in exc.errors(include_url=False)
+    ]

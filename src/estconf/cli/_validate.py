@@ -1,0 +1,83 @@
+"""``estconf validate``: check config files and report every error."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from estconf.cli._common import (
+    EXIT_INVALID,
+    EXIT_OK,
+    FORMATTER,
+    KIND_NAMES,
+    Limits,
+    add_limits,
+    limit_args,
+    out,
+)
+from estconf.io import kinds
+
+if TYPE_CHECKING:
+    from estconf.io.report import Result
+
+NAME = "validate"
+
+_VALIDATE_EPILOG = """\
+The kind of each file is told from its top-level keys unless --kind says it:
+a 'tf_config' key or a RunConfig argument (save_checkpoints_steps, ...) makes
+a RunConfig file; TF_CONFIG keys (cluster, task, ...) make a TF_CONFIG file.
+
+exit status: 0 all files valid, 1 some file invalid, 2 usage error.
+
+examples:
+  estconf validate run_config.yaml tf_config.json
+  estconf validate --kind tf_config env/*.json
+  estconf validate --format json config.toml | jq '.files[].errors'"""
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the command and its options to ``commands``."""
+    validate = commands.add_parser(
+        NAME,
+        help="check config files",
+        description="Check config files (.json, .toml, .yaml, .yml) and report every error.",
+        epilog=_VALIDATE_EPILOG,
+        formatter_class=FORMATTER,
+    )
+    validate.add_argument("files", nargs="+", metavar="FILE", help="config files to check")
+    validate.add_argument("--kind", choices=KIND_NAMES, help="the kind of every file")
+    validate.add_argument(
+        "--format",
+        choices=("text", "json", "github"),
+        default="text",
+        help="text: file:line:col: path: message (default); json: one JSON object; "
+        "github: GitHub Actions annotations",
+    )
+    add_limits(validate)
+
+
+def _check(path: str, kind: str | None, limits: Limits) -> Result:
+    from estconf import files
+    from estconf.io.report import Result
+
+    try:
+        model = files.load(path, kind, **limits)
+    except files.ConfigFileError as exc:
+        return Result(path, exc.kind, exc.errors)
+    found = kinds.of_model(type(model))
+    return Result(path, None if found is None else found.name)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check every file given; 0 when all are valid, 1 otherwise."""
+    from estconf.io import report
+
+    limits = limit_args(args)
+    results = [_check(path, args.kind, limits) for path in args.files]
+    writer = {
+        "text": report.write_text,
+        "json": report.write_json,
+        "github": report.write_github,
+    }[args.format]
+    out(writer(results))
+    return EXIT_OK if all(r.valid for r in results) else EXIT_INVALID
