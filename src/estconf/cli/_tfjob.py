@@ -182,12 +182,12 @@ def cluster_check(prediction: Prediction) -> Iterable[tuple[str | None, str]]:
     Every pod's ``TF_CONFIG`` is checked together: clusters that differ, a task
     claimed twice or by no pod, a pod outside its cluster, values that differ.
     What one pod's ``TF_CONFIG`` breaks by itself is the node check's.  A job
-    whose pods get no ``TF_CONFIG`` (one pod), or a cluster cut down for each
+    whose pods get no ``TF_CONFIG`` (one pod, or none), or a cluster cut down for each
     pod on purpose (``enableDynamicWorker``), has nothing to compare.
     """
     from estconf.deployment import CROSS_NODE_CODES, ReaderProfile, check_cluster
 
-    if not prediction.distributed or prediction.dynamic_worker:
+    if not (prediction.distributed and prediction.pods) or prediction.dynamic_worker:
         return []
     profile = ReaderProfile("tf_config", _accept)
     report = check_cluster(_tf_configs(prediction), profile=profile)
