@@ -9,10 +9,15 @@ pods and the checks read the first and last pod of each replica type.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
+from estconf.cli import main as estconf
 from estconf.kubeflow import TFJob, check, predict, tfjob_for_replicas
 
 
@@ -37,8 +42,20 @@ def row(workers: int) -> str:
         for pod in prediction.pods:
             json.loads(pod.tf_config or "{}")
 
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder, "bench-tfjob.json")
+        path.write_text(json.dumps(manifest))
+
+        def validate() -> None:
+            # `estconf validate`, in-process: read the file, check it under the
+            # profile, check every pod's TF_CONFIG together, report
+            with contextlib.redirect_stdout(io.StringIO()):
+                estconf(["validate", "--profile", "ps", str(path)])
+
+        cli = best_of(validate)
     return (
         f"{sum(replicas.values()):>9} "
+        f"{cli * 1e3:>9.1f}ms "
         f"{best_of(lambda: predict(TFJob.model_validate(manifest))) * 1e3:>11.1f}ms "
         f"{best_of(lambda: check(TFJob.model_validate(manifest))) * 1e3:>10.1f}ms "
         f"{best_of(lambda: [pod.tf_config for pod in prediction.pods], 1) * 1e3:>9.1f}ms "
@@ -48,12 +65,9 @@ def row(workers: int) -> str:
 
 def main() -> None:
     """Print one row per job size."""
-    columns = ("replicas", "read+predict", "read+check", "all texts", "json.loads")
-    print(
-        " ".join(
-            f"{title:>{width}}" for title, width in zip(columns, (9, 13, 12, 11, 11), strict=True)
-        )
-    )
+    columns = ("replicas", "validate", "read+predict", "read+check", "all texts", "json.loads")
+    widths = (9, 11, 13, 12, 11, 11)
+    print(" ".join(f"{title:>{width}}" for title, width in zip(columns, widths, strict=True)))
     for workers in (1000, 3000):
         print(row(workers))
 

@@ -516,7 +516,7 @@ class TestPreCommitHook:
     hooks = YAML(typ="safe").load((ROOT / ".pre-commit-hooks.yaml").read_text())
 
     def test_runs_validate(self) -> None:
-        [hook] = self.hooks
+        hook = self.hooks[0]
         assert hook["id"] == "estconf-validate"
         assert hook["entry"] == "estconf validate"
         assert hook["language"] == "python"

@@ -53,13 +53,25 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="text: file:line:col: path: message (default); json: one JSON object; "
         "github: GitHub Actions annotations",
     )
+    validate.add_argument(
+        "--profile",
+        choices=("estimator", "mwms", "ps"),
+        default="estimator",
+        help="the TensorFlow reader a TF_CONFIG is written for: estimator "
+        "(tf.estimator.RunConfig, the default), mwms (MultiWorkerMirroredStrategy), "
+        "ps (ParameterServerStrategy)",
+    )
     add_limits(validate)
 
 
-def _check(path: str, kind: str | None, limits: Limits) -> Result:
+def _check(path: str, kind: str | None, limits: Limits, profile: str = "estimator") -> Result:
     from estconf import files
+    from estconf.cli import _tfjob
     from estconf.io.report import Result
 
+    manifests = _tfjob.check_file(path, profile, **limits)
+    if manifests is not None:  # Kubeflow TFJob manifests, not a config file
+        return manifests
     try:
         model = files.load(path, kind, **limits)
     except files.ConfigFileError as exc:
@@ -73,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     from estconf.io import report
 
     limits = limit_args(args)
-    results = [_check(path, args.kind, limits) for path in args.files]
+    results = [_check(path, args.kind, limits, args.profile) for path in args.files]
     writer = {
         "text": report.write_text,
         "json": report.write_json,

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from ruamel.yaml.constructor import SafeConstructor
     from ruamel.yaml.nodes import Node
 
-__all__ = ["SUFFIXES", "Document", "decode", "format_of", "parse", "read"]
+__all__ = ["SUFFIXES", "Document", "decode", "format_of", "parse", "parse_documents", "read"]
 
 SUFFIXES = {".json": "json", ".toml": "toml", ".yaml": "yaml", ".yml": "yaml"}
 """File name suffixes and the format they mean."""
@@ -227,11 +227,7 @@ def _parse_yaml(text: str, file: str, max_depth: int) -> Document:
             node = yaml.compose(text)
         if node is None:
             raise refused(file, "empty", "the file holds no YAML document")
-        walk = _YAMLWalk(yaml.constructor, file)
-        walk.node(node, (), None)
-        if walk.errors:
-            raise ConfigFileError(file, walk.errors)
-        data = yaml.constructor.construct_document(node)
+        return _yaml_document(yaml, node, file)
     except ConfigFileError:
         raise
     except (ValueError, TypeError, KeyError, OverflowError) as exc:  # a value no scalar check saw
@@ -240,6 +236,57 @@ def _parse_yaml(text: str, file: str, max_depth: int) -> Document:
         raise _yaml_error(exc, file, max_depth) from None
     except YAMLError as exc:
         raise refused(file, "syntax", f"invalid YAML: {exc}") from None
+
+
+def parse_documents(
+    text: str, format: str, file: str, max_depth: int = MAX_DEPTH
+) -> list[Document]:
+    """Read every document of a YAML stream (``---`` between them), each able to place its values.
+
+    Kubernetes manifests come as streams of documents of several kinds; a
+    config file holds one document, and :func:`parse` refuses more.  Lines
+    and columns are those of the whole text.  JSON and TOML hold one
+    document: the list has the one :func:`parse` reads.  Empty documents are
+    left out.
+
+    Raises:
+        ConfigFileError: as :func:`parse`, for the first document that fails.
+    """
+    if format != "yaml":
+        return [parse(text, format, file, max_depth)]
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    yaml = YAML(typ="safe", pure=True)
+    yaml.max_depth = parser_depth(max_depth)
+    documents = []
+    with too_deep_to_parse(file):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # a reused anchor name is valid YAML
+                for node in yaml.compose_all(text):
+                    if node is not None:
+                        documents.append(_yaml_document(yaml, node, file))
+        except ConfigFileError:
+            raise
+        except (ValueError, TypeError, KeyError, OverflowError) as exc:
+            raise refused(file, "syntax", f"invalid YAML value: {exc}") from None
+        except MarkedYAMLError as exc:
+            raise _yaml_error(exc, file, max_depth) from None
+        except YAMLError as exc:
+            raise refused(file, "syntax", f"invalid YAML: {exc}") from None
+    if not documents:
+        raise refused(file, "empty", "the file holds no YAML document")
+    return documents
+
+
+def _yaml_document(yaml: Any, node: Node, file: str) -> Document:
+    """Build one composed YAML document, recording where each of its values is."""
+    walk = _YAMLWalk(yaml.constructor, file)
+    walk.node(node, (), None)
+    if walk.errors:
+        raise ConfigFileError(file, walk.errors)
+    data = yaml.constructor.construct_document(node)
     spans = walk.spans
 
     def locate(paths: list[Loc]) -> dict[Loc, Span]:

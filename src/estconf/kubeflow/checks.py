@@ -45,6 +45,8 @@ ClusterCheck = Callable[[Prediction], Iterable[tuple[str | None, str]]]
 _SPECS: Final[Location] = ("spec", "tfReplicaSpecs")
 _TF_CONFIG: Final = "TF_CONFIG"
 _OTHER_TASK = re.compile(r"task ([^:\s]+):\d+ of this cluster")
+# MultiWorkerMirroredStrategy's words for a pod of a job it does not run (a ps)
+_NO_TASK_ID = re.compile(r"no id for task_type '([^']+)'")
 _HINTS: Final = {
     "missing_chief": "an Estimator job needs one Chief replica (replicas: 1): add one; a job of "
     "workers only is right for MultiWorkerMirroredStrategy: check it with --profile mwms",
@@ -373,7 +375,7 @@ def _node_findings(tfjob: TFJob, prediction: Prediction, node_check: NodeCheck) 
                     pods.append(pod.name)
     findings = []
     for (location, code), (message, pods) in groups.items():
-        other = _OTHER_TASK.search(message)
+        other = _OTHER_TASK.search(message) or _NO_TASK_ID.search(message)
         if other:
             hint = _OTHER_TASK_HINTS.get(other.group(1))
         elif prediction.dynamic_worker and code != "missing_chief":

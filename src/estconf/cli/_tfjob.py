@@ -1,0 +1,220 @@
+"""``estconf validate`` on Kubeflow TFJob manifests.
+
+A file (or one document of a YAML stream, or an item of a ``List`` as
+``kubectl get -o yaml`` prints it) with ``kind: TFJob`` and a
+``kubeflow.org/...`` apiVersion is a manifest, not a config file: it is
+checked with :func:`estconf.kubeflow.check` and every finding is reported at
+the line and column of the place in the manifest that causes it.  The pods'
+``TF_CONFIG``s are read by the reader ``--profile`` names, and checked
+together with :func:`estconf.deployment.check_cluster`.
+
+Telling a manifest from a config file costs a search of the file's bytes for
+``TFJob``: a config file is parsed once, as before.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+from estconf.io import parse
+from estconf.io._positions import Loc, Position, Span
+from estconf.io.checks import MAX_DEPTH, MAX_SIZE
+from estconf.io.errors import ConfigFileError, FileError, error
+
+if TYPE_CHECKING:
+    from estconf.io.report import Result
+    from estconf.kubeflow import Finding, Prediction
+
+__all__ = ["KIND", "PROFILES", "check_file", "check_text", "cluster_check", "node_check"]
+
+KIND: Final = "tfjob"
+"""The kind ``validate`` reports for a file of TFJob manifests."""
+
+PROFILES: Final = ("estimator", "mwms", "ps")
+"""The readers a pod's ``TF_CONFIG`` can be checked for (``--profile``)."""
+
+FAILING: Final = ("refused", "error", "warning")
+"""Severities that make a manifest invalid; notes only say how it was read."""
+
+_API_GROUP: Final = "kubeflow.org/"
+# A document that is a TFJob has this in its text, in YAML or JSON form.
+_TFJOB_KIND: Final = re.compile(rb"""["']?kind["']?\s*:\s*["']?TFJob\b""")
+
+
+def check_file(
+    path: str, profile: str, max_size: int = MAX_SIZE, max_depth: int = MAX_DEPTH
+) -> Result | None:
+    """Check the manifests of ``path``; None when it holds no TFJob (a config file, or unreadable).
+
+    What cannot be read is left to the config file pipeline, which reports it.
+    """
+    fmt = parse.format_of(path)
+    if fmt not in ("json", "yaml"):
+        return None
+    try:
+        raw = parse.read(Path(path), path, max_size)
+    except ConfigFileError:
+        return None
+    return check_text(raw, fmt, path, profile, max_depth)
+
+
+def check_text(
+    raw: bytes, fmt: str, name: str, profile: str, max_depth: int = MAX_DEPTH
+) -> Result | None:
+    """Check the manifests of a file's bytes (also standard input's); None when it holds no TFJob.
+
+    Args:
+        raw: the bytes read.
+        fmt: ``json`` or ``yaml``.
+        name: the file's name in errors (``<stdin>``).
+        profile: the reader of each pod's ``TF_CONFIG`` (see :data:`PROFILES`).
+        max_depth: the deepest nesting read.
+    """
+    from estconf.io.report import Result
+
+    if fmt not in ("json", "yaml") or not _TFJOB_KIND.search(raw):
+        return None
+    try:
+        documents = parse.parse_documents(parse.decode(raw, name), fmt, name, max_depth)
+    except ConfigFileError as exc:
+        if fmt == "json" or len(exc.errors) != 1 or exc.errors[0].code != "documents":
+            return Result(name, KIND, exc.errors)
+        return None
+    manifests = [
+        (document, prefix) for document in documents for prefix, _ in _tfjobs(document.data, ())
+    ]
+    if not manifests:
+        return None
+    errors: list[FileError] = []
+    for document, prefix in manifests:
+        errors.extend(_check_manifest(document, prefix, name, profile))
+    return Result(name, KIND, errors)
+
+
+def _tfjobs(data: Any, prefix: Loc) -> Iterator[tuple[Loc, Any]]:
+    """Each TFJob of a document, with its path: the document itself, or items of a ``List``."""
+    if not isinstance(data, Mapping):
+        return
+    kind, api_version = data.get("kind"), data.get("apiVersion")
+    if kind == "TFJob" and isinstance(api_version, str) and api_version.startswith(_API_GROUP):
+        yield prefix, data
+    elif isinstance(kind, str) and kind.endswith("List") and isinstance(data.get("items"), list):
+        for index, item in enumerate(data["items"]):
+            yield from _tfjobs(item, (*prefix, "items", index))
+
+
+def _at(data: Any, path: Loc) -> Any:
+    for step in path:
+        data = data[step]
+    return data
+
+
+def _check_manifest(
+    document: parse.Document, prefix: Loc, name: str, profile: str
+) -> list[FileError]:
+    from pydantic import ValidationError
+
+    from estconf.kubeflow import TFJob, check
+
+    try:
+        tfjob = TFJob.model_validate(_at(document.data, prefix))
+    except ValidationError as exc:
+        found = [(tuple(e["loc"]), e["type"], e["msg"]) for e in exc.errors(include_url=False)]
+    else:
+        found = [
+            (tuple(f.location), f.code, _message(f))
+            for f in check(tfjob, node_check=node_check(profile), cluster_check=cluster_check)
+            if f.severity in FAILING
+        ]
+    spans = document.locate((*prefix, *loc) for loc, _, _ in found)
+    errors = []
+    for loc, code, message in found:
+        where = (*prefix, *loc)
+        errors.append(error(name, code, message, where, position=_position(spans, where)))
+    errors.sort(key=lambda e: (e.line or 0, e.column or 0))
+    return errors
+
+
+def _message(finding: Finding) -> str:
+    hint = f" (hint: {finding.hint})" if finding.hint else ""
+    return f"{finding.severity}: {finding.message}{hint}"
+
+
+def _position(spans: Mapping[Loc, Span], path: Loc) -> Position | None:
+    """Where the nearest enclosing value the file has starts: at its key, when it has one."""
+    for end in range(len(path), -1, -1):
+        span = spans.get(path[:end])
+        if span is not None:
+            return span.key or span.value
+    return None
+
+
+def node_check(profile: str) -> Callable[[dict[str, Any]], object]:
+    """The reader of one pod's ``TF_CONFIG`` under ``profile``; it raises what the reader refuses.
+
+    A profile's check of a ``TF_CONFIG`` (:func:`estconf.profiles.check_profile`)
+    also reads it once as each task of its cluster.  In a TFJob every task of
+    the cluster is a pod, and :func:`estconf.kubeflow.check` reads pods of
+    every replica type, so each pod is read by the profile's reader alone:
+    the same findings, without reading a cluster of N tasks N times.
+    """
+    if profile == "mwms":
+        from estconf.distribute import MultiWorkerConfig
+
+        return lambda tf_config: MultiWorkerConfig(tf_config=tf_config)
+    if profile == "ps":
+        from estconf.distribute import ParameterServerConfig
+
+        return lambda tf_config: ParameterServerConfig(tf_config=tf_config)
+    if profile != "estimator":
+        raise ValueError(f"unknown profile {profile!r}; the profiles are {', '.join(PROFILES)}")
+    from estconf.kubeflow import run_config_check
+
+    return run_config_check
+
+
+def cluster_check(prediction: Prediction) -> Iterable[tuple[str | None, str]]:
+    """What :func:`estconf.deployment.check_cluster` finds across the pods of one prediction.
+
+    Every pod's ``TF_CONFIG`` is checked together: clusters that differ, a task
+    claimed twice or by no pod, a pod outside its cluster, values that differ.
+    What one pod's ``TF_CONFIG`` breaks by itself is the node check's.  A job
+    whose pods get no ``TF_CONFIG`` (one pod, or none), or a cluster cut down for each
+    pod on purpose (``enableDynamicWorker``), has nothing to compare.
+    """
+    from estconf.deployment import CROSS_NODE_CODES, ReaderProfile, check_cluster
+
+    if not (prediction.distributed and prediction.pods) or prediction.dynamic_worker:
+        return []
+    profile = ReaderProfile("tf_config", _accept)
+    report = check_cluster(_tf_configs(prediction), profile=profile)
+    return [
+        (finding.nodes[0], finding.message) if len(finding.nodes) == 1 else (None, str(finding))
+        for finding in report.findings
+        if finding.code in CROSS_NODE_CODES
+    ]
+
+
+def _tf_configs(prediction: Prediction) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Each pod's ``TF_CONFIG`` as parsed JSON; a cluster text the pods share is parsed once."""
+    import json
+
+    clusters: dict[str, Any] = {}
+    for pod in prediction.pods:
+        if pod.cluster_json is None:
+            continue
+        cluster = clusters.get(pod.cluster_json)
+        if cluster is None:
+            cluster = clusters[pod.cluster_json] = json.loads(pod.cluster_json)
+        # the pod's own TF_CONFIG text, with the cluster left out, then the shared cluster
+        own = pod.model_copy(update={"cluster_json": "null"}).tf_config
+        tf_config = json.loads(own or "{}")
+        tf_config[pod.cluster_key] = cluster
+        yield pod.name, tf_config
+
+
+def _accept(tf_config: object) -> None:
+    """Accept every ``TF_CONFIG``: what one pod's reader refuses is the node check's."""

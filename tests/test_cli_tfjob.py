@@ -1,0 +1,277 @@
+"""estconf.cli._tfjob: ``estconf validate`` on Kubeflow TFJob manifests, and the pre-commit hook."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from ruamel.yaml import YAML
+
+from estconf.cli import _tfjob, main
+from estconf.deployment import check_cluster
+from estconf.kubeflow import PredictedPod, check, predict, tfjob_for_replicas
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = "tests/data/kubeflow"
+ESTCONF = Path(sys.executable).with_name("estconf")
+
+
+@pytest.fixture(autouse=True)
+def _at_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+
+
+def validate(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    status = main(["validate", *argv])
+    out, err = capsys.readouterr()
+    assert err == ""
+    return status, out
+
+
+def located(capsys: pytest.CaptureFixture[str], name: str, profile: str) -> list[str]:
+    """Each error of a data file as ``line:col: path: code``; the file must read as TFJobs."""
+    status, out = validate(capsys, "--format", "json", "--profile", profile, f"{DATA}/{name}")
+    [result] = json.loads(out)["files"]
+    assert result["kind"] == "tfjob"
+    errors = [f"{e['line']}:{e['column']}: {e['path']}: {e['code']}" for e in result["errors"]]
+    assert status == (1 if errors else 0)
+    return errors
+
+
+SPECS = "spec.tfReplicaSpecs"
+NO_PS = "tfjob_no_id_for_task_type"  # MultiWorkerMirroredStrategy on a ps pod
+EXPECTED: dict[tuple[str, str], list[str]] = {
+    # the operator's examples: an Estimator job of Chief, PS and Worker
+    ("dist_mnist.yaml", "estimator"): [],
+    ("dist_mnist.yaml", "mwms"): [f"18:5: {SPECS}.PS: {NO_PS}"],
+    ("dist_mnist.yaml", "ps"): [],
+    ("estimator_no_chief.yaml", "estimator"): [f"7:3: {SPECS}: tfjob_missing_chief"],
+    ("estimator_no_chief.yaml", "mwms"): [f"8:5: {SPECS}.PS: {NO_PS}"],
+    ("estimator_no_chief.yaml", "ps"): [],
+    # worker-only, for MultiWorkerMirroredStrategy
+    ("multi_worker.yaml", "estimator"): [f"10:3: {SPECS}: tfjob_missing_chief"],
+    ("multi_worker.yaml", "mwms"): [],
+    ("multi_worker.yaml", "ps"): [f"10:3: {SPECS}: tfjob_missing_ps"],
+    ("mwms_with_ps.yaml", "estimator"): [f"8:3: {SPECS}: tfjob_missing_chief"],
+    ("mwms_with_ps.yaml", "mwms"): [f"9:5: {SPECS}.PS: {NO_PS}"],
+    ("mwms_with_ps.yaml", "ps"): [],
+    # Chief + Worker + Evaluator
+    ("chief_worker_evaluator.yaml", "estimator"): [],
+    ("chief_worker_evaluator.yaml", "mwms"): [],
+    ("chief_worker_evaluator.yaml", "ps"): [f"8:3: {SPECS}: tfjob_missing_ps"],
+    ("chief_worker.json", "estimator"): [],
+    ("chief_worker.json", "ps"): [f"6:5: {SPECS}: tfjob_missing_ps"],
+    # enableDynamicWorker
+    ("dynamic_worker.yaml", "estimator"): [
+        f"9:3: {SPECS}: tfjob_missing_chief",
+        f"10:5: {SPECS}.Chief: tfjob_dynamic_worker_empty_cluster",
+        f"10:5: {SPECS}.Chief: tfjob_empty_job",
+        f"17:5: {SPECS}.PS: tfjob_empty_job",
+    ],
+    ("dynamic_worker.yaml", "mwms"): [
+        f"10:5: {SPECS}.Chief: tfjob_dynamic_worker_empty_cluster",
+        f"10:5: {SPECS}.Chief: tfjob_empty_job",
+        f"17:5: {SPECS}.PS: tfjob_empty_job",
+        f"24:5: {SPECS}.Worker: tfjob_task_id_out_of_range",
+    ],
+    ("dynamic_worker_no_ps.yaml", "ps"): [
+        "6:3: spec.enableDynamicWorker: tfjob_dynamic_worker_ps_null",
+        f"8:5: {SPECS}.Worker: tfjob_job_tasks_type",
+    ],
+    # one replica: no TF_CONFIG at all
+    ("single_replica.yaml", "estimator"): [f"10:3: {SPECS}: tfjob_single_replica"],
+    # upper- and lower-case replica types
+    ("letter_case.yaml", "estimator"): [],
+    ("letter_case.yaml", "mwms"): [f"16:5: {SPECS}.ps: {NO_PS}"],
+    # per-type ports
+    ("per_type_ports.yaml", "estimator"): [
+        f"17:15: {SPECS}.Chief.template.spec.containers[0].ports: tfjob_port_not_named",
+        f"38:19: {SPECS}.Worker.template.spec.containers[0].ports[0]: tfjob_port_other_container",
+    ],
+    # a stream with other kinds: lines count from the top of the stream
+    ("stream.yaml", "estimator"): [],
+    ("stream.yaml", "ps"): [f"21:3: {SPECS}: tfjob_missing_ps"],
+    # kubectl get output, one job and a List of them
+    ("kubectl_get.yaml", "estimator"): [],
+    ("kubectl_get.yaml", "mwms"): [f"35:5: {SPECS}.PS: {NO_PS}"],
+    ("kubectl_get_list.yaml", "estimator"): [f"10:5: items[0].{SPECS}: tfjob_missing_chief"],
+    ("kubectl_get_list.yaml", "ps"): [
+        f"10:5: items[0].{SPECS}: tfjob_missing_ps",
+        f"27:5: items[1].{SPECS}: tfjob_missing_ps",
+    ],
+    # the webhook's refusals and a hand-set TF_CONFIG
+    ("refused.yaml", "estimator"): [
+        f"9:3: {SPECS}: tfjob_multiple_chief",
+        f"10:5: {SPECS}.Chief: tfjob_chief_with_master",
+        f"20:19: {SPECS}.Chief.template.spec.containers[0].env[1]: tfjob_tf_config_set",
+        f"33:11: {SPECS}.Worker.template.spec.containers: tfjob_no_tensorflow_container",
+        f"36:15: {SPECS}.Worker.template.spec.containers[1].image: tfjob_no_image",
+    ],
+    ("v1beta2.yaml", "estimator"): [],  # read as v1: a note, not an error
+    ("v1beta2.yaml", "mwms"): [f"10:5: {SPECS}.Master: tfjob_disallowed_job"],
+}
+
+
+@pytest.mark.parametrize(("name", "profile"), sorted(EXPECTED))
+def test_every_finding_is_located(
+    capsys: pytest.CaptureFixture[str], name: str, profile: str
+) -> None:
+    assert located(capsys, name, profile) == EXPECTED[(name, profile)]
+
+
+def test_text_names_the_place_the_message_and_the_fix(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out = validate(capsys, "--profile", "mwms", f"{DATA}/mwms_with_ps.yaml")
+    assert status == 1
+    assert out == (
+        f"{DATA}/mwms_with_ps.yaml:9:5: spec.tfReplicaSpecs.PS: error: pod keras-mwms-ps-0 "
+        "(and keras-mwms-ps-1) refuses its TF_CONFIG: There is no id for task_type 'ps' "
+        "(hint: drop the PS replicas (MultiWorkerMirroredStrategy has no parameter servers), "
+        "or check the job with --profile ps)\n"
+        "1 error in 1 of 1 file\n"
+    )
+    status, out = validate(capsys, f"{DATA}/multi_worker.yaml")
+    assert "check it with --profile mwms" in out
+
+
+def test_the_default_profile_is_the_estimators(capsys: pytest.CaptureFixture[str]) -> None:
+    assert validate(capsys, f"{DATA}/multi_worker.yaml")[0] == 1
+    assert validate(capsys, "--profile", "estimator", f"{DATA}/dist_mnist.yaml")[0] == 0
+
+
+def test_manifests_and_config_files_together(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out = validate(
+        capsys, f"{DATA}/dist_mnist.yaml", "examples/tf_config_worker.json", f"{DATA}/stream.yaml"
+    )
+    assert (status, out) == (0, "3 files valid\n")
+
+
+def test_a_stream_without_tfjob_is_still_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "tf_config.yaml"
+    path.write_text("cluster: {}\n---\nkind: TFJob\napiVersion: example.com/v1\n")
+    status, out = validate(capsys, str(path))
+    assert status == 1
+    assert "the file holds more than one YAML document" in out
+
+
+def test_an_invalid_manifest_is_located(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "job.yaml"
+    path.write_text(
+        "apiVersion: kubeflow.org/v1\nkind: TFJob\nmetadata: {name: x}\nspec:\n"
+        "  tfReplicaSpecs:\n    Worker:\n      replicas: two\n"
+    )
+    status, out = validate(capsys, str(path))
+    assert status == 1
+    assert out.startswith(f"{path}:7:7: spec.tfReplicaSpecs.Worker.replicas: Input should be")
+
+
+def test_yaml_that_cannot_be_read_is_reported(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "job.yaml"
+    path.write_text("kind: TFJob\n---\nkind: [\n")
+    status, out = validate(capsys, str(path))
+    assert status == 1
+    assert out.startswith(f"{path}:4:1: invalid YAML")
+
+
+def test_check_text_is_the_seam_for_standard_input() -> None:
+    raw = (ROOT / DATA / "mwms_with_ps.yaml").read_bytes()
+    result = _tfjob.check_text(raw, "yaml", "<stdin>", "mwms")
+    assert result is not None
+    assert [str(e).split(": error")[0] for e in result.errors] == [
+        "<stdin>:9:5: spec.tfReplicaSpecs.PS"
+    ]
+    assert _tfjob.check_text(b'{"cluster": {}}', "json", "<stdin>", "mwms") is None
+
+
+def test_cluster_check_reports_what_differs_between_pods() -> None:
+    prediction = predict(tfjob_for_replicas("j", {"Chief": 1, "Worker": 2}))
+    assert list(_tfjob.cluster_check(prediction)) == []
+    twice = prediction.model_copy(update={"pods": (*prediction.pods, prediction.pods[-1])})
+    [(pod, problem)] = _tfjob.cluster_check(twice)
+    assert pod is None
+    assert "task worker:1 is claimed by 2 nodes" in problem
+    other: PredictedPod = prediction.pods[1].model_copy(update={"cluster_json": '{"worker":[]}'})
+    changed = prediction.model_copy(update={"pods": (prediction.pods[0], other)})
+    codes = [problem for _, problem in _tfjob.cluster_check(changed)]
+    assert any("the cluster differs" in problem for problem in codes)
+
+
+REPLICA_TYPE = st.sampled_from(["Chief", "Worker", "PS", "Evaluator", "Master"]).flatmap(
+    lambda name: st.sampled_from([name, name.upper(), name.lower()])
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    replicas=st.dictionaries(REPLICA_TYPE, st.integers(0, 4), min_size=1, max_size=4),
+    namespace=st.sampled_from(["default", "ml", "team-a"]),
+    port=st.integers(1, 65535),
+)
+def test_predicted_tf_configs_of_a_valid_tfjob_pass_check_cluster(
+    replicas: dict[str, int], namespace: str, port: int
+) -> None:
+    tfjob = tfjob_for_replicas("job", replicas, namespace=namespace, port=port)
+    if tfjob.ambiguous_replica_types or tfjob.shadowed_replica_keys:
+        return
+    prediction = predict(tfjob)
+    # what differs between pods: nothing, whatever the job
+    assert list(_tfjob.cluster_check(prediction)) == []
+    findings = check(tfjob, cluster_check=_tfjob.cluster_check)
+    if any(f.severity in _tfjob.FAILING for f in findings) or not prediction.distributed:
+        return
+    if not prediction.pods:
+        return
+    nodes = [(pod.name, pod.tf_config or "") for pod in prediction.pods]
+    report = check_cluster(nodes)
+    assert report.findings == ()
+
+
+def test_thousands_of_replicas_quickly() -> None:
+    prediction = predict(tfjob_for_replicas("big", {"Chief": 1, "Worker": 2000, "PS": 8}))
+    assert list(_tfjob.cluster_check(prediction)) == []
+
+
+class TestPreCommitHook:
+    hook: dict[str, Any] = next(
+        hook
+        for hook in YAML(typ="safe").load((ROOT / ".pre-commit-hooks.yaml").read_text())
+        if hook["id"] == "estconf-tfjob"
+    )
+
+    @pytest.mark.parametrize(
+        ("name", "matched"),
+        [
+            ("tfjob.yaml", True),
+            ("k8s/mnist-tfjob.yaml", True),
+            ("deploy/tf-job.yml", True),
+            ("jobs/train_tfjob.json", True),
+            ("tfjobs/mnist.yaml", False),
+            ("deploy/job.yaml", False),
+            ("tfjob.yaml.bak", False),
+        ],
+    )
+    def test_files(self, name: str, matched: bool) -> None:
+        assert bool(re.search(self.hook["files"], name)) is matched
+
+    def test_catches_ps_replicas_under_mwms(self, tmp_path: Path) -> None:
+        manifest = tmp_path / "keras-tfjob.yaml"
+        shutil.copy(ROOT / DATA / "mwms_with_ps.yaml", manifest)
+        assert re.search(self.hook["files"], manifest.name)
+        entry = shlex.split(self.hook["entry"])
+        assert entry[0] == "estconf"
+        command = [str(ESTCONF), *entry[1:], "--profile", "mwms", manifest.name]
+        done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, check=False)
+        assert done.returncode == 1
+        assert done.stdout.startswith("keras-tfjob.yaml:9:5: spec.tfReplicaSpecs.PS: error:")
