@@ -26,6 +26,7 @@ test: lint typecheck unit
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests
+	$(BIN)/lint-imports
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -104,4 +105,4 @@ compat:
 	fi
 
 clean:
-	rm -rf $(VENV) $(TF_VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis site dist build
+	rm -rf $(VENV) $(TF_VENV) .import_linter_cache .mypy_cache .pytest_cache .ruff_cache .hypothesis site dist build

@@ -28,6 +28,7 @@ from typing import Any, TypeAlias
 from pydantic import ValidationError
 
 from estconf._json import type_name
+from estconf._path import format_path
 from estconf.cluster import ClusterSpec
 from estconf.deployment._canonical import (
     Canonical,
@@ -54,7 +55,6 @@ from estconf.deployment.report import (
     differences_text,
     names,
 )
-from estconf.files import format_path
 from estconf.tf_config import TaskType, TFConfig, parse_json
 
 __all__ = ["NodeConfig", "check_cluster"]

@@ -11,11 +11,10 @@ known gets them when the file's text is searched for every such error at once.
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from estconf._path import format_path
 from estconf.io._positions import Loc, Position
 
 __all__ = [
@@ -135,19 +134,3 @@ def show_value(value: Any, limit: int = 60) -> str:
         except (TypeError, ValueError):
             text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def format_path(loc: Iterable[str | int]) -> str:
-    """Write a path as ``a.b[2]["odd key"]``: identifiers dotted, the rest in brackets."""
-    text = ""
-    for step in loc:
-        if isinstance(step, str) and _IDENTIFIER.fullmatch(step):
-            text += f".{step}" if text else step
-        elif isinstance(step, int) and not isinstance(step, bool):
-            text += f"[{step}]"
-        else:
-            text += f"[{json.dumps(step if isinstance(step, str) else str(step))}]"
-    return text

@@ -1,0 +1,28 @@
+"""estconf._types: the value types shared by the models."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from estconf._types import address_problem, all_plain_addresses_valid
+
+
+class TestAddressFastPath:
+    """The one-regex check of a whole job never passes an address the full check refuses."""
+
+    @given(
+        st.lists(
+            st.from_regex(r"[a-z0-9.\[\]:_\-\n]{1,12}:[0-9]{1,6}", fullmatch=True),
+            min_size=1,
+            max_size=4,
+        )
+    )
+    def test_agrees_with_the_full_check(self, addresses: list[str]) -> None:
+        if all_plain_addresses_valid(addresses):
+            assert all(address_problem(address) is None for address in addresses)
+
+    def test_recognises_common_addresses(self) -> None:
+        assert all_plain_addresses_valid(["host:1", "10.0.0.1:2222", "a.b-c.example.com:0"])
+        assert not all_plain_addresses_valid(["host:1", "1.2:3"])
+        assert not all_plain_addresses_valid(["a:1\nb:2"])
