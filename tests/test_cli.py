@@ -471,10 +471,12 @@ class TestDocumentation:
     def test_every_command_is_documented(self) -> None:
         words = (e.command.split("estconf ", 1)[1].split()[0] for e in DOCUMENTED)
         shown = {word for word in words if not word.startswith("-")}  # --version, --help
-        assert shown == {"validate", "explain", "tf-config"}  # schema: shown in a sh block
+        assert shown == {"validate", "explain", "tf-config", "check-cluster"}  # schema: sh block
         assert "estconf schema -o" in (ROOT / "docs" / "cli.md").read_text()
 
-    @pytest.mark.parametrize("command", ["validate", "schema", "explain", "tf-config"])
+    @pytest.mark.parametrize(
+        "command", ["validate", "schema", "explain", "tf-config", "check-cluster"]
+    )
     def test_help_has_examples(self, capsys: pytest.CaptureFixture[str], command: str) -> None:
         status, out, _ = run(capsys, command, "--help")
         assert status == 0

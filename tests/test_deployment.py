@@ -354,9 +354,47 @@ class TestEachNode:
         assert found == expected
 
     def test_an_unknown_profile(self) -> None:
-        with pytest.raises(ValueError, match="unknown profile 'nope'; the profiles are estimator"):
+        with pytest.raises(
+            ValueError, match="unknown profile 'nope'; the profiles are estimator, mwms, ps"
+        ):
             check_cluster(job(), profile="nope")
-        assert profile_named("estimator").name == "estimator"
+        assert [profile_named(name).name for name in ("estimator", "mwms", "ps")] == [
+            "estimator",
+            "mwms",
+            "ps",
+        ]
+
+
+WORKERS = {"worker": ["worker-0:2222", "worker-1:2222"]}
+
+
+class TestDistributeProfiles:
+    """The tf.distribute readers as profiles: their rules, located in the node's TF_CONFIG."""
+
+    def test_a_cluster_of_workers_is_valid_for_mwms_only(self) -> None:
+        nodes = [(f"w{i}", node("worker", i, cluster=WORKERS)) for i in range(2)]
+        assert check_cluster(nodes, profile="mwms").valid
+        estimator = only(check_cluster(nodes), "missing_chief")
+        assert (estimator.profile, estimator.nodes) == ("estimator", ("w0", "w1"))
+        ps = only(check_cluster(nodes, profile="ps"), "missing_ps")
+        assert (ps.profile, ps.path, ps.message) == (
+            "ps",
+            "cluster",
+            "There must be at least one ps.",
+        )
+
+    def test_mwms_refuses_the_tasks_of_a_ps_job(self) -> None:
+        report = check_cluster(job(), profile="mwms")
+        finding = only(report, "no_id_for_task_type")
+        assert (finding.nodes, finding.path, finding.profile) == (("ps-0",), "task.type", "mwms")
+        assert finding.message == "There is no id for task_type 'ps'"
+        assert codes(report) == ["no_id_for_task_type"]
+
+    def test_ps_reads_a_chief_ps_and_workers(self) -> None:
+        assert check_cluster(job(), profile="ps").valid
+        out_of_range = [("w", node("worker", 5))]
+        finding = only(check_cluster(out_of_range, profile="ps"), "task_id_out_of_range")
+        assert (finding.path, finding.profile) == ("task.index", "ps")
 
 
 class CountingProfile:

@@ -9,6 +9,10 @@ Commands:
   RunConfig file (task, master, chief, replicas, device filters, ...).
 - ``estconf tf-config CLUSTER_FILE``: write the TF_CONFIG of each task of a
   cluster, as JSON lines, shell ``export`` lines or a Kubernetes ``env`` list.
+- ``estconf check-cluster INPUT...``: check the TF_CONFIGs of every node of
+  a job together (clusters that differ, tasks claimed twice or by no node,
+  ...); exit 0 when valid, 1 on findings, 2 on a usage error or an input
+  that cannot be read.
 
 Only the standard library is imported before a command runs, so ``--help``
 is quick, and a command imports only what it uses.  No input makes the
@@ -24,7 +28,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from estconf import __version__
-from estconf.cli import _explain, _schema, _tf_config, _validate
+from estconf.cli import _check_cluster, _explain, _schema, _tf_config, _validate
 from estconf.cli._common import (
     EXIT_INTERNAL,
     EXIT_OK,
@@ -44,12 +48,14 @@ _REGISTER: tuple[Callable[[Any], None], ...] = (
     _schema.register,
     _explain.register,
     _tf_config.register,
+    _check_cluster.register,
 )
 _RUN: dict[str, Callable[[argparse.Namespace], int]] = {
     _validate.NAME: _validate.run,
     _schema.NAME: _schema.run,
     _explain.NAME: _explain.run,
     _tf_config.NAME: _tf_config.run,
+    _check_cluster.NAME: _check_cluster.run,
 }
 
 _DESCRIPTION = """\
@@ -64,6 +70,7 @@ examples:
   estconf schema -o schemas/
   estconf explain --tf-config tf_config.json --config run_config.yaml
   estconf tf-config cluster.json --format shell
+  estconf check-cluster nodes/
 
 Run 'estconf COMMAND --help' for the options of a command."""
 

@@ -1,33 +1,61 @@
-"""``estconf tf-config``: write the TF_CONFIG of each task of a cluster."""
+"""``estconf tf-config``: write the TF_CONFIG of each task of a cluster, a job or a TFJob."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from estconf.cli._common import (
     EXIT_INVALID,
     EXIT_OK,
     FORMATTER,
+    Invalid,
     Limits,
+    UsageError,
     add_limits,
     errors_of,
     limit_args,
     out,
+    read_stdin,
 )
 
 NAME = "tf-config"
+PROFILE_NAMES = ("estimator", "mwms", "ps")
+FORMATS = ("jsonl", "json", "shell", "env", "k8s")
+REPLICA_TYPES = ("Chief", "Master", "Worker", "PS", "Evaluator")
+"""The replica types of a TFJob, as the operator names them; ``--chief N`` and so on."""
+
+_SUFFIXES = {"jsonl": ".json", "json": ".json", "shell": ".sh", "env": ".env", "k8s": ".yaml"}
+"""The file name suffix of each format under ``--out-dir``: one TF_CONFIG per file."""
 
 _TF_CONFIG_EPILOG = """\
-CLUSTER_FILE holds a cluster ({"chief": [...], "worker": [...]}) or a TF_CONFIG
-whose keys other than "task" are copied into every task's TF_CONFIG.
+The TF_CONFIGs come from one of:
+  CLUSTER_FILE  a cluster ({"chief": [...], "worker": [...]}) or a TF_CONFIG
+                whose keys other than "task" are copied into every task's;
+  --job NAME    replica counts (--chief, --worker, --ps, ...): the addresses
+                Kubeflow's training operator gives a TFJob's pods,
+                NAME-TYPE-INDEX.NAMESPACE.svc[.DOMAIN]:PORT;
+  --tfjob FILE  a TFJob manifest ('-' reads it from standard input): every
+                TF_CONFIG the operator would write, as it would write it,
+                whether or not a reader would accept it (judge them with
+                'estconf check-cluster' or 'estconf validate').
+CLUSTER_FILE and --job are checked under --profile; the default, estimator,
+needs a chief, --profile mwms takes a cluster of workers alone.
+
+--format jsonl (or json, its older name) writes one TF_CONFIG per line, which
+'estconf check-cluster -' reads; env writes TF_CONFIG=... lines for an env
+file.  With --out-dir each task's goes to its own file, TYPE-INDEX.json (.sh,
+.env, .yaml).
 
 examples:
   estconf tf-config cluster.json
   estconf tf-config cluster.yaml --task worker:1 --format shell
-  estconf tf-config cluster.toml --format k8s"""
+  estconf tf-config --job mnist --namespace ml --chief 1 --worker 4 --ps 2
+  estconf tf-config --job mnist --worker 4 --profile mwms --out-dir tf_configs/
+  estconf tf-config --tfjob tfjob.yaml | estconf check-cluster -"""
 
 
 def _task(text: str) -> tuple[str, int]:
@@ -37,35 +65,107 @@ def _task(text: str) -> tuple[str, int]:
     return job, int(index)
 
 
+def _count(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a number of replicas, 0 or more, not {text!r}")
+    return int(text)
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or not 0 < int(text) < 65536:
+        raise argparse.ArgumentTypeError(f"expected a port from 1 to 65535, not {text!r}")
+    return int(text)
+
+
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the command and its options to ``commands``."""
     tf_config = commands.add_parser(
         NAME,
-        help="write the TF_CONFIG of each task of a cluster",
-        description="Write the TF_CONFIG of every task of a cluster, or of one task, each "
-        "checked with the rules of tf.estimator.RunConfig.",
+        help="write the TF_CONFIG of each task of a cluster or a TFJob",
+        description="Write the TF_CONFIG of every task of a cluster, of a TFJob's replicas, "
+        "or of one task.",
         epilog=_TF_CONFIG_EPILOG,
         formatter_class=FORMATTER,
     )
-    tf_config.add_argument("cluster", metavar="CLUSTER_FILE", help="the cluster")
+    tf_config.add_argument("cluster", nargs="?", metavar="CLUSTER_FILE", help="the cluster")
     tf_config.add_argument(
         "--task",
         type=_task,
         metavar="TYPE:INDEX",
-        help="only this task (evaluator:0 works for any cluster)",
+        help="only this task (evaluator:0 works for any cluster file)",
     )
     tf_config.add_argument(
         "--format",
-        choices=("json", "shell", "k8s"),
-        default="json",
-        help="json: one TF_CONFIG per line (default); shell: export lines; "
-        "k8s: a Kubernetes env list per task",
+        choices=FORMATS,
+        default="jsonl",
+        help="jsonl (json: the same): one TF_CONFIG per line (default); shell: export "
+        "lines; env: TF_CONFIG= lines; k8s: a Kubernetes env list per task",
+    )
+    tf_config.add_argument(
+        "--out-dir", metavar="DIR", help="write each task's TF_CONFIG to its own file in DIR"
+    )
+    tf_config.add_argument(
+        "--profile",
+        choices=PROFILE_NAMES,
+        default="estimator",
+        help="the reader the TF_CONFIGs are for: tf.estimator.RunConfig (default), "
+        "MultiWorkerMirroredStrategy, ParameterServerStrategy",
+    )
+    replicas = tf_config.add_argument_group("replica counts (--job)")
+    replicas.add_argument("--job", metavar="NAME", help="the TFJob's name")
+    replicas.add_argument(
+        "--namespace", metavar="NS", default="default", help="its namespace (default: default)"
+    )
+    replicas.add_argument(
+        "--port", type=_port, default=2222, metavar="P", help="the tfjob-port (default: 2222)"
+    )
+    for replica_type in REPLICA_TYPES:
+        replicas.add_argument(
+            f"--{replica_type.lower()}",
+            type=_count,
+            default=0,
+            metavar="N",
+            help=f"{replica_type} replicas",
+        )
+    tfjob = tf_config.add_argument_group("a TFJob manifest (--tfjob)")
+    tfjob.add_argument("--tfjob", metavar="FILE", help="the manifest ('-': standard input)")
+    tfjob.add_argument(
+        "--name", metavar="NAME", help="the TFJob's name, for a manifest with only generateName"
+    )
+    tfjob.add_argument(
+        "--input-format",
+        choices=("yaml", "json"),
+        default="yaml",
+        help="the manifest's format (default: yaml, which also reads JSON)",
+    )
+    tf_config.add_argument(
+        "--cluster-domain",
+        metavar="D",
+        help="the operator's CUSTOM_CLUSTER_DOMAIN, written after 'svc' (--job, --tfjob)",
     )
     add_limits(tf_config)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Write the TF_CONFIG of each task of the cluster file; 1 when it is not valid."""
+    """Write the TF_CONFIG of each task; 1 when the input is not valid, 2 on a usage error."""
+    sources = [args.cluster is not None, args.job is not None, args.tfjob is not None]
+    if sum(sources) != 1:
+        raise UsageError("give one of CLUSTER_FILE, --job NAME or --tfjob FILE")
+    if args.job is None and any(getattr(args, t.lower()) for t in REPLICA_TYPES):
+        raise UsageError("replica counts (--chief, --worker, ...) go with --job")
+    if args.cluster is not None and args.cluster_domain is not None:
+        raise UsageError("--cluster-domain goes with --job or --tfjob")
+    if args.tfjob is None and args.name is not None:
+        raise UsageError("--name goes with --tfjob")
+    if args.job is not None:
+        return _from_replicas(args)
+    if args.tfjob is not None:
+        return _from_tfjob(args)
+    return _from_cluster_file(args)
+
+
+def _from_cluster_file(args: argparse.Namespace) -> int:
+    """The TF_CONFIG of each task of the cluster file, each checked."""
     from estconf import files
     from estconf.io import report
 
@@ -85,7 +185,7 @@ def run(args: argparse.Namespace) -> int:
         {k: v for k, v in data.items() if k != "task"} if "cluster" in data else {"cluster": data}
     )
     tasks = [args.task] if args.task else _tasks_of(template.get("cluster"))
-    return _write_tf_configs(name, template, tasks, args.format, limits)
+    return _write_tf_configs(name, template, tasks, args, limits)
 
 
 def _tasks_of(cluster: Any) -> list[tuple[str, int]]:
@@ -110,13 +210,14 @@ def _write_tf_configs(
     name: str,
     template: dict[str, Any],
     tasks: list[tuple[str, int]],
-    fmt: str,
+    args: argparse.Namespace,
     limits: Limits,
 ) -> int:
     """Check and write each task's TF_CONFIG.
 
     The file's keys are checked once, as a TF_CONFIG of the first task; then
-    each task is checked with the estimator's rules against that cluster.
+    each task is checked with the estimator's rules against that cluster, or
+    under another profile, the first task and with it every task of the cluster.
     """
     import dataclasses
 
@@ -126,6 +227,7 @@ def _write_tf_configs(
     from estconf._distributed import derive_distributed
     from estconf.io import report
     from estconf.io.errors import FileError
+    from estconf.profiles import check_profile
     from estconf.tf_config import Task
 
     if not tasks:
@@ -137,27 +239,171 @@ def _write_tf_configs(
         print(f"{name}: a TF_CONFIG is JSON, which cannot hold this: {exc}", file=sys.stderr)
         return EXIT_INVALID
     errors: list[FileError] = []
+    first = f"{name} ({_label(tasks[0])})"
     try:
-        base = files.loads(text, "json", TFConfig, name=f"{name} ({_label(tasks[0])})", **limits)
+        if args.profile == "estimator":
+            base = files.loads(text, "json", TFConfig, name=first, **limits)
+        else:  # a TF_CONFIG file is checked with the estimator's rules: only its values here
+            base = TFConfig.model_validate(json.loads(text), strict=True)
     except files.ConfigFileError as exc:
         errors.extend(exc.errors)
         tasks = []  # the cluster itself is not valid: nothing more to check
-    outputs: list[tuple[str, str]] = []
-    for task in tasks:
+    except ValidationError as exc:
+        errors.extend(errors_of(exc, first))
+        tasks = []
+    outputs: list[tuple[tuple[str, int], str]] = []
+    for number, task in enumerate(tasks):
         tf_config = base.model_copy(update={"task": Task(type=task[0], index=task[1])})
         try:
-            derive_distributed(tf_config)
+            if args.profile == "estimator":
+                derive_distributed(tf_config)
+            elif number == 0:
+                check_profile(tf_config, args.profile)
         except ValidationError as exc:
             errors.extend(errors_of(exc, f"{name} ({_label(task)})"))
             continue
         dump = json.dumps(tf_config.model_dump(mode="json"), separators=(",", ":"))
-        outputs.append((_label(task), dump))
+        outputs.append((task, dump))
     if errors:
         # a line and column would be those of the generated JSON, not of the file
         unplaced = [dataclasses.replace(error, line=None, column=None) for error in errors]
         out(report.write_text([report.Result(name, "tf_config", unplaced)]), sys.stderr)
+        if args.profile == "estimator":
+            _name_another_profile(json.loads(text))
         return EXIT_INVALID
-    out(_tf_config_text(outputs, fmt))
+    return _write(outputs, args)
+
+
+def _name_another_profile(tf_config: Any) -> None:
+    """Say which other profile, if any, reads a TF_CONFIG the estimator refuses."""
+    from pydantic import ValidationError
+
+    from estconf.profiles import check_profile
+
+    for other in ("mwms", "ps"):
+        try:
+            check_profile(tf_config, other)
+        except ValidationError:
+            continue
+        print(
+            f"hint: tf.estimator refuses this cluster; --profile {other} reads it, "
+            "if that is the reader",
+            file=sys.stderr,
+        )
+        return
+
+
+def _from_replicas(args: argparse.Namespace) -> int:
+    """The TF_CONFIGs the operator writes for a TFJob of these replica counts, checked."""
+    from pydantic import ValidationError
+
+    from estconf.io import report
+    from estconf.kubeflow import check, predict_replicas, tfjob_for_replicas
+    from estconf.profiles import check_profile
+
+    counts = {t: getattr(args, t.lower()) for t in REPLICA_TYPES if getattr(args, t.lower())}
+    if not counts:
+        raise UsageError("give replica counts: --chief 1 --worker N, ...")
+    name = f"--job {args.job}"
+    tfjob = tfjob_for_replicas(args.job, counts, namespace=args.namespace, port=args.port)
+    refused = [f for f in check(tfjob, node_check=None) if f.severity == "refused"]
+    if refused:
+        for finding in refused:
+            print(f"{name}: {finding.message}", file=sys.stderr)
+        return EXIT_INVALID
+    prediction = predict_replicas(
+        args.job,
+        counts,
+        namespace=args.namespace,
+        port=args.port,
+        cluster_domain=args.cluster_domain,
+    )
+    outputs = _predicted(prediction, args)
+    if outputs:
+        try:
+            check_profile(json.loads(outputs[0][1]), args.profile)
+        except ValidationError as exc:
+            errors = errors_of(exc, f"{name} ({_label(outputs[0][0])})")
+            out(report.write_text([report.Result(name, "tf_config", errors)]), sys.stderr)
+            return EXIT_INVALID
+    return _write(outputs, args)
+
+
+def _from_tfjob(args: argparse.Namespace) -> int:
+    """The TF_CONFIGs the operator would write for a TFJob manifest, unjudged."""
+    from estconf.io import report
+    from estconf.io.checks import MAX_SIZE
+    from estconf.io.errors import ConfigFileError
+    from estconf.io.parse import read
+    from estconf.kubeflow import Operator, check, predict, read_tfjobs
+
+    name = args.tfjob
+    try:
+        if name == "-":
+            text = read_stdin(limit_args(args))
+        else:
+            text = read(Path(name), name, limit_args(args).get("max_size", MAX_SIZE))
+    except Invalid as exc:
+        out(report.write_text(exc.results), sys.stderr)
+        return EXIT_INVALID
+    except ConfigFileError as exc:
+        out(report.write_text([report.Result(name, None, exc.errors)]), sys.stderr)
+        return EXIT_INVALID
+    shown = "<stdin>" if name == "-" else name
+    operator = Operator(cluster_domain=args.cluster_domain)
+    try:
+        tfjobs = read_tfjobs(text)
+        if len(tfjobs) != 1:
+            raise ValueError(f"expected one TFJob, found {len(tfjobs)}")
+        refused = [
+            f
+            for f in check(tfjobs[0], name=args.name, operator=operator, node_check=None)
+            if f.severity == "refused"
+        ]
+        prediction = None if refused else predict(tfjobs[0], name=args.name, operator=operator)
+    except ValueError as exc:
+        print(f"{shown}: {' '.join(str(exc).split())}", file=sys.stderr)
+        return EXIT_INVALID
+    if prediction is None:
+        for finding in refused:
+            print(f"{shown}: {finding.path}: {finding.message}", file=sys.stderr)
+        return EXIT_INVALID
+    return _write(_predicted(prediction, args), args)
+
+
+def _predicted(prediction: Any, args: argparse.Namespace) -> list[tuple[tuple[str, int], str]]:
+    """Each pod's TF_CONFIG, as the operator writes it; ``--task`` picks one."""
+    outputs = [
+        ((pod.task_type, pod.index), pod.tf_config)
+        for pod in prediction.pods
+        if pod.tf_config is not None and args.task in (None, (pod.task_type, pod.index))
+    ]
+    if not prediction.distributed:
+        print(
+            "the job has one replica in all: the operator gives its pod no TF_CONFIG "
+            "(TensorFlow runs it alone)",
+            file=sys.stderr,
+        )
+    return outputs
+
+
+def _write(outputs: list[tuple[tuple[str, int], str]], args: argparse.Namespace) -> int:
+    """Write the TF_CONFIGs to stdout, or each to its own file under ``--out-dir``."""
+    if args.out_dir is None:
+        separator = "---\n" if args.format == "k8s" else ""  # YAML documents
+        out(separator.join(_block(_label(task), text, args.format) for task, text in outputs))
+        return EXIT_OK
+    directory = Path(args.out_dir)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        for (task_type, index), text in outputs:
+            path = directory / f"{task_type}-{index}{_SUFFIXES[args.format]}"
+            path.write_text(_block(None, text, args.format), encoding="utf-8")
+            out(f"{path}\n")
+    except OSError as exc:
+        raise UsageError(
+            f"cannot write to --out-dir {args.out_dir}: {exc.strerror or exc}"
+        ) from None
     return EXIT_OK
 
 
@@ -165,20 +411,18 @@ def _label(task: tuple[str, int]) -> str:
     return f"{task[0]}:{task[1]}"
 
 
-def _tf_config_text(outputs: list[tuple[str, str]], fmt: str) -> str:
-    """JSON lines, shell ``export`` lines, or one Kubernetes ``env`` list per task."""
+def _block(label: str | None, text: str, fmt: str) -> str:
+    """One task's TF_CONFIG in ``fmt``, after a ``# label`` comment where the format has them."""
     import shlex
 
-    if fmt == "json":
-        return "".join(f"{text}\n" for _, text in outputs)
+    comment = "" if label is None else f"# {label}\n"
+    if fmt in ("json", "jsonl"):
+        return f"{text}\n"
     if fmt == "shell":
-        return "".join(
-            f"# {label}\nexport TF_CONFIG={shlex.quote(text)}\n" for label, text in outputs
-        )
-    return "---\n".join(
-        f"# {label}\nenv:\n  - name: TF_CONFIG\n    value: {_yaml_quoted(text)}\n"
-        for label, text in outputs
-    )
+        return f"{comment}export TF_CONFIG={shlex.quote(text)}\n"
+    if fmt == "env":
+        return f"{comment}TF_CONFIG={text}\n"
+    return f"{comment}env:\n  - name: TF_CONFIG\n    value: {_yaml_quoted(text)}\n"
 
 
 def _yaml_quoted(text: str) -> str:

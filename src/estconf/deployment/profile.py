@@ -14,9 +14,13 @@ single-file check of a TF_CONFIG does.  A reader that raises
 :class:`pydantic.ValidationError` on a TF_CONFIG it refuses becomes a profile
 with :class:`ReaderProfile`::
 
-    MWMS = ReaderProfile("mwms", lambda tf_config: MultiWorkerConfig(tf_config=tf_config))
+    MWMS = ReaderProfile(
+        "mwms", lambda tf_config: MultiWorkerConfig(tf_config=tf_config), error_root=("tf_config",)
+    )
 
 and is made known by name by adding it to :data:`PROFILES` as ``"module:name"``.
+The ``mwms`` and ``ps`` profiles (:mod:`estconf.deployment._readers`) are made
+this way from the models of :mod:`estconf.distribute`.
 """
 
 from __future__ import annotations
@@ -77,12 +81,20 @@ class Profile(Protocol):
         ...
 
 
-def problems_of(error: ValidationError) -> list[Problem]:
-    """Turn a validation error into problems, one per error it holds."""
-    return [
-        Problem(detail["type"], detail["msg"], tuple(detail["loc"]))
-        for detail in error.errors(include_url=False)
-    ]
+def problems_of(error: ValidationError, root: tuple[str, ...] = ()) -> list[Problem]:
+    """Turn a validation error into problems, one per error it holds.
+
+    ``root`` is where the TF_CONFIG sits in the model that raised (a reader's
+    ``tf_config`` field); a location that starts with it is made relative to
+    the TF_CONFIG.
+    """
+    problems = []
+    for detail in error.errors(include_url=False):
+        loc = tuple(detail["loc"])
+        if root and loc[: len(root)] == root:
+            loc = loc[len(root) :]
+        problems.append(Problem(detail["type"], detail["msg"], loc))
+    return problems
 
 
 @dataclass(frozen=True)
@@ -95,11 +107,15 @@ class ReaderProfile:
             are the node's problems, its result is not used.
         cluster_reader: optionally, checks a cluster on its own (once per
             distinct cluster) the same way.
+        error_root: where the TF_CONFIG sits in the reader's model
+            (``("tf_config",)`` for the models of :mod:`estconf.distribute`);
+            dropped from the start of the locations of its errors.
     """
 
     name: str
     reader: Callable[[TFConfig], object]
     cluster_reader: Callable[[ClusterSpec], object] | None = None
+    error_root: tuple[str, ...] = ()
 
     def check_cluster(self, cluster: ClusterSpec) -> Sequence[Problem]:
         """Run ``cluster_reader`` on ``cluster``, if there is one."""
@@ -108,7 +124,7 @@ class ReaderProfile:
         try:
             self.cluster_reader(cluster)
         except ValidationError as error:
-            return problems_of(error)
+            return problems_of(error, self.error_root)
         return ()
 
     def check_node(self, tf_config: TFConfig) -> Sequence[Problem]:
@@ -116,14 +132,18 @@ class ReaderProfile:
         try:
             self.reader(tf_config)
         except ValidationError as error:
-            return problems_of(error)
+            return problems_of(error, self.error_root)
         return ()
 
 
 ESTIMATOR = ReaderProfile("estimator", derive_distributed)
 """The rules of ``tf.estimator.RunConfig`` (SPEC §2): what its distributed properties need."""
 
-PROFILES: dict[str, str] = {"estimator": "estconf.deployment.profile:ESTIMATOR"}
+PROFILES: dict[str, str] = {
+    "estimator": "estconf.deployment.profile:ESTIMATOR",
+    "mwms": "estconf.deployment._readers:MWMS",
+    "ps": "estconf.deployment._readers:PS",
+}
 """The profiles known by name, as ``"module:attribute"``, imported when first asked for."""
 
 

@@ -1,0 +1,235 @@
+"""``estconf check-cluster``: check the TF_CONFIGs of every node of one job together."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from estconf.cli._common import (
+    EXIT_INVALID,
+    EXIT_OK,
+    EXIT_USAGE,
+    FORMATTER,
+    Invalid,
+    Limits,
+    add_limits,
+    limit_args,
+    out,
+    read_stdin,
+)
+
+if TYPE_CHECKING:
+    from estconf.deployment import ClusterReport, Finding
+    from estconf.io.report import Result
+
+NAME = "check-cluster"
+PROFILE_NAMES = ("estimator", "mwms", "ps")
+"""The readers ``--profile`` names (SPEC §9)."""
+
+JSON_LINES_SUFFIXES = (".jsonl", ".ndjson")
+NODE_SUFFIXES = (".json", ".toml", ".yaml", ".yml")
+_DIFFERENCES_SHOWN = 20
+
+_EPILOG = """\
+Each INPUT is a node's TF_CONFIG file (.json, .toml, .yaml, .yml), a file of
+JSON lines (.jsonl, .ndjson: one TF_CONFIG per line, as 'estconf tf-config'
+writes), '-' for JSON lines on standard input, or a directory (its files of
+those kinds, by name; not its subdirectories).
+
+Reported, each with the nodes involved: clusters that differ between nodes,
+a task claimed by two nodes, a task of the cluster no node claims, a node
+whose task is not in its cluster, model_dir, service, rpc_layer or
+session_master that differ; then what each node breaks under --profile.
+
+exit status: 0 valid, 1 findings, 2 usage error or unreadable input.
+
+examples:
+  estconf check-cluster nodes/
+  estconf check-cluster chief.json worker-0.yaml worker-1.yaml
+  estconf tf-config --job mnist --chief 1 --worker 2 | estconf check-cluster -
+  estconf check-cluster --profile mwms --format github tf_configs.jsonl"""
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the command and its options to ``commands``."""
+    parser = commands.add_parser(
+        NAME,
+        help="check the TF_CONFIGs of every node of a job together",
+        description="Check the TF_CONFIGs of all nodes of one job together: what no "
+        "single node shows, then each node under a profile.",
+        epilog=_EPILOG,
+        formatter_class=FORMATTER,
+    )
+    parser.add_argument(
+        "inputs", nargs="+", metavar="INPUT", help="node files, JSON lines, '-' or directories"
+    )
+    parser.add_argument(
+        "--profile",
+        choices=PROFILE_NAMES,
+        default="estimator",
+        help="the reader each node is checked for: tf.estimator.RunConfig (default), "
+        "MultiWorkerMirroredStrategy, ParameterServerStrategy",
+    )
+    parser.add_argument(
+        "--format",
+        choices=("text", "json", "github"),
+        default="text",
+        help="text: one line per finding (default); json: one JSON object; "
+        "github: GitHub Actions annotations",
+    )
+    add_limits(parser)
+
+
+class _Unreadable(Exception):
+    """An input that cannot be read: reported on stderr, exit 2."""
+
+    def __init__(self, result: Result) -> None:
+        super().__init__()
+        self.result = result
+
+
+def _read_nodes(inputs: list[str], limits: Limits) -> Iterator[tuple[str, Any]]:
+    """``(name, TF_CONFIG)`` of every node of every input, in order."""
+    from estconf.deployment import read_json_lines
+
+    for name in inputs:
+        if name == "-":
+            try:
+                data = read_stdin(limits)
+            except Invalid as exc:
+                raise _Unreadable(exc.results[0]) from None
+            if isinstance(data, bytes):
+                yield from read_json_lines(data, "<stdin>")
+            else:
+                yield from read_json_lines(data, "<stdin>")
+            continue
+        path = Path(name)
+        if path.is_dir():
+            entries = sorted(
+                entry
+                for entry in path.iterdir()
+                if entry.suffix.lower() in (*NODE_SUFFIXES, *JSON_LINES_SUFFIXES)
+                and entry.is_file()
+            )
+            for entry in entries:
+                yield from _read_file(str(entry), limits)
+        else:
+            yield from _read_file(name, limits)
+
+
+def _read_file(name: str, limits: Limits) -> Iterator[tuple[str, Any]]:
+    from estconf import files
+    from estconf.deployment import read_json_lines
+    from estconf.io.checks import MAX_SIZE
+    from estconf.io.parse import read
+    from estconf.io.report import Result
+
+    try:
+        if name.lower().endswith(JSON_LINES_SUFFIXES):
+            yield from read_json_lines(
+                read(Path(name), name, limits.get("max_size", MAX_SIZE)), name
+            )
+        else:
+            yield name, files.read_data(name, **limits)
+    except files.ConfigFileError as exc:
+        raise _Unreadable(Result(name, None, exc.errors)) from None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check the nodes of every input together; 0 when valid, 1 on findings, 2 if unreadable."""
+    from estconf.deployment import check_cluster
+    from estconf.io import report as file_report
+
+    limits = limit_args(args)
+    try:
+        nodes = list(_read_nodes(args.inputs, limits))
+    except _Unreadable as exc:
+        text = file_report.write_text([exc.result])
+        out(text.rsplit("\n", 2)[0] + "\n", sys.stderr)  # the errors, without the summary line
+        return EXIT_USAGE
+    report = check_cluster(nodes, profile=args.profile)
+    hints = _hints(report, nodes)
+    writer = {"text": _text, "json": _json, "github": _github}[args.format]
+    out(writer(report, hints))
+    return EXIT_OK if report.valid else EXIT_INVALID
+
+
+def _hints(report: ClusterReport, nodes: list[tuple[str, Any]]) -> list[str]:
+    """How to fix what was found, where a fix is plain."""
+    from estconf.deployment import check_cluster
+
+    hints = []
+    claimed_twice = [f for f in report.findings if f.code == "task_claimed_twice"]
+    if len(report.nodes) > 1 and any(len(f.nodes) == len(report.nodes) for f in claimed_twice):
+        task = f"{claimed_twice[0].job}:{claimed_twice[0].index}"
+        hints.append(
+            f"every node was given the same task, {task}: each node needs its own task.index "
+            "(0, 1, 2, ... within each task.type)"
+        )
+    elif claimed_twice:
+        hints.append(
+            "each node needs its own task: no two nodes may share task.type and task.index"
+        )
+    if report.profile == "estimator" and any(f.profile == "estimator" for f in report.findings):
+        for other in ("mwms", "ps"):
+            if not any(f.profile for f in check_cluster(nodes, profile=other).findings):
+                hints.append(
+                    f"tf.estimator refuses these nodes, but --profile {other} reads every one "
+                    "of them: pass it if that is the reader"
+                )
+                break
+    return hints
+
+
+def _text(report: ClusterReport, hints: list[str]) -> str:
+    lines = []
+    for finding in report.findings:
+        lines.append(str(finding))
+        lines.extend(_diff(finding))
+    lines.extend(f"hint: {hint}" for hint in hints)
+    lines.append(report.summary())
+    return "".join(f"{line}\n" for line in lines)
+
+
+def _diff(finding: Finding) -> list[str]:
+    """A cluster mismatch as the lines of a diff: ``-`` the most common cluster, ``+`` this one."""
+    lines = []
+    for difference in finding.differences[:_DIFFERENCES_SHOWN]:
+        task = f"{difference.job}:{difference.index}"
+        if difference.reference is not None:
+            lines.append(f"  - {task} {difference.reference}")
+        if difference.other is not None:
+            lines.append(f"  + {task} {difference.other}")
+    rest = len(finding.differences) - _DIFFERENCES_SHOWN
+    if rest > 0:
+        lines.append(f"  ... and {rest} more tasks differ")
+    return lines
+
+
+def _json(report: ClusterReport, hints: list[str]) -> str:
+    import json
+
+    document = {**report.model_dump(mode="json"), "hints": hints}
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def _github(report: ClusterReport, hints: list[str]) -> str:
+    """One ``::error`` per finding, at its first node's file (and line, for JSON lines)."""
+    from estconf.io.errors import FileError
+    from estconf.io.report import Result, write_github
+
+    errors = []
+    for finding in report.findings:
+        nodes = finding.nodes or finding.reference_nodes or report.nodes or ("<no input>",)
+        file, _, line = nodes[0].rpartition(":")
+        if not (file and line.isdigit()):
+            file, line = nodes[0], ""
+        number = int(line) if line else None
+        errors.append(
+            FileError(file, "", (), finding.code, str(finding), number, 1 if number else None)
+        )
+    notices = "".join(f"::notice title=estconf hint::{hint}\n" for hint in hints)
+    return write_github([Result("", None, errors)]) + notices

@@ -1,0 +1,262 @@
+"""estconf.cli._check_cluster: ``estconf check-cluster`` on the files of tests/data/check_cluster.
+
+The outputs are pinned exactly; the commands run in that directory so that the
+node names are short.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from estconf.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests/data/check_cluster"
+ESTCONF = Path(sys.executable).with_name("estconf")
+
+
+@pytest.fixture(autouse=True)
+def _in_data(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(DATA)
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        status = main(["check-cluster", *argv])
+    except SystemExit as exc:  # argparse: usage errors
+        status = exc.code if isinstance(exc.code, int) else 1
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def script(*argv: str, stdin: bytes = b"") -> subprocess.CompletedProcess[str]:
+    """The installed console script, in a subprocess."""
+    return subprocess.run(
+        [str(ESTCONF), "check-cluster", *argv],
+        input=stdin.decode(),
+        capture_output=True,
+        text=True,
+        cwd=DATA,
+        check=False,
+    )
+
+
+class TestConsoleScript:
+    def test_a_directory_of_json_yaml_and_toml_nodes(self) -> None:
+        done = script("good")
+        assert (done.returncode, done.stdout, done.stderr) == (0, "3 nodes, 1 cluster: valid\n", "")
+
+    def test_node_files(self) -> None:
+        done = script("good/chief.json", "good/worker-0.yaml", "good/worker-1.toml")
+        assert (done.returncode, done.stdout) == (0, "3 nodes, 1 cluster: valid\n")
+
+    def test_json_lines_on_stdin(self) -> None:
+        done = script("--profile", "mwms", "-", stdin=(DATA / "same_task.jsonl").read_bytes())
+        assert done.returncode == 1
+        assert done.stdout == (
+            "<stdin>:1, <stdin>:2, <stdin>:3: task worker:0 is claimed by 3 nodes; "
+            "each task of the cluster runs on exactly one node\n"
+            "cluster: task worker:1 (w1:2222) of the cluster is claimed by no node\n"
+            "cluster: task worker:2 (w2:2222) of the cluster is claimed by no node\n"
+            "hint: every node was given the same task, worker:0: each node needs its own "
+            "task.index (0, 1, 2, ... within each task.type)\n"
+            "3 nodes, 1 cluster: 3 findings\n"
+        )
+
+    def test_a_file_that_cannot_be_read_is_exit_2(self) -> None:
+        done = script("good", "missing.json")
+        assert (done.returncode, done.stdout, done.stderr) == (
+            2,
+            "",
+            "missing.json: no such file\n",
+        )
+
+
+class TestFindings:
+    def test_a_node_missing_from_a_file_list(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, _ = run(capsys, "good/chief.json", "good/worker-0.yaml")
+        assert (status, out) == (
+            1,
+            "cluster: task worker:1 (trainer-worker-1:2222) of the cluster is claimed by no node\n"
+            "2 nodes, 1 cluster: 1 finding\n",
+        )
+
+    def test_clusters_that_differ_read_as_a_diff(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, _ = run(capsys, "cluster_mismatch.jsonl")
+        assert (status, out) == (
+            1,
+            "cluster_mismatch.jsonl:3: the cluster differs from the one most nodes have "
+            "(cluster_mismatch.jsonl:1, cluster_mismatch.jsonl:2): worker:1: w1:2222 "
+            "(cluster_mismatch.jsonl:1, cluster_mismatch.jsonl:2) vs w9:2222 "
+            "(cluster_mismatch.jsonl:3)\n"
+            "  - worker:1 w1:2222\n"
+            "  + worker:1 w9:2222\n"
+            "3 nodes, 2 clusters: 1 finding\n",
+        )
+
+    def test_a_task_claimed_twice(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, _ = run(capsys, "task_claimed_twice.jsonl")
+        assert (status, out) == (
+            1,
+            "task_claimed_twice.jsonl:2, task_claimed_twice.jsonl:3: task worker:0 is claimed by "
+            "2 nodes; each task of the cluster runs on exactly one node\n"
+            "cluster: task worker:1 (w1:2222) of the cluster is claimed by no node\n"
+            "hint: each node needs its own task: no two nodes may share task.type and "
+            "task.index\n"
+            "3 nodes, 1 cluster: 2 findings\n",
+        )
+
+    def test_a_task_not_in_the_cluster(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, _ = run(capsys, "task_not_in_cluster.jsonl")
+        assert (status, out) == (
+            1,
+            "task_not_in_cluster.jsonl:4: task: the node is task worker:2, which its cluster "
+            "does not list: job 'worker' has the tasks 0 to 1\n"
+            "task_not_in_cluster.jsonl:4: task.index: 2 is not a valid task_id for task_type "
+            "worker in the cluster_spec: ClusterSpec({'chief': ['c0:2222'], 'worker': "
+            "['w0:2222', 'w1:2222']}) Note that these values may be coming from the TF_CONFIG "
+            "environment variable.\n"
+            "4 nodes, 1 cluster: 2 findings\n",
+        )
+
+    def test_values_that_differ(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, _ = run(capsys, "values_differ.jsonl")
+        assert (status, out) == (
+            1,
+            'values_differ.jsonl:3: model_dir: model_dir differs between nodes: "gs://b/m" '
+            '(values_differ.jsonl:1, values_differ.jsonl:2) vs "gs://b/other" '
+            "(values_differ.jsonl:3)\n"
+            "values_differ.jsonl:2: service: service differs between nodes: not set "
+            '(values_differ.jsonl:1, values_differ.jsonl:3) vs {"x": 1} (values_differ.jsonl:2)\n'
+            'values_differ.jsonl:3: rpc_layer: rpc_layer differs between nodes: "grpc" '
+            "(values_differ.jsonl:1, values_differ.jsonl:2) vs not set (values_differ.jsonl:3)\n"
+            "values_differ.jsonl:3: session_master: session_master differs between nodes: not "
+            'set (values_differ.jsonl:1, values_differ.jsonl:2) vs "grpc://c0:2222" '
+            "(values_differ.jsonl:3)\n"
+            "3 nodes, 1 cluster: 4 findings\n",
+        )
+
+    def test_a_line_that_is_not_json(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, _ = run(capsys, "broken_line.jsonl")
+        assert (status, out) == (
+            1,
+            "cluster: task worker:0 (w0:2222) of the cluster is claimed by no node\n"
+            "broken_line.jsonl:2: TF_CONFIG: invalid JSON: Expecting ',' delimiter "
+            "(line 1, column 99)\n"
+            "3 nodes, 1 cluster: 2 findings\n",
+        )
+
+    def test_no_node_at_all(self, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+        status, out, _ = run(capsys, str(tmp_path))
+        assert (status, out) == (
+            1,
+            "cluster: no TF_CONFIG was given: there is no node to check\n"
+            "0 nodes, 0 clusters: 1 finding\n",
+        )
+
+
+class TestProfiles:
+    def test_the_estimator_refusal_names_the_profile_that_reads_the_nodes(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        status, out, _ = run(capsys, "workers_only.jsonl")
+        assert (status, out) == (
+            1,
+            'workers_only.jsonl:1, workers_only.jsonl:2: cluster: If "cluster" is set in '
+            'TF_CONFIG, it must have one "chief" node.\n'
+            "hint: tf.estimator refuses these nodes, but --profile mwms reads every one of "
+            "them: pass it if that is the reader\n"
+            "2 nodes, 1 cluster: 1 finding\n",
+        )
+        assert run(capsys, "--profile", "mwms", "workers_only.jsonl")[:2] == (
+            0,
+            "2 nodes, 1 cluster: valid\n",
+        )
+
+    def test_ps(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, _ = run(capsys, "--profile", "ps", "workers_only.jsonl")
+        assert (status, out) == (
+            1,
+            "workers_only.jsonl:1, workers_only.jsonl:2: cluster: There must be at least one "
+            "ps.\n2 nodes, 1 cluster: 1 finding\n",
+        )
+
+
+class TestFormats:
+    def test_json(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, _ = run(capsys, "--format", "json", "workers_only.jsonl")
+        assert status == 1
+        document = json.loads(out)
+        assert document["valid"] is False
+        assert document["profile"] == "estimator"
+        assert [(f["code"], f["nodes"], f["path"]) for f in document["findings"]] == [
+            ("missing_chief", ["workers_only.jsonl:1", "workers_only.jsonl:2"], "cluster")
+        ]
+        assert document["hints"][0].startswith("tf.estimator refuses these nodes")
+
+    def test_json_of_a_cluster_mismatch_lists_each_difference(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        document = json.loads(run(capsys, "--format", "json", "cluster_mismatch.jsonl")[1])
+        [finding] = document["findings"]
+        assert finding["differences"] == [
+            {"job": "worker", "index": 1, "reference": "w1:2222", "other": "w9:2222"}
+        ]
+        assert finding["reference_nodes"] == [
+            "cluster_mismatch.jsonl:1",
+            "cluster_mismatch.jsonl:2",
+        ]
+
+    def test_github(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, _ = run(capsys, "--format", "github", "task_claimed_twice.jsonl")
+        assert (status, out) == (
+            1,
+            "::error file=task_claimed_twice.jsonl,line=2,col=1,title=estconf task_claimed_twice"
+            "::task_claimed_twice.jsonl:2, task_claimed_twice.jsonl:3: task worker:0 is claimed "
+            "by 2 nodes; each task of the cluster runs on exactly one node\n"
+            "::error file=task_claimed_twice.jsonl,line=1,col=1,title=estconf task_unclaimed"
+            "::cluster: task worker:1 (w1:2222) of the cluster is claimed by no node\n"
+            "::notice title=estconf hint::each node needs its own task: no two nodes may share "
+            "task.type and task.index\n",
+        )
+
+    def test_github_names_a_node_file(self, capsys: pytest.CaptureFixture[str]) -> None:
+        out = run(capsys, "--format", "github", "cluster_mismatch.jsonl", "good/chief.json")[1]
+        assert out.splitlines()[1].startswith(
+            "::error file=good/chief.json,title=estconf cluster_mismatch::good/chief.json: "
+        )
+
+    def test_valid_json_and_github(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, _ = run(capsys, "--format", "json", "good")
+        assert (status, json.loads(out)["valid"]) == (0, True)
+        assert run(capsys, "--format", "github", "good")[:2] == (0, "")
+
+
+class TestUnreadable:
+    def test_a_file_with_bad_syntax(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, err = run(capsys, str(ROOT / "tests/data/invalid/syntax.json"))
+        assert (status, out) == (2, "")
+        assert err.endswith(
+            "tests/data/invalid/syntax.json:2:39: invalid JSON: Expecting property name "
+            "enclosed in double quotes\n"
+        )
+
+    def test_stdin_over_the_size_limit(
+        self, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        import io
+
+        stdin = io.TextIOWrapper(io.BytesIO((DATA / "same_task.jsonl").read_bytes()))
+        monkeypatch.setattr(sys, "stdin", stdin)
+        status, out, err = run(capsys, "--max-size", "10", "-")
+        assert (status, out) == (2, "")
+        assert err.startswith("<stdin>: ")
+
+    def test_usage_errors(self, capsys: pytest.CaptureFixture[str]) -> None:
+        assert run(capsys)[0] == 2
+        assert run(capsys, "--profile", "nope", "good")[0] == 2

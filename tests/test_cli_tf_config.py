@@ -1,0 +1,230 @@
+"""estconf.cli._tf_config: ``estconf tf-config`` from replica counts and from a TFJob.
+
+The addresses are those Kubeflow's training operator (v1.9.0) gives a TFJob's
+pods: ``<job>-<type>-<index>.<namespace>.svc:<port>``, from
+``pkg/controller.v1/tensorflow/tensorflow.go`` (``genClusterSpec``), the rule
+``estconf.kubeflow.predict`` holds and cites.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from estconf.cli import main
+from estconf.profiles import check_profile
+
+ROOT = Path(__file__).resolve().parents[1]
+ESTCONF = Path(sys.executable).with_name("estconf")
+
+SMALL = (
+    '{"cluster":{"chief":["mnist-chief-0.ml.svc:2222"],"ps":["mnist-ps-0.ml.svc:2222"],'
+    '"worker":["mnist-worker-0.ml.svc:2222","mnist-worker-1.ml.svc:2222"]},'
+    '"task":{"type":"%s","index":%d},"environment":"cloud"}'
+)
+
+
+@pytest.fixture(autouse=True)
+def _at_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+
+
+def run(*argv: str, stdin: bytes | None = None) -> tuple[int, str, str]:
+    """``estconf`` in-process, with ``stdin`` as standard input."""
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdin
+    if stdin is not None:
+        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin))
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                status = main(list(argv))
+            except SystemExit as exc:
+                status = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        sys.stdin = saved
+    return status, out.getvalue(), err.getvalue()
+
+
+JOB = ("tf-config", "--job", "mnist", "--namespace", "ml", "--chief", "1", "--worker", "2")
+
+
+class TestFromReplicaCounts:
+    def test_a_small_job_pinned(self) -> None:
+        status, out, err = run(*JOB, "--ps", "1")
+        assert (status, err) == (0, "")
+        assert out == "".join(
+            SMALL % task + "\n" for task in [("chief", 0), ("worker", 0), ("worker", 1), ("ps", 0)]
+        )
+
+    def test_json_is_jsonl(self) -> None:
+        assert run(*JOB, "--format", "json") == run(*JOB, "--format", "jsonl")
+
+    def test_env_shell_and_k8s(self) -> None:
+        tf_config = json.loads(run(*JOB, "--task", "worker:1")[1])
+        text = json.dumps(tf_config, separators=(",", ":"))
+        assert run(*JOB, "--task", "worker:1", "--format", "env")[1] == (
+            f"# worker:1\nTF_CONFIG={text}\n"
+        )
+        assert run(*JOB, "--task", "worker:1", "--format", "shell")[1] == (
+            f"# worker:1\nexport TF_CONFIG='{text}'\n"
+        )
+        k8s = run(*JOB, "--format", "k8s")[1]
+        assert k8s.count("---\n") == 2
+        assert k8s.endswith(f"# worker:1\nenv:\n  - name: TF_CONFIG\n    value: '{text}'\n")
+
+    def test_cluster_domain_and_port(self) -> None:
+        out = run(*JOB, "--port", "2000", "--cluster-domain", "cluster.local")[1]
+        assert json.loads(out.splitlines()[0])["cluster"]["chief"] == [
+            "mnist-chief-0.ml.svc.cluster.local:2000"
+        ]
+
+    def test_out_dir(self, tmp_path: Path) -> None:
+        status, out, _ = run(*JOB, "--out-dir", str(tmp_path / "out"))
+        names = ["chief-0.json", "worker-0.json", "worker-1.json"]
+        assert (status, out) == (0, "".join(f"{tmp_path / 'out' / n}\n" for n in names))
+        assert sorted(p.name for p in (tmp_path / "out").iterdir()) == names
+        text = (tmp_path / "out" / "worker-1.json").read_text()
+        assert text == (
+            '{"cluster":{"chief":["mnist-chief-0.ml.svc:2222"],"worker":["mnist-worker-0.ml.svc:'
+            '2222","mnist-worker-1.ml.svc:2222"]},"task":{"type":"worker","index":1},'
+            '"environment":"cloud"}\n'
+        )
+        assert run("validate", str(tmp_path / "out" / "worker-1.json"))[0] == 0
+        assert run("check-cluster", str(tmp_path / "out"))[1] == "3 nodes, 1 cluster: valid\n"
+        run(*JOB, "--format", "env", "--out-dir", str(tmp_path / "env"))
+        assert (tmp_path / "env" / "chief-0.env").read_text().startswith('TF_CONFIG={"cluster"')
+
+    def test_workers_alone_need_mwms(self) -> None:
+        argv = ("tf-config", "--job", "mnist", "--worker", "2")
+        status, out, err = run(*argv)
+        assert (status, out) == (1, "")
+        assert err == (
+            '--job mnist (worker:0): cluster: If "cluster" is set in TF_CONFIG, it must have one '
+            '"chief" node. (this cluster is valid for --profile mwms)\n1 error in 1 of 1 file\n'
+        )
+        assert run(*argv, "--profile", "mwms")[0] == 0
+        status, _, err = run(*argv, "--ps", "1", "--profile", "mwms")
+        assert status == 1
+        assert "cluster.ps[0]: task ps:0 of this cluster: There is no id for task_type 'ps'" in err
+
+    def test_one_replica_gets_no_tf_config(self) -> None:
+        assert run("tf-config", "--job", "mnist", "--chief", "1") == (
+            0,
+            "",
+            "the job has one replica in all: the operator gives its pod no TF_CONFIG "
+            "(TensorFlow runs it alone)\n",
+        )
+
+    def test_a_name_the_operator_refuses(self) -> None:
+        status, _, err = run("tf-config", "--job", "My_Job", "--chief", "1", "--worker", "1")
+        assert status == 1
+        assert err.startswith("--job My_Job: the operator's admission webhook refuses the TFJob")
+
+    def test_usage_errors(self) -> None:
+        assert run("tf-config")[0] == 2
+        assert run("tf-config", "--job", "mnist")[0] == 2
+        assert run("tf-config", "examples/cluster/training.yaml", "--worker", "2")[0] == 2
+        assert run("tf-config", "--job", "mnist", "--worker", "-1")[0] == 2
+        assert run("tf-config", "--job", "mnist", "--worker", "1", "--port", "70000")[0] == 2
+
+
+class TestFromATFJob:
+    def test_predicts_even_what_a_profile_refuses(self) -> None:
+        path = "tests/data/kubeflow/estimator_no_chief.yaml"
+        status, out, _ = run("tf-config", "--tfjob", path)
+        assert status == 0
+        lines = out.splitlines()
+        assert [json.loads(line)["task"] for line in lines][:2] == [
+            {"type": "ps", "index": 0},
+            {"type": "worker", "index": 0},
+        ]
+        assert run("check-cluster", "-", stdin=out.encode())[0] == 1
+        assert run("check-cluster", "--profile", "ps", "-", stdin=out.encode())[0] == 0
+
+    def test_stdin_and_generate_name(self) -> None:
+        manifest = (ROOT / "tests/data/kubeflow/generate_name.yaml").read_bytes()
+        status, _, err = run("tf-config", "--tfjob", "-", stdin=manifest)
+        assert status == 1
+        assert "only generateName 'sweep-'" in err
+        status, out, _ = run(
+            "tf-config",
+            "--tfjob",
+            "-",
+            "--input-format",
+            "yaml",
+            "--name",
+            "sweep-x1",
+            stdin=manifest,
+        )
+        assert status == 0
+        assert "sweep-x1-" in out
+
+    def test_a_file_that_is_not_a_manifest(self) -> None:
+        assert run("tf-config", "--tfjob", "examples/run_config.yaml")[0] == 1
+        assert run("tf-config", "--tfjob", "missing.yaml")[0] == 1
+
+
+class TestConsoleScript:
+    def test_piped_into_check_cluster(self) -> None:
+        generate = subprocess.run(
+            [str(ESTCONF), *JOB, "--ps", "2", "--evaluator", "1"],
+            capture_output=True,
+            check=True,
+        )
+        check = subprocess.run(
+            [str(ESTCONF), "check-cluster", "-"],
+            input=generate.stdout,
+            capture_output=True,
+            check=False,
+        )
+        assert (check.returncode, check.stdout) == (0, b"6 nodes, 1 cluster: valid\n")
+
+
+@st.composite
+def replicas(draw: st.DrawFn) -> tuple[str, dict[str, int]]:
+    """A profile and replica counts it reads, two replicas or more in all."""
+    profile = draw(st.sampled_from(["estimator", "mwms", "ps"]))
+    evaluator = draw(st.integers(0, 1))
+    if profile == "mwms":
+        chief = draw(st.integers(0, 1))
+        counts = {"chief": chief, "worker": draw(st.integers(1 - chief, 5)), "ps": 0}
+    else:
+        least = 1 if profile == "ps" else 0
+        counts = {
+            "chief": 1,
+            "worker": draw(st.integers(least, 5)),
+            "ps": draw(st.integers(least, 3)),
+        }
+    counts["evaluator"] = evaluator
+    if sum(counts.values()) < 2:
+        counts["worker"] += 1
+    return profile, counts
+
+
+class TestProperty:
+    @settings(max_examples=25, deadline=None)
+    @given(case=replicas())
+    def test_what_it_writes_passes_check_cluster_and_each_node_its_profile(
+        self, case: tuple[str, dict[str, int]]
+    ) -> None:
+        profile, counts = case
+        argv = ["tf-config", "--job", "job", "--profile", profile, "--format", "jsonl"]
+        for replica_type, count in counts.items():
+            argv += [f"--{replica_type}", str(count)]
+        status, out, err = run(*argv)
+        assert status == 0, err
+        lines = out.splitlines()
+        assert len(lines) == sum(counts.values())
+        checked = run("check-cluster", "--profile", profile, "-", stdin=out.encode())
+        assert checked[:2] == (0, f"{len(lines)} nodes, 1 cluster: valid\n"), checked
+        for line in lines:
+            check_profile(json.loads(line), profile)
