@@ -22,14 +22,8 @@ from __future__ import annotations
 
 from estconf.deployment._lines import read_json_lines
 from estconf.deployment.check import NodeConfig, check_cluster
-from estconf.deployment.profile import (
-    ESTIMATOR,
-    PROFILES,
-    Problem,
-    Profile,
-    ReaderProfile,
-    profile_named,
-)
+from estconf.deployment.profile import Problem, Profile, ReaderProfile
+from estconf.deployment.readers import ESTIMATOR, MWMS, PROFILES, PS, profile_named
 from estconf.deployment.report import (
     CROSS_NODE_CODES,
     ClusterReport,
@@ -41,7 +35,9 @@ from estconf.deployment.report import (
 __all__ = [
     "CROSS_NODE_CODES",
     "ESTIMATOR",
+    "MWMS",
     "PROFILES",
+    "PS",
     "ClusterReport",
     "Finding",
     "NodeConfig",

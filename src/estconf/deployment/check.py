@@ -40,7 +40,8 @@ from estconf.deployment._canonical import (
     raw_key,
     value_key,
 )
-from estconf.deployment.profile import Problem, Profile, problems_of, profile_named
+from estconf.deployment.profile import Problem, Profile, problems_of
+from estconf.deployment.readers import profile_named
 from estconf.deployment.report import (
     CLUSTER_MISMATCH,
     MISMATCH_CODES,

@@ -18,32 +18,27 @@ with :class:`ReaderProfile`::
         "mwms", lambda tf_config: MultiWorkerConfig(tf_config=tf_config), error_root=("tf_config",)
     )
 
-and is made known by name by adding it to :data:`PROFILES` as ``"module:name"``.
-The ``mwms`` and ``ps`` profiles (:mod:`estconf.deployment._readers`) are made
+and is made known by name by adding it to :data:`estconf.deployment.readers.PROFILES`.
+The ``mwms`` and ``ps`` profiles (:mod:`estconf.deployment.readers`) are made
 this way from the models of :mod:`estconf.distribute`.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
 from pydantic import ValidationError
 
-from estconf._distributed import derive_distributed
 from estconf.cluster import ClusterSpec
 from estconf.tf_config import TFConfig
 
 __all__ = [
-    "ESTIMATOR",
-    "PROFILES",
     "Problem",
     "Profile",
     "ReaderProfile",
     "problems_of",
-    "profile_named",
 ]
 
 
@@ -134,30 +129,3 @@ class ReaderProfile:
         except ValidationError as error:
             return problems_of(error, self.error_root)
         return ()
-
-
-ESTIMATOR = ReaderProfile("estimator", derive_distributed)
-"""The rules of ``tf.estimator.RunConfig`` (SPEC §2): what its distributed properties need."""
-
-PROFILES: dict[str, str] = {
-    "estimator": "estconf.deployment.profile:ESTIMATOR",
-    "mwms": "estconf.deployment._readers:MWMS",
-    "ps": "estconf.deployment._readers:PS",
-}
-"""The profiles known by name, as ``"module:attribute"``, imported when first asked for."""
-
-
-def profile_named(name: str) -> Profile:
-    """Return the profile called ``name``.
-
-    Raises:
-        ValueError: no profile has that name.
-    """
-    try:
-        module, _, attribute = PROFILES[name].partition(":")
-    except KeyError:
-        raise ValueError(
-            f"unknown profile {name!r}; the profiles are {', '.join(PROFILES)}"
-        ) from None
-    profile: Profile = getattr(importlib.import_module(module), attribute)
-    return profile

@@ -1,4 +1,7 @@
-"""The ``mwms`` and ``ps`` profiles: the tf.distribute readers of :mod:`estconf.distribute`.
+"""The profiles known by name: the estimator's rules and the tf.distribute readers.
+
+``estimator`` checks each node with the rules of ``tf.estimator.RunConfig``
+(SPEC §2), reading only what its distributed properties need.
 
 Each node is read by the model of its strategy, as a single TF_CONFIG check
 under ``--profile`` reads it (SPEC §8): ``MultiWorkerConfig`` for
@@ -10,11 +13,12 @@ the node that claims it, or as a task no node claims.
 
 from __future__ import annotations
 
-from estconf.deployment.profile import ReaderProfile
+from estconf._distributed import derive_distributed
+from estconf.deployment.profile import Profile, ReaderProfile
 from estconf.distribute import MultiWorkerConfig, ParameterServerConfig
 from estconf.tf_config import TFConfig
 
-__all__ = ["MWMS", "PS"]
+__all__ = ["ESTIMATOR", "MWMS", "PROFILES", "PS", "profile_named"]
 
 
 def _multi_worker(tf_config: TFConfig) -> MultiWorkerConfig:
@@ -30,3 +34,23 @@ MWMS = ReaderProfile("mwms", _multi_worker, error_root=("tf_config",))
 
 PS = ReaderProfile("ps", _parameter_server, error_root=("tf_config",))
 """``tf.distribute.ParameterServerStrategy`` (TF2): at least one ps and one worker."""
+
+ESTIMATOR = ReaderProfile("estimator", derive_distributed)
+"""The rules of ``tf.estimator.RunConfig`` (SPEC §2): what its distributed properties need."""
+
+PROFILES: dict[str, Profile] = {"estimator": ESTIMATOR, "mwms": MWMS, "ps": PS}
+"""The profiles known by name (``--profile``)."""
+
+
+def profile_named(name: str) -> Profile:
+    """Return the profile called ``name``.
+
+    Raises:
+        ValueError: no profile has that name.
+    """
+    try:
+        return PROFILES[name]
+    except KeyError:
+        raise ValueError(
+            f"unknown profile {name!r}; the profiles are {', '.join(PROFILES)}"
+        ) from None
