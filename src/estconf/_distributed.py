@@ -17,7 +17,7 @@ from typing import Any, Final
 from pydantic import ValidationError
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from estconf._errors import Errors, Loc, fail
+from estconf._errors import Errors, Loc, details_of, fail
 from estconf.cluster import ClusterSpec, check_task_not_a_hole
 from estconf.tf_config import Task, TaskType, TFConfig
 
@@ -124,6 +124,9 @@ def check_estimator_rules(
 ) -> None:
     """Check that the estimator can read ``tf_config`` (local, chief or master mode).
 
+    The estimator alone reads ``model_dir``: an empty one is refused here, not
+    by :class:`~estconf.TFConfig`, which the tf.distribute readers share.
+
     With a (non-TPU) distribution strategy, TensorFlow's distribute coordinator
     takes over a chief-mode cluster: the task is not checked.
 
@@ -131,6 +134,22 @@ def check_estimator_rules(
         pydantic.ValidationError: the TF_CONFIG is not valid for the estimator;
             each error is located within the TF_CONFIG (``task.index``).
     """
+    errors = Errors(title)
+    if tf_config.model_dir == "":
+        errors.add(
+            "model_dir_empty", "model_dir in TF_CONFIG should be non-empty.", ("model_dir",), ""
+        )
+    try:
+        _check_reading(tf_config, title, strategies)
+    except ValidationError as refused:
+        raise ValidationError.from_exception_data(
+            title, [*errors.details(), *details_of(refused)]
+        ) from None
+    errors.raise_if_any()
+
+
+def _check_reading(tf_config: TFConfig, title: str, strategies: Strategies | None) -> None:
+    """The estimator's rules on the cluster and task (local, chief or master mode)."""
     if _coordinated_cluster(tf_config, strategies, title) is not None:
         return
     cluster = tf_config.cluster
@@ -505,6 +524,8 @@ def _read_like_tensorflow(raw: Any) -> TFConfig | None:
         for key in ("session_master", "eval_session_master")
         if isinstance(raw.get(key), str)
     }
+    if raw.get("model_dir") == "":
+        masters["model_dir"] = ""
     service = raw.get("service")
     return TFConfig.model_construct(
         cluster=ClusterSpec.model_construct(root=jobs),
