@@ -602,3 +602,57 @@ class TestHostileInput:
         assert "internal error" not in err.getvalue()
         if command == "validate":
             assert err.getvalue() == ""
+
+
+class TestProfiles:
+    """``--profile`` on the installed command, on the files under tests/data."""
+
+    def estconf(self, *argv: str) -> tuple[int, str]:
+        done = subprocess.run(
+            [ESTCONF, *argv], cwd=ROOT, capture_output=True, text=True, check=False
+        )
+        assert done.stderr == ""
+        return done.returncode, done.stdout
+
+    def test_a_worker_only_cluster_is_valid_for_mwms(self) -> None:
+        path = "tests/data/invalid/tf_config_worker_only.json"
+        assert self.estconf("validate", "--profile", "mwms", path) == (0, "1 file valid\n")
+
+    def test_its_refusal_by_the_estimator_names_mwms(self) -> None:
+        path = "tests/data/invalid/tf_config_worker_only.json"
+        status, out = self.estconf("validate", "--profile", "estimator", path)
+        assert (status, out) == (1, expected_output([path]) + "1 error in 1 of 1 file\n")
+        assert "(--profile mwms)" in out
+
+    def test_a_ps_job_is_refused_by_mwms_for_each_of_its_tasks(self) -> None:
+        path = "tests/data/valid/tf_config_ps_cluster.json"
+        assert self.estconf("validate", "--profile", "mwms", path) == (
+            1,
+            f"{path}:5:12: cluster.ps[0]: task ps:0 of this cluster: "
+            "There is no id for task_type 'ps'\n1 error in 1 of 1 file\n",
+        )
+        assert self.estconf("validate", "--profile", "ps", path)[0] == 0
+
+    def test_the_ps_strategy_needs_a_worker(self) -> None:
+        path = "tests/data/valid/tf_config_ps_without_worker.json"
+        assert self.estconf("validate", "--profile", "ps", path) == (
+            1,
+            f"{path}:2:14: cluster: There must be at least one worker.\n1 error in 1 of 1 file\n",
+        )
+
+    def test_the_profile_is_for_tf_config_files_only(self) -> None:
+        assert (
+            self.estconf("validate", "--profile", "mwms", "tests/data/valid/run_config.yaml")[0]
+            == 0
+        )
+
+    def test_a_ps_cluster_without_chief_names_the_ps_profile(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp, "tf_config.json")
+            cluster = {"worker": ["w:1"], "ps": ["p:1"]}
+            path.write_text(
+                json.dumps({"cluster": cluster, "task": {"type": "worker", "index": 0}})
+            )
+            status, out = self.estconf("validate", "--profile", "estimator", str(path))
+        assert status == 1
+        assert "(this cluster is valid for --profile ps)" in out

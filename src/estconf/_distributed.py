@@ -160,7 +160,8 @@ def _check_reading(tf_config: TFConfig, title: str, strategies: Strategies | Non
             raise fail(
                 title,
                 "chief_with_master",
-                "If `master` node exists in `cluster`, job `chief` is not supported.",
+                "If `master` node exists in `cluster`, job `chief` is not supported. Fix: keep "
+                'one of them: "chief" is the current name of the legacy "master" job.',
                 ("cluster", TaskType.CHIEF),
                 cluster.root[TaskType.CHIEF],
             )
@@ -242,21 +243,46 @@ def _local_task(tf_config: TFConfig) -> tuple[str | None, int | None]:
 def _check_local(tf_config: TFConfig, title: str) -> None:
     task_type, task_id = _local_task(tf_config)
     errors = Errors(title)
+    hint = _top_level_jobs_hint(tf_config)
     if task_type != TaskType.WORKER:
         errors.add(
             "local_task_type",
-            'If "cluster" is not set in TF_CONFIG, task type must be WORKER.',
+            'If "cluster" is not set in TF_CONFIG, task type must be WORKER.{hint}',
             ("task", "type"),
             task_type,
+            {"hint": hint},
         )
+        hint = ""
     if task_id != 0:
         errors.add(
             "local_task_index",
-            'If "cluster" is not set in TF_CONFIG, task index must be 0.',
+            'If "cluster" is not set in TF_CONFIG, task index must be 0.{hint}',
             ("task", "index"),
             task_id,
+            {"hint": hint},
         )
     errors.raise_if_any()
+
+
+def _top_level_jobs_hint(tf_config: TFConfig) -> str:
+    """A hint for jobs written at the top level of TF_CONFIG instead of under ``cluster``."""
+    jobs = [
+        key
+        for key, value in (tf_config.model_extra or {}).items()
+        if isinstance(value, (list, dict)) and key in _KNOWN_JOBS
+    ]
+    if not jobs:
+        return ""
+    return (
+        f" Fix: {', '.join(repr(job) for job in jobs)} "
+        f"{'is' if len(jobs) == 1 else 'are'} at the top level of TF_CONFIG; "
+        'put the jobs under "cluster": {"cluster": {"chief": [...], "worker": [...]}, "task": ...}.'
+    )
+
+
+_KNOWN_JOBS: Final = frozenset(
+    {TaskType.CHIEF, TaskType.WORKER, TaskType.PS, TaskType.MASTER, TaskType.EVALUATOR}
+)
 
 
 def _local(tf_config: TFConfig) -> Distributed:
@@ -317,10 +343,10 @@ def _check_task(tf_config: TFConfig, chief: str, title: str) -> None:
     if chief not in cluster.root:
         errors.add(
             "missing_chief",
-            'If "cluster" is set in TF_CONFIG, it must have one "{chief}" node.',
+            'If "cluster" is set in TF_CONFIG, it must have one "{chief}" node.{hint}',
             ("cluster",),
             cluster.as_dict(),
-            {"chief": chief},
+            {"chief": chief, "hint": _missing_chief_hint(cluster)},
         )
     elif cluster.job_size(chief) > 1:
         errors.add(
@@ -356,6 +382,21 @@ def _check_task(tf_config: TFConfig, chief: str, title: str) -> None:
     assert task_type is not None and task_id is not None
     if task_type != TaskType.EVALUATOR:
         check_task_in_cluster(cluster, task_type, task_id, title)
+
+
+def _missing_chief_hint(cluster: ClusterSpec) -> str:
+    """How to fix a cluster without a chief: give it one, or, for workers alone, read it as MWMS."""
+    jobs = sorted(cluster.jobs, key=lambda job: job != TaskType.WORKER)
+    tasks = [f"{job}:{index}" for job in jobs for index in cluster.task_indices(job)]
+    if not tasks:
+        return ""
+    hint = f' Fix: move task {tasks[0]} into a job "chief" of its own'
+    if set(cluster.jobs) <= {TaskType.WORKER, TaskType.EVALUATOR}:
+        hint += (
+            "; or, if this TF_CONFIG is for tf.distribute.MultiWorkerMirroredStrategy, which "
+            "needs no chief, check it for that reader (--profile mwms)"
+        )
+    return hint + "."
 
 
 NOTE: Final = "Note that these values may be coming from the TF_CONFIG environment variable."
