@@ -28,6 +28,7 @@ __all__ = [
     "Strategies",
     "check_estimator_rules",
     "check_task_in_cluster",
+    "check_tf_config_file",
     "derive_distributed",
     "distributed_settings",
     "single_task",
@@ -119,8 +120,24 @@ def derive_distributed(
     return distributed_settings(tf_config, strategies)
 
 
+def check_tf_config_file(tf_config: TFConfig) -> None:
+    """The estimator's rules on a ``TF_CONFIG`` file, whose values come from the file.
+
+    TensorFlow ends some messages with :data:`NOTE`, that the values may come
+    from the environment variable; about a file, that would mislead.
+
+    Raises:
+        pydantic.ValidationError: the TF_CONFIG is not valid for the estimator.
+    """
+    check_estimator_rules(tf_config, "TFConfig", note="")
+
+
 def check_estimator_rules(
-    tf_config: TFConfig, title: str = "RunConfig", strategies: Strategies | None = None
+    tf_config: TFConfig,
+    title: str = "RunConfig",
+    strategies: Strategies | None = None,
+    *,
+    note: str | None = None,
 ) -> None:
     """Check that the estimator can read ``tf_config`` (local, chief or master mode).
 
@@ -129,6 +146,13 @@ def check_estimator_rules(
 
     With a (non-TPU) distribution strategy, TensorFlow's distribute coordinator
     takes over a chief-mode cluster: the task is not checked.
+
+    Args:
+        tf_config: The TF_CONFIG.
+        title: The title of the raised error.
+        strategies: The distribution arguments of the RunConfig, if any.
+        note: What ends the message about a task not in the cluster
+            (:data:`NOTE` by default, as in TensorFlow; ``""`` for none).
 
     Raises:
         pydantic.ValidationError: the TF_CONFIG is not valid for the estimator;
@@ -140,7 +164,7 @@ def check_estimator_rules(
             "model_dir_empty", "model_dir in TF_CONFIG should be non-empty.", ("model_dir",), ""
         )
     try:
-        _check_reading(tf_config, title, strategies)
+        _check_reading(tf_config, title, strategies, NOTE if note is None else note)
     except ValidationError as refused:
         raise ValidationError.from_exception_data(
             title, [*errors.details(), *details_of(refused)]
@@ -148,7 +172,9 @@ def check_estimator_rules(
     errors.raise_if_any()
 
 
-def _check_reading(tf_config: TFConfig, title: str, strategies: Strategies | None) -> None:
+def _check_reading(
+    tf_config: TFConfig, title: str, strategies: Strategies | None, note: str
+) -> None:
     """The estimator's rules on the cluster and task (local, chief or master mode)."""
     if _coordinated_cluster(tf_config, strategies, title) is not None:
         return
@@ -165,7 +191,7 @@ def _check_reading(tf_config: TFConfig, title: str, strategies: Strategies | Non
                 ("cluster", TaskType.CHIEF),
                 cluster.root[TaskType.CHIEF],
             )
-        _check_task(tf_config, TaskType.MASTER, title)
+        _check_task(tf_config, TaskType.MASTER, title, note)
         if tf_config.task.type == TaskType.EVALUATOR:
             raise fail(
                 title,
@@ -175,7 +201,7 @@ def _check_reading(tf_config: TFConfig, title: str, strategies: Strategies | Non
                 tf_config.task.type,
             )
     else:
-        _check_task(tf_config, TaskType.CHIEF, title)
+        _check_task(tf_config, TaskType.CHIEF, title, note)
 
 
 def distributed_settings(tf_config: TFConfig, strategies: Strategies | None = None) -> Distributed:
@@ -335,7 +361,7 @@ def _training_task(tf_config: TFConfig, task_type: str, task_id: int, leader: st
     )
 
 
-def _check_task(tf_config: TFConfig, chief: str, title: str) -> None:
+def _check_task(tf_config: TFConfig, chief: str, title: str, note: str) -> None:
     """Check the task against a cluster whose leader job is ``chief``."""
     cluster = tf_config.cluster
     task = tf_config.task
@@ -381,7 +407,7 @@ def _check_task(tf_config: TFConfig, chief: str, title: str) -> None:
     task_type, task_id = task.type, task.index
     assert task_type is not None and task_id is not None
     if task_type != TaskType.EVALUATOR:
-        check_task_in_cluster(cluster, task_type, task_id, title)
+        check_task_in_cluster(cluster, task_type, task_id, title, note=note)
 
 
 def _missing_chief_hint(cluster: ClusterSpec) -> str:
@@ -433,7 +459,7 @@ def check_task_in_cluster(
         raise fail(
             title,
             "unknown_task_type",
-            "{task_type} is not a valid task_type in the cluster_spec:\n{cluster}\n\n" + note,
+            "{task_type} is not a valid task_type in the cluster_spec:\n{cluster}" + _ending(note),
             (*at, "task", "type"),
             task_type,
             {"task_type": str(task_type), "cluster": repr(cluster)},
@@ -443,12 +469,16 @@ def check_task_in_cluster(
             title,
             "task_index_out_of_range",
             "{task_id} is not a valid task_id for task_type {task_type} in the "
-            "cluster_spec:\n{cluster}\n\n" + (note if index_note is None else index_note),
+            "cluster_spec:\n{cluster}" + _ending(note if index_note is None else index_note),
             (*at, "task", "index"),
             task_id if index_value is None else index_value,
             {"task_id": task_id, "task_type": str(task_type), "cluster": repr(cluster)},
         )
     check_task_not_a_hole(cluster, task_type, task_id, title, (*at, "task", "index"))
+
+
+def _ending(note: str) -> str:
+    return "\n\n" + note if note else ""
 
 
 def single_task(cluster: ClusterSpec) -> bool:

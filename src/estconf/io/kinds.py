@@ -163,7 +163,7 @@ KINDS: dict[str, Kind] = {
         markers=_TF_CONFIG_KEYS,
         description="The TF_CONFIG environment variable of a distributed job, checked "
         "with the rules tf.estimator.RunConfig applies to it.",
-        checks=("estconf._distributed:derive_distributed",),
+        checks=("estconf._distributed:check_tf_config_file",),
     ),
 }
 """The kinds, in the order :func:`detect` tries them."""
