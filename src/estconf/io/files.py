@@ -139,7 +139,7 @@ def loads(
 def loads(
     content: str | bytes,
     format: str,
-    kind: str | None = None,
+    kind: str | kinds.Kind | None = None,
     *,
     name: str = "<string>",
     max_size: int = MAX_SIZE,
@@ -150,7 +150,7 @@ def loads(
 def loads(
     content: str | bytes,
     format: str,
-    kind: str | type[BaseModel] | None = None,
+    kind: str | type[BaseModel] | kinds.Kind | None = None,
     *,
     name: str = "<string>",
     max_size: int = MAX_SIZE,
