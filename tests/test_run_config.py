@@ -321,8 +321,9 @@ class TestMasterMode:
             {"cluster": self.cluster, "task": {"type": "evaluator", "index": 0}}
         )
         assert code == "evaluator_with_master"
-        assert (
-            msg == "If `master` node exists in `cluster`, task_type `evaluator` is not supported."
+        assert msg == (
+            "If `master` node exists in `cluster`, task_type `evaluator` is not supported. "
+            'Fix: rename the "master" job to "chief", whose clusters take an evaluator.'
         )
 
     def test_only_one_master(self) -> None:

@@ -79,6 +79,27 @@ class TestFromEnv:
         assert tf_config.model_extra is not None
 
 
+class TestPythonRepr:
+    """A dict written with ``str()`` instead of ``json.dumps()``: a hint says so."""
+
+    def test_from_json(self) -> None:
+        text = str({"cluster": {"chief": ["c:1"]}, "task": {"type": "chief", "index": 0}})
+        with pytest.raises(ValidationError) as raised:
+            TFConfig.from_json(text)
+        [error] = raised.value.errors()
+        assert error["type"] == "json_invalid"
+        assert error["msg"].startswith(
+            "TF_CONFIG: invalid JSON: Expecting property name enclosed in double quotes "
+            "(single quotes: this looks like a Python dict written with str(); "
+            "write it with json.dumps() instead)"
+        )
+
+    def test_other_bad_json_has_no_such_hint(self) -> None:
+        with pytest.raises(ValidationError, match="invalid JSON") as raised:
+            TFConfig.from_json('{"cluster": }')
+        assert "json.dumps" not in str(raised.value)
+
+
 class TestKeys:
     def test_every_known_key(self) -> None:
         tf_config = TFConfig.model_validate(

@@ -196,7 +196,8 @@ def _check_reading(
             raise fail(
                 title,
                 "evaluator_with_master",
-                "If `master` node exists in `cluster`, task_type `evaluator` is not supported.",
+                "If `master` node exists in `cluster`, task_type `evaluator` is not supported. "
+                'Fix: rename the "master" job to "chief", whose clusters take an evaluator.',
                 ("task", "type"),
                 tf_config.task.type,
             )
@@ -291,10 +292,16 @@ def _check_local(tf_config: TFConfig, title: str) -> None:
 
 
 def _top_level_jobs_hint(tf_config: TFConfig) -> str:
-    """A hint for jobs written at the top level of TF_CONFIG instead of under ``cluster``."""
+    """A hint for jobs written outside ``cluster``: at the top level, or in ``sparseCluster``."""
+    extra = tf_config.model_extra or {}
+    if isinstance(extra.get("sparseCluster"), dict):
+        return (
+            ' Fix: TensorFlow does not read "sparseCluster"; put the jobs under "cluster", '
+            'where a job may map task indices to addresses: {"worker": {"1": "host:port"}}.'
+        )
     jobs = [
         key
-        for key, value in (tf_config.model_extra or {}).items()
+        for key, value in extra.items()
         if isinstance(value, (list, dict)) and key in _KNOWN_JOBS
     ]
     if not jobs:
