@@ -604,3 +604,150 @@ class TestHostileInput:
         assert "internal error" not in err.getvalue()
         if command == "validate":
             assert err.getvalue() == ""
+
+
+class TestProfiles:
+    """``--profile`` on the installed command, on the files under tests/data."""
+
+    def estconf(self, *argv: str) -> tuple[int, str]:
+        done = subprocess.run(
+            [ESTCONF, *argv], cwd=ROOT, capture_output=True, text=True, check=False
+        )
+        assert done.stderr == ""
+        return done.returncode, done.stdout
+
+    def test_a_worker_only_cluster_is_valid_for_mwms(self) -> None:
+        path = "tests/data/invalid/tf_config_worker_only.json"
+        assert self.estconf("validate", "--profile", "mwms", path) == (0, "1 file valid\n")
+
+    def test_its_refusal_by_the_estimator_names_mwms(self) -> None:
+        path = "tests/data/invalid/tf_config_worker_only.json"
+        status, out = self.estconf("validate", "--profile", "estimator", path)
+        assert (status, out) == (1, expected_output([path]) + "1 error in 1 of 1 file\n")
+        assert "(--profile mwms)" in out
+
+    def test_a_ps_job_is_refused_by_mwms_for_each_of_its_tasks(self) -> None:
+        path = "tests/data/valid/tf_config_ps_cluster.json"
+        assert self.estconf("validate", "--profile", "mwms", path) == (
+            1,
+            f"{path}:5:12: cluster.ps[0]: task ps:0 of this cluster: "
+            "There is no id for task_type 'ps'\n1 error in 1 of 1 file\n",
+        )
+        assert self.estconf("validate", "--profile", "ps", path)[0] == 0
+
+    def test_the_ps_strategy_needs_a_worker(self) -> None:
+        path = "tests/data/valid/tf_config_ps_without_worker.json"
+        assert self.estconf("validate", "--profile", "ps", path) == (
+            1,
+            f"{path}:2:14: cluster: There must be at least one worker.\n1 error in 1 of 1 file\n",
+        )
+
+    def test_the_profile_is_for_tf_config_files_only(self) -> None:
+        assert (
+            self.estconf("validate", "--profile", "mwms", "tests/data/valid/run_config.yaml")[0]
+            == 0
+        )
+
+    def test_a_ps_cluster_without_chief_names_the_ps_profile(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp, "tf_config.json")
+            cluster = {"worker": ["w:1"], "ps": ["p:1"]}
+            path.write_text(
+                json.dumps({"cluster": cluster, "task": {"type": "worker", "index": 0}})
+            )
+            status, out = self.estconf("validate", "--profile", "estimator", str(path))
+        assert status == 1
+        assert "(this cluster is valid for --profile ps)" in out
+
+
+class TestExplainReaders:
+    """``explain --readers``, ``--profile`` and ``--why`` on the installed command."""
+
+    WORKERS = "tests/data/invalid/tf_config_worker_only.json"
+    PS = "tests/data/valid/tf_config_ps_cluster.json"
+
+    def estconf(self, *argv: str) -> tuple[int, str, str]:
+        done = subprocess.run(
+            [ESTCONF, "explain", *argv], cwd=ROOT, capture_output=True, text=True, check=False
+        )
+        return done.returncode, done.stdout, done.stderr
+
+    def test_side_by_side(self) -> None:
+        status, out, _ = self.estconf("--tf-config", self.WORKERS, "--readers")
+        assert status == 0
+        lines = out.splitlines()
+        assert lines[1].split() == ["estimator", "mwms", "ps"]
+        assert lines[2].split() == [
+            "task",
+            "refused",
+            "(missing_chief)",
+            "worker:0",
+            "refused",
+            "(missing_ps)",
+        ]
+        assert "num_workers" in out
+        assert lines[-2].startswith(
+            'estimator: cluster: If "cluster" is set in TF_CONFIG, it must have one "chief" node.'
+        )
+        assert lines[-1] == "ps: cluster: There must be at least one ps."
+
+    def test_side_by_side_json(self) -> None:
+        status, out, _ = self.estconf("--tf-config", self.PS, "--readers", "--format", "json")
+        assert status == 0
+        views = {view["profile"]: view for view in json.loads(out)["readers"]}
+        assert views["estimator"]["values"]["num_worker_replicas"] == 3
+        assert views["mwms"]["error"] == {
+            "type": "no_id_for_task_type",
+            "loc": ["cluster", "ps", 0],
+            "msg": "task ps:0 of this cluster: There is no id for task_type 'ps'",
+        }
+        assert views["ps"]["values"]["num_ps"] == 1
+
+    def test_no_reader_accepts(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp, "tf_config.json")
+            cluster = {"chief": ["c:1", "c:2"], "worker": ["w:1"]}
+            path.write_text(
+                json.dumps({"cluster": cluster, "task": {"type": "worker", "index": 0}})
+            )
+            assert self.estconf("--tf-config", str(path), "--readers")[0] == 1
+
+    def test_why(self) -> None:
+        status, out, _ = self.estconf("--tf-config", self.PS, "--why")
+        assert status == 0
+        rows = {line.split()[0]: line for line in out.splitlines()}
+        assert rows["is_chief"].endswith("False  (task type is worker; the chief is chief:0)")
+        assert rows["num_worker_replicas"].endswith("3  (2 workers + 1 chief)")
+        assert rows["master"].endswith(
+            "grpc://worker-1.train:2222  (the cluster has several tasks, so this task's address)"
+        )
+        assert rows["global_id_in_cluster"].endswith(
+            "2  (jobs in the order chief, worker, ps: 1 chief before worker, then index 1)"
+        )
+
+    def test_why_json(self) -> None:
+        status, out, _ = self.estconf("--why", "--format", "json")
+        assert status == 0
+        assert json.loads(out)["reasons"]["is_chief"] == "local mode: the one task is the chief"
+
+    def test_profile_mwms(self) -> None:
+        status, out, _ = self.estconf("--tf-config", self.WORKERS, "--profile", "mwms", "--why")
+        assert status == 0
+        rows = {line.split()[0]: line for line in out.splitlines()}
+        assert rows["num_workers"].endswith("2  (0 chiefs + 2 workers)")
+        assert rows["is_chief"].endswith("True  (task type is worker; the chief is worker:0)")
+
+    def test_profile_refusal_names_the_task_of_the_cluster(self) -> None:
+        status, out, err = self.estconf("--tf-config", self.PS, "--profile", "mwms")
+        assert (status, out) == (1, "")
+        assert "cluster.ps[0]: task ps:0 of this cluster: There is no id for task_type 'ps'" in err
+
+    def test_the_estimator_refusal_names_mwms(self) -> None:
+        status, _, err = self.estconf("--tf-config", self.WORKERS)
+        assert status == 1
+        assert "(--profile mwms)" in err
+
+    def test_a_run_config_file_is_for_the_estimator(self) -> None:
+        status, _, err = self.estconf("--config", "tests/data/valid/run_config.yaml", "--readers")
+        assert status == 2
+        assert "--config is a RunConfig file" in err

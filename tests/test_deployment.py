@@ -303,11 +303,11 @@ class TestEachNode:
         assert codes(report) == ["address"]
 
     def test_the_rest_of_a_node_is_checked_with_a_bad_cluster(self) -> None:
-        bad = node("worker", 0, cluster={"worker": "w0:1"}, model_dir="")
+        bad = node("worker", 0, cluster={"worker": "w0:1"}, service=5)
         report = check_cluster([("w", bad)])
         assert [(f.code, f.path) for f in report.findings] == [
             ("job_tasks_type", "cluster.worker"),
-            ("model_dir_empty", "model_dir"),
+            ("service_type", "service"),
         ]
 
     def test_a_cluster_that_cannot_be_read_takes_no_part_in_the_comparisons(self) -> None:

@@ -98,8 +98,10 @@ class TestCrossProfileHint:
         [(code, loc, msg)] = errors(node(WORKERS), "estimator")
         assert (code, loc) == ("missing_chief", ("cluster",))
         assert msg == (
-            'If "cluster" is set in TF_CONFIG, it must have one "chief" node. '
-            "(this cluster is valid for --profile mwms)"
+            'If "cluster" is set in TF_CONFIG, it must have one "chief" node. Fix: move task '
+            'worker:0 into a job "chief" of its own; or, if this TF_CONFIG is for '
+            "tf.distribute.MultiWorkerMirroredStrategy, which needs no chief, check it for that "
+            "reader (--profile mwms)."
         )
 
     def test_both(self) -> None:

@@ -144,9 +144,26 @@ class TestChiefMode:
             (
                 "missing_chief",
                 ("tf_config", "cluster"),
-                'If "cluster" is set in TF_CONFIG, it must have one "chief" node.',
+                'If "cluster" is set in TF_CONFIG, it must have one "chief" node. Fix: move task '
+                'worker:0 into a job "chief" of its own; or, if this TF_CONFIG is for '
+                "tf.distribute.MultiWorkerMirroredStrategy, which needs no chief, check it for "
+                "that reader (--profile mwms).",
             )
         ]
+
+    def test_a_cluster_with_ps_and_no_chief_is_not_sent_to_mwms(self) -> None:
+        [(_, _, msg)] = tf_config_errors(
+            {"cluster": {"worker": ["h:1"], "ps": ["p:1"]}, "task": {"type": "worker", "index": 0}}
+        )
+        assert msg.endswith('Fix: move task worker:0 into a job "chief" of its own.')
+
+    def test_jobs_at_the_top_level(self) -> None:
+        [(code, _, msg)] = tf_config_errors(
+            {"worker": ["h:1"], "task": {"type": "worker", "index": 1}}
+        )
+        assert code == "local_task_index"
+        assert msg.startswith('If "cluster" is not set in TF_CONFIG, task index must be 0. Fix: ')
+        assert "'worker' is at the top level of TF_CONFIG" in msg
 
     @pytest.mark.parametrize("chief", [["h:0", "h:1"], {"1": "h:1"}])
     def test_only_one_chief(self, chief: Any) -> None:
@@ -295,15 +312,18 @@ class TestMasterMode:
             {"cluster": {**self.cluster, "chief": ["h:9"]}, "task": {"type": "worker", "index": 0}}
         )
         assert (code, loc) == ("chief_with_master", ("tf_config", "cluster", "chief"))
-        assert msg == "If `master` node exists in `cluster`, job `chief` is not supported."
+        assert msg.startswith(
+            "If `master` node exists in `cluster`, job `chief` is not supported. Fix:"
+        )
 
     def test_no_evaluator_with_master(self) -> None:
         [(code, _, msg)] = tf_config_errors(
             {"cluster": self.cluster, "task": {"type": "evaluator", "index": 0}}
         )
         assert code == "evaluator_with_master"
-        assert (
-            msg == "If `master` node exists in `cluster`, task_type `evaluator` is not supported."
+        assert msg == (
+            "If `master` node exists in `cluster`, task_type `evaluator` is not supported. "
+            'Fix: rename the "master" job to "chief", whose clusters take an evaluator.'
         )
 
     def test_only_one_master(self) -> None:

@@ -17,7 +17,8 @@ from typing import Any, Final
 from pydantic import ValidationError
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from estconf._errors import Errors, Loc, fail
+from estconf._errors import Errors, Loc, details_of, fail
+from estconf._estimator_hints import missing_chief_hint, top_level_jobs_hint
 from estconf.cluster import ClusterSpec, check_task_not_a_hole
 from estconf.tf_config import Task, TaskType, TFConfig
 
@@ -28,6 +29,7 @@ __all__ = [
     "Strategies",
     "check_estimator_rules",
     "check_task_in_cluster",
+    "check_tf_config_file",
     "derive_distributed",
     "distributed_settings",
     "single_task",
@@ -119,18 +121,62 @@ def derive_distributed(
     return distributed_settings(tf_config, strategies)
 
 
+def check_tf_config_file(tf_config: TFConfig) -> None:
+    """The estimator's rules on a ``TF_CONFIG`` file, whose values come from the file.
+
+    TensorFlow ends some messages with :data:`NOTE`, that the values may come
+    from the environment variable; about a file, that would mislead.
+
+    Raises:
+        pydantic.ValidationError: the TF_CONFIG is not valid for the estimator.
+    """
+    check_estimator_rules(tf_config, "TFConfig", note="")
+
+
 def check_estimator_rules(
-    tf_config: TFConfig, title: str = "RunConfig", strategies: Strategies | None = None
+    tf_config: TFConfig,
+    title: str = "RunConfig",
+    strategies: Strategies | None = None,
+    *,
+    note: str | None = None,
 ) -> None:
     """Check that the estimator can read ``tf_config`` (local, chief or master mode).
 
+    The estimator alone reads ``model_dir``: an empty one is refused here, not
+    by :class:`~estconf.TFConfig`, which the tf.distribute readers share.
+
     With a (non-TPU) distribution strategy, TensorFlow's distribute coordinator
     takes over a chief-mode cluster: the task is not checked.
+
+    Args:
+        tf_config: The TF_CONFIG.
+        title: The title of the raised error.
+        strategies: The distribution arguments of the RunConfig, if any.
+        note: What ends the message about a task not in the cluster
+            (:data:`NOTE` by default, as in TensorFlow; ``""`` for none).
 
     Raises:
         pydantic.ValidationError: the TF_CONFIG is not valid for the estimator;
             each error is located within the TF_CONFIG (``task.index``).
     """
+    errors = Errors(title)
+    if tf_config.model_dir == "":
+        errors.add(
+            "model_dir_empty", "model_dir in TF_CONFIG should be non-empty.", ("model_dir",), ""
+        )
+    try:
+        _check_reading(tf_config, title, strategies, NOTE if note is None else note)
+    except ValidationError as refused:
+        raise ValidationError.from_exception_data(
+            title, [*errors.details(), *details_of(refused)]
+        ) from None
+    errors.raise_if_any()
+
+
+def _check_reading(
+    tf_config: TFConfig, title: str, strategies: Strategies | None, note: str
+) -> None:
+    """The estimator's rules on the cluster and task (local, chief or master mode)."""
     if _coordinated_cluster(tf_config, strategies, title) is not None:
         return
     cluster = tf_config.cluster
@@ -141,21 +187,23 @@ def check_estimator_rules(
             raise fail(
                 title,
                 "chief_with_master",
-                "If `master` node exists in `cluster`, job `chief` is not supported.",
+                "If `master` node exists in `cluster`, job `chief` is not supported. Fix: keep "
+                'one of them: "chief" is the current name of the legacy "master" job.',
                 ("cluster", TaskType.CHIEF),
                 cluster.root[TaskType.CHIEF],
             )
-        _check_task(tf_config, TaskType.MASTER, title)
+        _check_task(tf_config, TaskType.MASTER, title, note)
         if tf_config.task.type == TaskType.EVALUATOR:
             raise fail(
                 title,
                 "evaluator_with_master",
-                "If `master` node exists in `cluster`, task_type `evaluator` is not supported.",
+                "If `master` node exists in `cluster`, task_type `evaluator` is not supported. "
+                'Fix: rename the "master" job to "chief", whose clusters take an evaluator.',
                 ("task", "type"),
                 tf_config.task.type,
             )
     else:
-        _check_task(tf_config, TaskType.CHIEF, title)
+        _check_task(tf_config, TaskType.CHIEF, title, note)
 
 
 def distributed_settings(tf_config: TFConfig, strategies: Strategies | None = None) -> Distributed:
@@ -223,19 +271,23 @@ def _local_task(tf_config: TFConfig) -> tuple[str | None, int | None]:
 def _check_local(tf_config: TFConfig, title: str) -> None:
     task_type, task_id = _local_task(tf_config)
     errors = Errors(title)
+    hint = top_level_jobs_hint(tf_config)
     if task_type != TaskType.WORKER:
         errors.add(
             "local_task_type",
-            'If "cluster" is not set in TF_CONFIG, task type must be WORKER.',
+            'If "cluster" is not set in TF_CONFIG, task type must be WORKER.{hint}',
             ("task", "type"),
             task_type,
+            {"hint": hint},
         )
+        hint = ""
     if task_id != 0:
         errors.add(
             "local_task_index",
-            'If "cluster" is not set in TF_CONFIG, task index must be 0.',
+            'If "cluster" is not set in TF_CONFIG, task index must be 0.{hint}',
             ("task", "index"),
             task_id,
+            {"hint": hint},
         )
     errors.raise_if_any()
 
@@ -290,7 +342,7 @@ def _training_task(tf_config: TFConfig, task_type: str, task_id: int, leader: st
     )
 
 
-def _check_task(tf_config: TFConfig, chief: str, title: str) -> None:
+def _check_task(tf_config: TFConfig, chief: str, title: str, note: str) -> None:
     """Check the task against a cluster whose leader job is ``chief``."""
     cluster = tf_config.cluster
     task = tf_config.task
@@ -298,10 +350,10 @@ def _check_task(tf_config: TFConfig, chief: str, title: str) -> None:
     if chief not in cluster.root:
         errors.add(
             "missing_chief",
-            'If "cluster" is set in TF_CONFIG, it must have one "{chief}" node.',
+            'If "cluster" is set in TF_CONFIG, it must have one "{chief}" node.{hint}',
             ("cluster",),
             cluster.as_dict(),
-            {"chief": chief},
+            {"chief": chief, "hint": missing_chief_hint(cluster)},
         )
     elif cluster.job_size(chief) > 1:
         errors.add(
@@ -336,7 +388,7 @@ def _check_task(tf_config: TFConfig, chief: str, title: str) -> None:
     task_type, task_id = task.type, task.index
     assert task_type is not None and task_id is not None
     if task_type != TaskType.EVALUATOR:
-        check_task_in_cluster(cluster, task_type, task_id, title)
+        check_task_in_cluster(cluster, task_type, task_id, title, note=note)
 
 
 NOTE: Final = "Note that these values may be coming from the TF_CONFIG environment variable."
@@ -373,7 +425,7 @@ def check_task_in_cluster(
         raise fail(
             title,
             "unknown_task_type",
-            "{task_type} is not a valid task_type in the cluster_spec:\n{cluster}\n\n" + note,
+            "{task_type} is not a valid task_type in the cluster_spec:\n{cluster}" + _ending(note),
             (*at, "task", "type"),
             task_type,
             {"task_type": str(task_type), "cluster": repr(cluster)},
@@ -383,12 +435,16 @@ def check_task_in_cluster(
             title,
             "task_index_out_of_range",
             "{task_id} is not a valid task_id for task_type {task_type} in the "
-            "cluster_spec:\n{cluster}\n\n" + (note if index_note is None else index_note),
+            "cluster_spec:\n{cluster}" + _ending(note if index_note is None else index_note),
             (*at, "task", "index"),
             task_id if index_value is None else index_value,
             {"task_id": task_id, "task_type": str(task_type), "cluster": repr(cluster)},
         )
     check_task_not_a_hole(cluster, task_type, task_id, title, (*at, "task", "index"))
+
+
+def _ending(note: str) -> str:
+    return "\n\n" + note if note else ""
 
 
 def single_task(cluster: ClusterSpec) -> bool:
@@ -505,6 +561,8 @@ def _read_like_tensorflow(raw: Any) -> TFConfig | None:
         for key in ("session_master", "eval_session_master")
         if isinstance(raw.get(key), str)
     }
+    if raw.get("model_dir") == "":
+        masters["model_dir"] = ""
     service = raw.get("service")
     return TFConfig.model_construct(
         cluster=ClusterSpec.model_construct(root=jobs),

@@ -68,6 +68,16 @@ def type_name(value: Any) -> str:
     return f"a {type(value).__name__}"  # a TOML or YAML date, YAML bytes
 
 
+def _repr_hint(exc: json.JSONDecodeError) -> str:
+    """A hint for a Python ``dict`` written with ``str()``: single quotes where JSON has double."""
+    if exc.doc[exc.pos : exc.pos + 1] != "'":
+        return ""
+    return (
+        " (single quotes: this looks like a Python dict written with str(); "
+        "write it with json.dumps() instead)"
+    )
+
+
 def loads(text: str | bytes, *, allow_nan: bool = False) -> Any:
     """Parse ``text`` as JSON, refusing duplicate keys and, unless allowed, NaN/Infinity.
 
@@ -87,7 +97,7 @@ def loads(text: str | bytes, *, allow_nan: bool = False) -> Any:
         ) from None
     except json.JSONDecodeError as exc:
         raise JSONInputError(
-            "json_invalid", f"invalid JSON: {exc.msg}", exc.lineno, exc.colno
+            "json_invalid", f"invalid JSON: {exc.msg}{_repr_hint(exc)}", exc.lineno, exc.colno
         ) from None
     except RecursionError:
         raise JSONInputError("json_depth", "JSON is nested too deep to read") from None

@@ -158,6 +158,7 @@ def check_profile(
         assert model is not None
         return model
     suffix = ""
+    valid_for: list[Profile] = []
     if profile is Profile.ESTIMATOR:
         valid_for = [
             other
@@ -169,8 +170,14 @@ def check_profile(
                 " or ".join(f"--profile {other}" for other in valid_for)
             )
     raise ValidationError.from_exception_data(
-        f"TF_CONFIG (profile {profile})", [error.detail(suffix) for error in errors]
+        f"TF_CONFIG (profile {profile})",
+        [error.detail("" if _names_all(error, valid_for) else suffix) for error in errors],
     )
+
+
+def _names_all(error: _Found, profiles: list[Profile]) -> bool:
+    """Whether the error's own hint already names every profile it could say."""
+    return all(f"--profile {profile}" in error.message for profile in profiles)
 
 
 class ReaderView(BaseModel):

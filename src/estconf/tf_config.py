@@ -146,16 +146,6 @@ class TFConfig(BaseModel):
         description="The RPC layer cluster resolvers use, e.g. `grpc`.",
     )
 
-    @field_validator("model_dir")
-    @classmethod
-    def model_dir_not_empty(cls, model_dir: str | None) -> str | None:
-        """``model_dir`` may be left out but not empty."""
-        if model_dir == "":
-            raise PydanticCustomError(
-                "model_dir_empty", "model_dir in TF_CONFIG should be non-empty."
-            )
-        return model_dir
-
     @field_validator("service", mode="before")
     @classmethod
     def service_type(cls, service: Any) -> Any:

@@ -66,7 +66,6 @@ READER_CODE_RULES: dict[str, frozenset[str]] = {
     "negative_index": frozenset({"negative_index"}),
     "tf_config_type": frozenset({"type"}),
     "service_type": frozenset({"type"}),
-    "model_dir_empty": frozenset({"open:model_dir_empty"}),
 }
 """The harness's code-to-rule map, with the rules only these readers need."""
 
@@ -120,10 +119,6 @@ def deliberate(text: str | None) -> set[str]:
         rules |= _index_rules(task["index"])
     if data.get("service") is not None and not isinstance(data["service"], dict):
         rules.add("type")
-    if data.get("model_dir") == "":
-        # Open difference: TFConfig refuses an empty model_dir for every reader, while
-        # only the Estimator reads it (docs/readers.md, "Open differences").
-        rules.add("open:model_dir_empty")
     return rules
 
 

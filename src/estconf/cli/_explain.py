@@ -26,16 +26,27 @@ from estconf.cli._common import (
 )
 
 if TYPE_CHECKING:
-    from estconf import RunConfig
+    from estconf import RunConfig, TFConfig
+    from estconf.cli._common import Limits
 
 NAME = "explain"
+
+PROFILES = ("estimator", "mwms", "ps")
 
 _EXPLAIN_EPILOG = """\
 TF_CONFIG comes from --tf-config, else from the 'tf_config' key of the
 --config file, else from the TF_CONFIG environment variable.
 
+--profile names the reader: estimator (tf.estimator.RunConfig, the default),
+mwms (MultiWorkerMirroredStrategy) or ps (ParameterServerStrategy); --readers
+shows what each of the three makes of the TF_CONFIG, side by side (exit 0 when
+one of them accepts it).  --why gives the rule behind each derived value.
+
 examples:
   estconf explain --tf-config tf_config.json
+  estconf explain --tf-config tf_config.json --why
+  estconf explain --tf-config tf_config.json --readers
+  estconf explain --tf-config tf_config.json --profile mwms
   echo "$TF_CONFIG" | estconf explain --tf-config -
   estconf explain --config run_config.yaml --format json"""
 
@@ -55,7 +66,21 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         metavar="FILE",
         help="a TF_CONFIG file, or - to read TF_CONFIG's JSON from stdin",
     )
-    explain.add_argument("--config", metavar="FILE", help="a RunConfig file")
+    explain.add_argument("--config", metavar="FILE", help="a RunConfig file (estimator only)")
+    explain.add_argument(
+        "--profile",
+        choices=PROFILES,
+        default="estimator",
+        help="the reader of TF_CONFIG (default: estimator)",
+    )
+    explain.add_argument(
+        "--readers",
+        action="store_true",
+        help="show what each reader (estimator, mwms, ps) makes of TF_CONFIG, side by side",
+    )
+    explain.add_argument(
+        "--why", action="store_true", help="say the rule behind each derived value"
+    )
     explain.add_argument(
         "--format",
         choices=("text", "json"),
@@ -135,9 +160,17 @@ _EXPLAINED = (
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print what the estimator derives; 1 when the input is not valid."""
+    """Print what the reader derives; 1 when the input is not valid."""
     from estconf.io import report
 
+    if args.readers or args.profile != "estimator":
+        if args.config is not None:
+            raise UsageError("--config is a RunConfig file, read by the estimator alone")
+        try:
+            return _other_readers(args)
+        except Invalid as exc:
+            out(report.write_text(exc.results), sys.stderr)
+            return EXIT_INVALID
     try:
         config, source = _explained(args)
     except Invalid as exc:
@@ -147,16 +180,185 @@ def run(args: argparse.Namespace) -> int:
     facts = {"tf_config_source": source, **{key: data.get(key) for key in _EXPLAINED}}
     if "tpu_config" in data:
         facts["tpu_config"] = {key: data["tpu_config"][key] for key in _TPU_EXPLAINED}
+    reasons: dict[str, str] = {}
+    if args.why:
+        from estconf.cli._why import estimator_reasons
+
+        reasons = estimator_reasons(config.tf_config, facts)
+        if args.config is not None:
+            reasons.pop("device_filters")  # the file may give its own session_config
     if args.format == "json":
+        if args.why:
+            facts["reasons"] = reasons
         out(json.dumps(facts, indent=2) + "\n")
     else:
-        out(_table(facts))
+        out(_table(facts, reasons))
     return EXIT_OK
 
 
-def _table(facts: dict[str, Any]) -> str:
+def _tf_config_only(args: argparse.Namespace, limits: Limits) -> tuple[TFConfig, str]:
+    """The TF_CONFIG to explain, read as ``TFConfig`` alone: no reader's rules yet."""
+    import dataclasses
+
+    from estconf import TFConfig, files
+    from estconf.io import kinds
+    from estconf.io.report import Result
+
+    plain = dataclasses.replace(kinds.get("tf_config"), checks=())
+    name = args.tf_config
+    try:
+        if name == "-":
+            name, text = "<stdin>", read_stdin(limits)
+            return _loaded(files.loads(text, "json", plain, name=name, **limits)), "stdin"
+        if name is not None:
+            return _loaded(files.load(name, plain, **limits)), name
+        if "TF_CONFIG" in os.environ:
+            name = "$TF_CONFIG"
+            text = environ_bytes("TF_CONFIG")
+            if not text.strip():
+                loads_or_fail(text, name, limits)  # reports the empty variable
+            tf_config = files.loads(text, "json", plain, name=name, **limits)
+            return _loaded(tf_config), "the TF_CONFIG environment variable"
+    except files.ConfigFileError as exc:
+        raise Invalid([Result(name, exc.kind, exc.errors)]) from None
+    return TFConfig(), "none (TF_CONFIG is not set)"
+
+
+def _loaded(model: Any) -> TFConfig:
+    from estconf import TFConfig
+
+    assert isinstance(model, TFConfig)
+    return model
+
+
+def _other_readers(args: argparse.Namespace) -> int:
+    """``--readers`` (each reader side by side) or ``--profile mwms|ps``."""
+    from pydantic import ValidationError
+
+    from estconf.io.report import Result
+    from estconf.profiles import check_profile, explain
+
+    tf_config, source = _tf_config_only(args, limit_args(args))
+    if args.readers:
+        views = [view.model_dump(mode="json") for view in explain(tf_config)]
+        if args.format == "json":
+            out(json.dumps({"tf_config_source": source, "readers": views}, indent=2) + "\n")
+        else:
+            out(_side_by_side(source, views))
+        return EXIT_OK if any(view["values"] is not None for view in views) else EXIT_INVALID
+    try:
+        model = check_profile(tf_config, args.profile)
+    except ValidationError as exc:
+        name = f"TF_CONFIG from {source}"
+        raise Invalid([Result(name, "tf_config", errors_of(exc, name))]) from None
+    values = model.model_dump(mode="json", exclude={"tf_config"})
+    facts = {"tf_config_source": source, "profile": args.profile, **values}
+    reasons: dict[str, str] = {}
+    if args.why:
+        from estconf.cli._why import mwms_reasons, ps_reasons
+
+        reasons = (mwms_reasons if args.profile == "mwms" else ps_reasons)(values)
+    if args.format == "json":
+        if args.why:
+            facts["reasons"] = reasons
+        out(json.dumps(facts, indent=2) + "\n")
+    else:
+        out(_reader_table(facts, reasons))
+    return EXIT_OK
+
+
+_HIDDEN = ("cluster_spec", "task_type", "task_id")
+
+
+def _reader_table(facts: dict[str, Any], reasons: dict[str, str]) -> str:
+    rows: list[tuple[str, str]] = [
+        ("TF_CONFIG from", facts["tf_config_source"]),
+        ("profile", facts["profile"]),
+        ("task", f"{_cell(facts['task_type'])}:{_cell(facts['task_id'])}"),
+    ]
+    rows += _cluster_rows(facts["cluster_spec"])
+    for key, value in facts.items():
+        if key in (*_HIDDEN, "tf_config_source", "profile"):
+            continue
+        if key == "device_filters":
+            rows.append((key, ""))
+            rows += [(f"  {task}", ", ".join(filters)) for task, filters in value.items()]
+            continue
+        rows.append((key, _cell(value)))
+    return _rows(rows, reasons)
+
+
+def _side_by_side(source: str, views: list[dict[str, Any]]) -> str:
+    """One column per reader: its values, or ``refused`` and its first error below."""
+    from estconf.io.errors import format_path
+
+    keys: list[str] = []
+    for view in views:
+        for key in view["values"] or {}:
+            if key not in keys and key not in _HIDDEN:
+                keys.append(key)
+    header = [view["profile"] for view in views]
+    table: list[list[str]] = [["", *header]]
+    table.append(["task", *(_task_cell(view) for view in views)])
+    for key in keys:
+        cells = []
+        for view in views:
+            values = view["values"]
+            if values is None:
+                cells.append("")
+            elif key not in values:
+                cells.append("-")
+            elif key == "device_filters":
+                cells.append(f"{len(values[key])} tasks")
+            else:
+                cells.append(_cell(values[key]))
+        table.append([key, *cells])
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    lines = [f"TF_CONFIG from  {source}"]
+    lines += [
+        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in table
+    ]
+    for view in views:
+        error = view["error"]
+        if error is not None:
+            where = format_path(error["loc"])
+            lines.append(f"{view['profile']}: {where + ': ' if where else ''}{error['msg']}")
+    return "\n".join(lines) + "\n"
+
+
+def _task_cell(view: dict[str, Any]) -> str:
+    values = view["values"]
+    if values is None:
+        return f"refused ({view['error']['type']})"
+    return f"{_cell(values['task_type'])}:{_cell(values['task_id'])}"
+
+
+def _cluster_rows(cluster: dict[str, Any]) -> list[tuple[str, str]]:
     from estconf.io.report import plural
 
+    tasks = sum(len(addresses) for addresses in cluster.values())
+    rows = [("cluster_spec", f"{plural(len(cluster), 'job')}, {plural(tasks, 'task')}")]
+    for job, addresses in cluster.items():
+        items = (
+            addresses if isinstance(addresses, list) else [f"{i}={a}" for i, a in addresses.items()]
+        )
+        rows.append((f"  {job}", ", ".join(items)))
+    return rows
+
+
+def _rows(rows: list[tuple[str, str]], reasons: dict[str, str]) -> str:
+    width = max(len(key) for key, _ in rows)
+    lines = []
+    for key, value in rows:
+        reason = reasons.get(key)
+        line = f"{key.ljust(width)}  {value}"
+        if reason is not None:
+            line += f"  ({reason})"
+        lines.append(line.rstrip() + "\n")
+    return "".join(lines)
+
+
+def _table(facts: dict[str, Any], reasons: dict[str, str]) -> str:
     rows: list[tuple[str, str]] = [("TF_CONFIG from", facts["tf_config_source"])]
     rows.append(("task", f"{facts['task_type']}:{facts['task_id']}"))
     for key in (
@@ -168,12 +370,7 @@ def _table(facts: dict[str, Any]) -> str:
         "global_id_in_cluster",
     ):
         rows.append((key, _cell(facts[key])))
-    cluster: dict[str, Any] = facts["cluster_spec"]
-    tasks = sum(len(addresses) for addresses in cluster.values())
-    rows.append(("cluster_spec", f"{plural(len(cluster), 'job')}, {plural(tasks, 'task')}"))
-    for job, tasks in cluster.items():
-        items = tasks if isinstance(tasks, list) else [f"{i}={a}" for i, a in tasks.items()]
-        rows.append((f"  {job}", ", ".join(items)))
+    rows += _cluster_rows(facts["cluster_spec"])
     session_config = facts["session_config"] or {}
     filters = session_config.get("device_filters")
     rows.append(("device_filters", ", ".join(filters) if filters else "(none)"))
@@ -196,8 +393,7 @@ def _table(facts: dict[str, Any]) -> str:
         rows.append(
             ("  per loop", f"{counter['value']} {'steps' if counter['unit'] == 'count' else 's'}")
         )
-    width = max(len(key) for key, _ in rows)
-    return "".join(f"{key.ljust(width)}  {value}".rstrip() + "\n" for key, value in rows)
+    return _rows(rows, reasons)
 
 
 def _cell(value: Any) -> str:

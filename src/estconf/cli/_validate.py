@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 
 NAME = "validate"
 
+PROFILES = ("estimator", "mwms", "ps")
+
 _VALIDATE_EPILOG = """\
 The kind of each file is told from its top-level keys unless --kind says it:
 a 'tf_config' key or a RunConfig argument (save_checkpoints_steps, ...) makes
@@ -32,6 +34,7 @@ exit status: 0 all files valid, 1 some file invalid, 2 usage error.
 examples:
   estconf validate run_config.yaml tf_config.json
   estconf validate --kind tf_config env/*.json
+  estconf validate --profile mwms tf_config.json
   estconf validate --format json config.toml | jq '.files[].errors'"""
 
 
@@ -55,25 +58,48 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     validate.add_argument(
         "--profile",
-        choices=("estimator", "mwms", "ps"),
-        default="estimator",
-        help="the TensorFlow reader a TF_CONFIG is written for: estimator "
-        "(tf.estimator.RunConfig, the default), mwms (MultiWorkerMirroredStrategy), "
-        "ps (ParameterServerStrategy)",
+        choices=PROFILES,
+        help="the reader TF_CONFIG files are for: estimator (tf.estimator.RunConfig), mwms "
+        "(MultiWorkerMirroredStrategy) or ps (ParameterServerStrategy); also checks every "
+        "task of the file's cluster (default: the estimator's rules, this task only)",
     )
     add_limits(validate)
 
 
-def _check(path: str, kind: str | None, limits: Limits, profile: str = "estimator") -> Result:
+def _tf_config_kind(profile: str) -> kinds.Kind:
+    """The TF_CONFIG kind, checked under ``profile`` instead of the estimator's rules."""
+    import dataclasses
+    import functools
+
+    from estconf.profiles import check_profile
+
+    check = functools.partial(check_profile, profile=profile)
+    return dataclasses.replace(kinds.get("tf_config"), checks=(check,))
+
+
+def _check(path: str, kind: str | None, profile: str | None, limits: Limits) -> Result:
     from estconf import files
     from estconf.cli import _tfjob
     from estconf.io.report import Result
 
-    manifests = _tfjob.check_file(path, profile, **limits)
+    manifests = _tfjob.check_file(path, profile or "estimator", **limits)
     if manifests is not None:  # Kubeflow TFJob manifests, not a config file
         return manifests
+    chosen: str | kinds.Kind | None = kind
+    if profile is not None and kind in (None, "tf_config"):
+        if kind is None:
+            try:
+                data = files.read_data(path, **limits)
+            except files.ConfigFileError as exc:
+                return Result(path, exc.kind, exc.errors)
+            detected = kinds.detect(data) if isinstance(data, dict) else None
+            is_tf_config = detected is not None and detected.name == "tf_config"
+        else:
+            is_tf_config = True
+        if is_tf_config:
+            chosen = _tf_config_kind(profile)
     try:
-        model = files.load(path, kind, **limits)
+        model = files.load(path, chosen, **limits)
     except files.ConfigFileError as exc:
         return Result(path, exc.kind, exc.errors)
     found = kinds.of_model(type(model))
@@ -85,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     from estconf.io import report
 
     limits = limit_args(args)
-    results = [_check(path, args.kind, limits, args.profile) for path in args.files]
+    results = [_check(path, args.kind, args.profile, limits) for path in args.files]
     writer = {
         "text": report.write_text,
         "json": report.write_json,

@@ -57,7 +57,7 @@ def load(
 @overload
 def load(
     path: str | PathLike[str],
-    kind: str | None = None,
+    kind: str | kinds.Kind | None = None,
     *,
     format: str | None = None,
     max_size: int = MAX_SIZE,
@@ -67,7 +67,7 @@ def load(
 
 def load(
     path: str | PathLike[str],
-    kind: str | type[BaseModel] | None = None,
+    kind: str | type[BaseModel] | kinds.Kind | None = None,
     *,
     format: str | None = None,
     max_size: int = MAX_SIZE,
@@ -77,8 +77,9 @@ def load(
 
     Args:
         path: the file; its suffix gives the format unless ``format`` does.
-        kind: the kind's name (``"tf_config"``, ...) or model class
-            (``estconf.TFConfig``, ...); told from the content when ``None``.
+        kind: the kind's name (``"tf_config"``, ...), model class
+            (``estconf.TFConfig``, ...) or :class:`~estconf.io.kinds.Kind`;
+            told from the content when ``None``.
         format: ``"json"``, ``"toml"`` or ``"yaml"``, to override the suffix.
         max_size: the largest file read, in bytes.
         max_depth: the deepest nesting of objects and arrays read.
@@ -138,7 +139,7 @@ def loads(
 def loads(
     content: str | bytes,
     format: str,
-    kind: str | None = None,
+    kind: str | kinds.Kind | None = None,
     *,
     name: str = "<string>",
     max_size: int = MAX_SIZE,
@@ -149,7 +150,7 @@ def loads(
 def loads(
     content: str | bytes,
     format: str,
-    kind: str | type[BaseModel] | None = None,
+    kind: str | type[BaseModel] | kinds.Kind | None = None,
     *,
     name: str = "<string>",
     max_size: int = MAX_SIZE,
@@ -192,7 +193,9 @@ def _document(raw: bytes, format: str, name: str, max_depth: int) -> parse.Docum
     return document
 
 
-def _validate(document: parse.Document, kind: str | type[BaseModel] | None, name: str) -> BaseModel:
+def _validate(
+    document: parse.Document, kind: str | type[BaseModel] | kinds.Kind | None, name: str
+) -> BaseModel:
     data = document.data
     if not isinstance(data, dict):
         raise refused(
@@ -217,10 +220,12 @@ def _validate(document: parse.Document, kind: str | type[BaseModel] | None, name
 
 
 def _choose_kind(
-    kind: str | type[BaseModel] | None, data: Mapping[str, Any], name: str
+    kind: str | type[BaseModel] | kinds.Kind | None, data: Mapping[str, Any], name: str
 ) -> kinds.Kind:
     if isinstance(kind, str):
         return kinds.get(kind)
+    if isinstance(kind, kinds.Kind):
+        return kind
     if kind is not None:
         found = kinds.of_model(kind)
         if found is None:

@@ -39,7 +39,8 @@ class Kind:
     model_path: str
     markers: frozenset[str]
     description: str
-    checks: tuple[str, ...] = ()
+    checks: tuple[str | Callable[[BaseModel], object], ...] = ()
+    """Checks run on the model: ``module:function`` paths, or functions."""
 
     def model(self) -> type[BaseModel]:
         """Import and return the model class of this kind."""
@@ -54,7 +55,9 @@ class Kind:
         """
         result = self.model().model_validate(data, strict=True)
         for check in self.checks:
-            run: Callable[[BaseModel], None] = _resolve(check)
+            run: Callable[[BaseModel], object] = (
+                _resolve(check) if isinstance(check, str) else check
+            )
             run(result)
         return result
 
@@ -160,7 +163,7 @@ KINDS: dict[str, Kind] = {
         markers=_TF_CONFIG_KEYS,
         description="The TF_CONFIG environment variable of a distributed job, checked "
         "with the rules tf.estimator.RunConfig applies to it.",
-        checks=("estconf._distributed:derive_distributed",),
+        checks=("estconf._distributed:check_tf_config_file",),
     ),
 }
 """The kinds, in the order :func:`detect` tries them."""

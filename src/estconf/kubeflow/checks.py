@@ -424,7 +424,9 @@ def _problems(exc: ValueError) -> list[tuple[str, str, str | None]]:
         other = _OTHER_TASK.search(error["msg"])
         if other:
             job = other.group(1)
-        problems.append((error["type"], error["msg"], job))
+        # the models' own fix hints speak of TF_CONFIG; a finding gives the manifest's
+        message = error["msg"].split(" Fix: ", 1)[0]
+        problems.append((error["type"], message, job))
     return problems
 
 

@@ -1,0 +1,56 @@
+"""Fix hints the estimator's errors end with, for the TF_CONFIG mistakes seen most.
+
+TensorFlow's sentence always comes first and whole; a hint adds, after
+``Fix:``, what to change in the TF_CONFIG.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from estconf.cluster import ClusterSpec
+from estconf.tf_config import TaskType, TFConfig
+
+__all__ = ["missing_chief_hint", "top_level_jobs_hint"]
+
+
+def top_level_jobs_hint(tf_config: TFConfig) -> str:
+    """A hint for jobs written outside ``cluster``: at the top level, or in ``sparseCluster``."""
+    extra = tf_config.model_extra or {}
+    if isinstance(extra.get("sparseCluster"), dict):
+        return (
+            ' Fix: TensorFlow does not read "sparseCluster"; put the jobs under "cluster", '
+            'where a job may map task indices to addresses: {"worker": {"1": "host:port"}}.'
+        )
+    jobs = [
+        key
+        for key, value in extra.items()
+        if isinstance(value, (list, dict)) and key in _KNOWN_JOBS
+    ]
+    if not jobs:
+        return ""
+    return (
+        f" Fix: {', '.join(repr(job) for job in jobs)} "
+        f"{'is' if len(jobs) == 1 else 'are'} at the top level of TF_CONFIG; "
+        'put the jobs under "cluster": {"cluster": {"chief": [...], "worker": [...]}, "task": ...}.'
+    )
+
+
+_KNOWN_JOBS: Final = frozenset(
+    {TaskType.CHIEF, TaskType.WORKER, TaskType.PS, TaskType.MASTER, TaskType.EVALUATOR}
+)
+
+
+def missing_chief_hint(cluster: ClusterSpec) -> str:
+    """How to fix a cluster without a chief: give it one, or, for workers alone, read it as MWMS."""
+    jobs = sorted(cluster.jobs, key=lambda job: job != TaskType.WORKER)
+    tasks = [f"{job}:{index}" for job in jobs for index in cluster.task_indices(job)]
+    if not tasks:
+        return ""
+    hint = f' Fix: move task {tasks[0]} into a job "chief" of its own'
+    if set(cluster.jobs) <= {TaskType.WORKER, TaskType.EVALUATOR}:
+        hint += (
+            "; or, if this TF_CONFIG is for tf.distribute.MultiWorkerMirroredStrategy, which "
+            "needs no chief, check it for that reader (--profile mwms)"
+        )
+    return hint + "."
