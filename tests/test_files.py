@@ -97,7 +97,7 @@ class TestKinds:
         [
             ("_RUN_CONFIG_KEYS", "estconf.run_config:RunConfig"),
             ("_TPU_CONFIG_KEYS", "estconf.tpu:TPUConfig"),
-            ("_TF_CONFIG_KEYS", "estconf.tf_config:TFConfig"),
+            ("TF_CONFIG_KEYS", "estconf.tf_config:TFConfig"),
         ],
     )
     def test_detection_keys_are_the_models_keys(self, keys: str, model: str) -> None:
