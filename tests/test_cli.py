@@ -156,7 +156,7 @@ class TestValidate:
         )
         [error] = [e for e in json.loads(out)["files"][0]["errors"] if e["path"] == "model_dir"]
         assert error["value"] == "2024-01-01"
-        assert error["line"] is None
+        assert (error["line"], error["column"]) == (6, 13)  # TOML values are placed too
 
     def test_github(self, capsys: pytest.CaptureFixture[str]) -> None:
         status, out, _ = run(

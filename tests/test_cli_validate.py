@@ -313,6 +313,14 @@ class TestInputs:
         assert status == 1
         assert out.startswith("<stdin>:1:1: invalid JSON")
 
+    def test_explain_reads_stdin_in_the_format_given(
+        self, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        stdin(monkeypatch, b"cluster: {chief: ['c:1']}\ntask: {type: chief, index: 0}\n")
+        status, out, _ = run(capsys, "explain", "--tf-config", "-", "--input-format", "yaml")
+        assert status == 0
+        assert "chief:0" in out
+
     def test_directory(self, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
         write(tmp_path / "tf_config.json", CHIEF)
         (tmp_path / "deep").mkdir()

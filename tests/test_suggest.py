@@ -51,7 +51,8 @@ def test_python_and_files_give_the_same_hint(
 
 def test_other_errors_are_kept_along() -> None:
     with pytest.raises(ValidationError) as info:
-        RunConfig(**{"save_checkpoint_steps": 1, "keep_checkpoint_max": "x"})
+        kwargs: dict[str, Any] = {"save_checkpoint_steps": 1, "keep_checkpoint_max": "x"}
+        RunConfig(**kwargs)
     found = {e["loc"]: e["type"] for e in info.value.errors()}
     assert found == {
         ("keep_checkpoint_max",): "int_type",
@@ -61,7 +62,8 @@ def test_other_errors_are_kept_along() -> None:
 
 def test_no_close_key_lists_the_keys() -> None:
     with pytest.raises(ValidationError) as info:
-        TPUConfig(**{"zzz": 1})
+        kwargs: dict[str, Any] = {"zzz": 1}
+        TPUConfig(**kwargs)
     assert "the keys are iterations_per_loop, num_shards" in str(info.value)
 
 

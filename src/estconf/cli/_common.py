@@ -160,7 +160,9 @@ def load_or_fail(path: str, kind: str, limits: Limits) -> Any:
         raise Invalid([Result(path, exc.kind, exc.errors)]) from None
 
 
-def loads_or_fail(text: str | bytes, name: str, limits: Limits) -> TFConfig:
+def loads_or_fail(
+    text: str | bytes, name: str, limits: Limits, input_format: str = "json"
+) -> TFConfig:
     from estconf import TFConfig, files
     from estconf.io.errors import error
     from estconf.io.report import Result
@@ -171,7 +173,7 @@ def loads_or_fail(text: str | bytes, name: str, limits: Limits) -> TFConfig:
         )
         raise Invalid([Result(name, "tf_config", [empty])])
     try:
-        return files.loads(text, "json", TFConfig, name=name, **limits)
+        return files.loads(text, input_format, TFConfig, name=name, **limits)
     except files.ConfigFileError as exc:
         raise Invalid([Result(name, exc.kind, exc.errors)]) from None
 
