@@ -448,3 +448,21 @@ class TestHelp:
         from estconf import __version__
 
         assert run(capsys, "--version") == (0, f"estconf {__version__}\n", "")
+
+
+def test_help_imports_neither_pydantic_nor_toml() -> None:
+    import subprocess
+
+    code = (
+        "import sys\n"
+        "from estconf.cli import main\n"
+        "for argv in (['--help'], ['validate', '--help']):\n"
+        "    try:\n"
+        "        main(argv)\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "heavy = {'pydantic', 'tomllib', 'tomli', 'difflib', 'estconf.io.project'}\n"
+        "print(sorted(heavy & set(sys.modules)), file=sys.stderr)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stderr == "[]\n"
