@@ -415,6 +415,14 @@ class TestOutput:
         _, out, _ = run(capsys, "validate", WORKER)
         assert "\033[" not in out
 
+    def test_github_gives_the_note_as_a_notice(self, capsys: pytest.CaptureFixture[str]) -> None:
+        path = f"{DATA}/invalid/near_miss_checkpoints.json"
+        status, out, _ = run(capsys, "validate", "--format", "github", path)
+        error, notice = out.splitlines()
+        assert status == 1
+        assert error.startswith(f"::error file={path},line=1,col=21,title=estconf near_miss_key::")
+        assert notice.startswith(f"::notice file={path},title=estconf kind::{path}: note: read as")
+
     def test_json_says_how_the_kind_was_told(self, capsys: pytest.CaptureFixture[str]) -> None:
         _, out, _ = run(
             capsys, "validate", "--format", "json", f"{DATA}/invalid/near_miss_cluster.json"

@@ -160,4 +160,8 @@ def write_github(results: list[Result]) -> str:
                 properties.append(f"col={error.column}")
             properties.append(f"title={_escape_property(f'estconf {error.code}')}")
             lines.append(f"::error {','.join(properties)}::{_escape_data(error.describe())}")
+        note = kind_note(result)
+        if note is not None:
+            file = _escape_property(result.file)
+            lines.append(f"::notice file={file},title=estconf kind::{_escape_data(note)}")
     return "".join(line + "\n" for line in lines)
