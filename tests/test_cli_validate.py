@@ -254,6 +254,13 @@ class TestProjectSettings:
         assert run(capsys, "validate", "--kind", "tf_config", "a.json")[0] == 0
         assert run(capsys, "validate", "a.json")[0] == 1
 
+    def test_a_pyproject_without_settings_is_not_read(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        self.settings(tmp_path, "[tool.other\n")  # not TOML, and not estconf's
+        monkeypatch.chdir(tmp_path)
+        assert run(capsys, "validate", str(ROOT / WORKER)) == (0, "1 file valid\n", "")
+
     @pytest.mark.parametrize(
         "text",
         [
@@ -261,6 +268,7 @@ class TestProjectSettings:
             '[tool.estconf.profiles]\n"*.json" = "tpu"\n',
             "[tool.estconf]\nkind = 1\n",
             "[tool.estconf\n",
+            "x = [\n[tool.estconf]\n",
         ],
     )
     def test_bad_settings_are_a_usage_error(

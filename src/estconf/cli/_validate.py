@@ -102,12 +102,10 @@ class _Settings:
 def _settings(args: argparse.Namespace) -> _Settings:
     from estconf.io.project import ProjectError, find
 
-    project = None
-    if args.kind is None:
-        try:
-            project = find()
-        except ProjectError as exc:
-            raise UsageError(str(exc)) from None
+    try:
+        project = find()
+    except ProjectError as exc:
+        raise UsageError(str(exc)) from None
     return _Settings(args.kind, args.input_format, limit_args(args), project)
 
 
@@ -123,7 +121,8 @@ def _check(item: Input, settings: _Settings) -> Result:
     project = settings.project
     profile = None
     if project is not None:
-        kind, given_as = project.kind_of(item.path), project.file.name
+        if kind is None:
+            kind, given_as = project.kind_of(item.path), project.file.name
         profile = project.profile_of(item.path)
     try:
         content, name = read_input(item.path, settings.input_format, settings.limits)

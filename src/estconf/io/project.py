@@ -79,6 +79,14 @@ def _read_toml(path: Path) -> Any:
         raise ProjectError(f"{path}: cannot be read: {exc}") from None
 
 
+def _text(path: Path) -> str:
+    """The text of ``path``, or ``""`` when it cannot be read."""
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
 def _table(settings: dict[str, Any], name: str, allowed: tuple[str, ...], file: Path) -> Any:
     table = settings.get(name, {})
     if not isinstance(table, dict):
@@ -101,7 +109,7 @@ def find(start: str | PathLike[str] | None = None) -> Project | None:
     directory = Path.cwd() if start is None else Path(start)
     for folder in (directory, *directory.absolute().parents):
         file = folder / FILE
-        if not file.is_file():
+        if not file.is_file() or "estconf" not in _text(file):
             continue
         tool = _read_toml(file).get("tool", {})
         settings = tool.get("estconf") if isinstance(tool, dict) else None
