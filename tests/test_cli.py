@@ -73,19 +73,19 @@ class TestConsoleScript:
 
     def test_invalid_files_report_every_error_and_no_traceback(self) -> None:
         done = subprocess.run(
-            [sys.executable, "-m", "estconf", "validate", *INVALID, "tests/data", "missing.json"],
+            [sys.executable, "-m", "estconf", "validate", *INVALID, "missing.json"],
             cwd=ROOT,
             capture_output=True,
             text=True,
             check=False,
         )
         errors = sum(len(expected_output([p]).splitlines()) for p in INVALID)
-        assert done.returncode == 1
-        assert done.stdout == (
+        assert done.returncode == 2  # a file cannot be read
+        reported = [line for line in done.stdout.splitlines(True) if ": note: " not in line]
+        assert "".join(reported) == (
             expected_output(INVALID)
-            + "tests/data: is a directory, not a file\n"
             + "missing.json: no such file\n"
-            + f"{errors + 2} errors in {len(INVALID) + 2} of {len(INVALID) + 2} files\n"
+            + f"{errors + 1} errors in {len(INVALID) + 1} of {len(INVALID) + 1} files\n"
         )
         assert done.stderr == ""
 
@@ -121,6 +121,7 @@ class TestValidate:
         assert report["files"][0] == {
             "file": WORKER,
             "kind": "tf_config",
+            "kind_from": "file name",
             "valid": True,
             "errors": [],
         }
@@ -155,7 +156,7 @@ class TestValidate:
         )
         [error] = [e for e in json.loads(out)["files"][0]["errors"] if e["path"] == "model_dir"]
         assert error["value"] == "2024-01-01"
-        assert error["line"] is None
+        assert (error["line"], error["column"]) == (6, 13)  # TOML values are placed too
 
     def test_github(self, capsys: pytest.CaptureFixture[str]) -> None:
         status, out, _ = run(
@@ -220,7 +221,7 @@ class TestValidate:
         def broken(*args: Any, **kwargs: Any) -> Any:
             raise RuntimeError("boom")
 
-        monkeypatch.setattr("estconf.files.load", broken)
+        monkeypatch.setattr("estconf.io.files.load_file", broken)
         status, out, err = run(capsys, "validate", WORKER)
         assert (status, out) == (3, "")
         assert err.startswith("estconf: internal error: RuntimeError: boom")
@@ -532,7 +533,9 @@ class TestPreCommitHook:
             ("tpu-config.toml", True),
             ("a/tpu_run_config.json", True),
             ("package.json", False),
-            ("myrun_config.json", False),
+            ("myrun_config.json", True),  # the stem holds run_config: read as one
+            ("deploy/run_config/x.json", False),
+            ("run_configuration.txt", False),
         ],
     )
     def test_default_files(self, name: str, matched: bool) -> None:

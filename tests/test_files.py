@@ -97,7 +97,7 @@ class TestKinds:
         [
             ("_RUN_CONFIG_KEYS", "estconf.run_config:RunConfig"),
             ("_TPU_CONFIG_KEYS", "estconf.tpu:TPUConfig"),
-            ("_TF_CONFIG_KEYS", "estconf.tf_config:TFConfig"),
+            ("TF_CONFIG_KEYS", "estconf.tf_config:TFConfig"),
         ],
     )
     def test_detection_keys_are_the_models_keys(self, keys: str, model: str) -> None:
@@ -218,14 +218,27 @@ class TestErrors:
         [error] = [e for e in errors_of(text, "yaml") if e.code == "address"]
         assert (error.line, error.column) == (5, 7)
 
-    def test_toml_errors_have_no_position(self) -> None:
+    def test_toml_positions(self) -> None:
         [error] = [
             e
             for e in errors_of('[tf_config.cluster]\nchief = ["bad"]\n', "toml")
             if e.code == "address"
         ]
-        assert (error.path, error.line, error.column) == ("tf_config.cluster.chief[0]", None, None)
-        assert str(error).startswith("<string>: tf_config.cluster.chief[0]: ")
+        assert (error.path, error.line, error.column) == ("tf_config.cluster.chief[0]", 2, 10)
+        assert str(error).startswith("<string>:2:10: tf_config.cluster.chief[0]: ")
+
+    def test_toml_positions_of_keys_array_tables_and_inline_tables(self) -> None:
+        text = (
+            "[tf_config]\n"
+            "task = { type = 'chief', index = 0 }\n"
+            "cluster.chief = ['c:1']\n"
+            'cluster."1bad" = ["h:2"]\n'
+            "[[tf_config.extra]]\n"
+            "[[tf_config.extra]]\n"
+            "x = 1\n"
+        )
+        found = {e.path: (e.line, e.column) for e in errors_of(text, "toml")}
+        assert found['tf_config.cluster["1bad"]'] == (4, 9)
 
     def test_a_missing_key_is_named_and_placed_at_its_object(self) -> None:
         [error] = errors_of('{"cluster": {"chief": ["h:1"]},\n "task": {"type": "chief"}}')

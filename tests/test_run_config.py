@@ -568,8 +568,12 @@ class TestPropertyChecks:
         assert code == "bool_type"
 
     def test_unknown_argument(self) -> None:
-        [(code, loc, _)] = errors_of(save_checkpoint_steps=1)
-        assert (code, loc) == ("extra_forbidden", ("save_checkpoint_steps",))
+        [(code, loc, message)] = errors_of(save_checkpoint_steps=1)
+        assert (code, loc) == ("unknown_key", ("save_checkpoint_steps",))
+        assert message == (
+            "unknown key 'save_checkpoint_steps' of RunConfig; "
+            "did you mean 'save_checkpoints_steps'?"
+        )
 
 
 def op_device(op: Any) -> str:

@@ -12,6 +12,7 @@ from jsonschema import Draft202012Validator
 
 from estconf import RunConfig, TPURunConfig
 from estconf.files import ConfigFileError, loads
+from estconf.io import files as io_files
 from estconf.schema import DIALECT, KINDS, dumps, json_schema, schema_id, write_schemas
 
 from strategies import (
@@ -234,3 +235,23 @@ class TestInvariants:
         assert not model_accepts("tpu_config", document)
         assert schema_errors("tpu_config", document)
         assert schema_errors("tpu_run_config", {"tpu_config": document})
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_schema_key_is_allowed_in_every_kind_by_schema_and_models(kind: str) -> None:
+    from estconf import files
+
+    documents: dict[str, dict[str, Any]] = {
+        "tf_config": {"cluster": {"chief": ["c:1"]}, "task": {"type": "chief", "index": 0}},
+        "run_config": {"model_dir": "/m"},
+        "tpu_config": {"iterations_per_loop": 2},
+        "tpu_run_config": {"tpu_config": {"iterations_per_loop": 2}},
+    }
+    valid = documents[kind]
+    for name in (schema_id(kind), f"https://example.com/schemas/{kind}.schema.json"):
+        document = {"$schema": name, **valid}
+        assert list(VALIDATORS[kind].iter_errors(document)) == []
+        loaded = io_files.load_file("x.json", content=json.dumps(document).encode())
+        assert (loaded.kind, loaded.kind_from) == (kind, "$schema")
+        assert type(loaded.model) is type(files.loads(json.dumps(valid), "json", kind))
+    assert list(VALIDATORS[kind].iter_errors({"$schema": 1, **valid})) != []

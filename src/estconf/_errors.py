@@ -13,8 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ModelWrapValidatorHandler, ValidationError
+from pydantic import BaseModel, ModelWrapValidatorHandler, ValidationError, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
+
+from estconf._suggest import closest
 
 Loc = tuple[str | int, ...]
 
@@ -127,3 +129,51 @@ def raise_refused(value: Any) -> Any:
     if isinstance(value, Refused):
         raise value.error
     return value
+
+
+def unknown_key_message(model: type[BaseModel], key: str, keys: list[str]) -> str:
+    """Say that ``key`` is not one of ``keys`` of ``model``, with the closest one as a hint."""
+    message = f"unknown key {key!r} of {model.__name__}"
+    close = closest(key, keys)
+    if close is not None:
+        return f"{message}; did you mean {close!r}?"
+    return f"{message}; the keys are {', '.join(keys)}"
+
+
+class KnownKeys(BaseModel):
+    """A model whose unknown keyword arguments are reported with the closest known one.
+
+    ``RunConfig(save_checkpoint_steps=1)`` is refused with "did you mean
+    'save_checkpoints_steps'?", as a config file with that key is.
+    """
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def unknown_key_hint(cls, data: Any, handler: ModelWrapValidatorHandler[Any]) -> Any:
+        """Give each unknown top-level key the closest known key as a hint."""
+        try:
+            return handler(data)
+        except ValidationError as exc:
+            found = exc.errors()
+            if not any(_unknown_top_level(e) for e in found):
+                raise
+            keys = [info.alias or name for name, info in cls.model_fields.items()]
+            details = [
+                _detail(
+                    "unknown_key",
+                    unknown_key_message(cls, str(e["loc"][0]), keys),
+                    e["loc"],
+                    e["input"],
+                    None,
+                )
+                if _unknown_top_level(e)
+                else InitErrorDetails(
+                    type=PydanticCustomError(e["type"], e["msg"]), loc=e["loc"], input=e["input"]
+                )
+                for e in found
+            ]
+            raise ValidationError.from_exception_data(exc.title, details) from None
+
+
+def _unknown_top_level(found: Any) -> bool:
+    return bool(found["type"] == "extra_forbidden" and len(found["loc"]) == 1)

@@ -35,10 +35,14 @@ build Python objects.  YAML is read as YAML 1.2 (``on`` is a string, ``010``
 is ten).  Every error has a stable ``code``, the same whatever the format;
 ``docs/errors.md`` lists them.
 
+:func:`dump` writes a model as a config file (JSON, TOML or YAML, by the
+file's suffix) that :func:`load` reads back into an equal model.
+
 This module is the public face of the file pipeline, :mod:`estconf.io`.
 """
 
 from estconf.io.checks import MAX_DEPTH, MAX_SIZE
+from estconf.io.dump import dump, dumps
 from estconf.io.errors import (
     NO_VALUE,
     ConfigFileError,
@@ -57,6 +61,8 @@ __all__ = [
     "ConfigFileError",
     "FileError",
     "detect_kind",
+    "dump",
+    "dumps",
     "format_path",
     "load",
     "loads",

@@ -16,7 +16,6 @@ from functools import lru_cache
 from typing import Annotated, Any, ClassVar, Final, Literal
 
 from pydantic import (
-    BaseModel,
     BeforeValidator,
     ConfigDict,
     Field,
@@ -41,7 +40,7 @@ from estconf._distributed import (
     derive_distributed,
     with_estimator_errors,
 )
-from estconf._errors import Errors, Refused, raise_refused, validate_along
+from estconf._errors import Errors, KnownKeys, Refused, raise_refused, validate_along
 from estconf._estimator_rules import (
     REPLACEABLE,
     check_properties,
@@ -69,7 +68,7 @@ def _python_only(description: str) -> Any:
     return Field(None, exclude=True, description=description)
 
 
-class RunConfig(BaseModel):
+class RunConfig(KnownKeys):
     """The configuration of an Estimator run, as ``tf.estimator.RunConfig`` (2.15).
 
     Every constructor argument of ``tf.estimator.RunConfig`` is a field with

@@ -74,7 +74,7 @@ _RULES: dict[str, list[str]] = {
 
 def schema_id(kind: str) -> str:
     """Return the ``$id`` of the schema of ``kind``."""
-    return f"urn:estconf:schema:{kind}"
+    return kinds.get(kind).schema_id
 
 
 def json_schema(kind: str) -> Schema:
@@ -109,6 +109,7 @@ def json_schema(kind: str) -> Schema:
         _tpu_config(defs["TPUConfig"])
         _nullable(schema["properties"], "tpu_config")  # null stands for the default
     _tidy(schema)
+    schema["properties"] = {kinds.SCHEMA_KEY: _schema_key(spec), **schema.get("properties", {})}
     body = {key: value for key, value in schema.items() if key not in ("title", "description")}
     return {
         "$schema": DIALECT,
@@ -129,7 +130,7 @@ def write_schemas(directory: str | Path) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for kind in KINDS:
-        path = out / f"{kind}.schema.json"
+        path = out / kinds.get(kind).schema_file
         path.write_text(dumps(json_schema(kind)), encoding="utf-8")
         written.append(path)
     return written
@@ -138,6 +139,15 @@ def write_schemas(directory: str | Path) -> list[Path]:
 def dumps(schema: Schema) -> str:
     """Write a schema as the committed files are written: indented, key order kept."""
     return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+
+
+def _schema_key(spec: kinds.Kind) -> Schema:
+    """The ``"$schema"`` key naming a file's schema, which editors and estconf read."""
+    return {
+        "type": "string",
+        "description": "The JSON Schema of this file, which also tells estconf its kind: "
+        f"`{spec.schema_id}`, or a path or URL ending in `{spec.schema_file}`.",
+    }
 
 
 def _description(spec: kinds.Kind) -> str:

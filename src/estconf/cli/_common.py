@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
+import textwrap
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypedDict
 
 from estconf.io import kinds
@@ -21,7 +24,28 @@ EXIT_USAGE = 2
 EXIT_INTERNAL = 3
 
 KIND_NAMES = tuple(kinds.KINDS)
-FORMATTER = argparse.RawDescriptionHelpFormatter
+INPUT_FORMATS = ("json", "toml", "yaml")
+
+
+class Formatter(argparse.RawDescriptionHelpFormatter):
+    """Help that wraps prose paragraphs to the terminal and keeps indented lines (examples)."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        blocks = []
+        for block in re.split(r"\n\s*\n", text):
+            lines = block.splitlines()
+            if any(line.startswith(" ") for line in lines):
+                blocks.append("\n".join(indent + line for line in lines))
+            else:
+                blocks.append(
+                    textwrap.fill(
+                        " ".join(lines), width, initial_indent=indent, subsequent_indent=indent
+                    )
+                )
+        return "\n\n".join(blocks)
+
+
+FORMATTER = Formatter
 
 
 class UsageError(Exception):
@@ -29,9 +53,50 @@ class UsageError(Exception):
 
 
 class Parser(argparse.ArgumentParser):
+    """A parser whose errors exit 2; a command answers an unknown option with its own usage."""
+
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        """Parse ``args``; a command (a parser without commands) refuses what it does not know."""
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras and self._subparsers is None:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
+
+
+def add_input_format(parser: argparse.ArgumentParser) -> None:
+    """Add ``--input-format``: the format of standard input (``-``)."""
+    parser.add_argument(
+        "--input-format",
+        choices=INPUT_FORMATS,
+        default="json",
+        help="the format of standard input, given as - (default: json)",
+    )
+
+
+def add_color(parser: argparse.ArgumentParser) -> None:
+    """Add ``--color auto|always|never``."""
+    parser.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="color the output: auto (default) on a terminal unless NO_COLOR is set",
+    )
+
+
+def use_color(choice: str, stream: TextIO | None = None) -> bool:
+    """Whether to color output to ``stream`` (stdout) for ``--color choice``."""
+    if choice != "auto":
+        return choice == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    isatty = getattr(stream or sys.stdout, "isatty", None)
+    return bool(isatty and isatty())
 
 
 def positive_int(text: str) -> int:
@@ -95,7 +160,9 @@ def load_or_fail(path: str, kind: str, limits: Limits) -> Any:
         raise Invalid([Result(path, exc.kind, exc.errors)]) from None
 
 
-def loads_or_fail(text: str | bytes, name: str, limits: Limits) -> TFConfig:
+def loads_or_fail(
+    text: str | bytes, name: str, limits: Limits, input_format: str = "json"
+) -> TFConfig:
     from estconf import TFConfig, files
     from estconf.io.errors import error
     from estconf.io.report import Result
@@ -106,9 +173,23 @@ def loads_or_fail(text: str | bytes, name: str, limits: Limits) -> TFConfig:
         )
         raise Invalid([Result(name, "tf_config", [empty])])
     try:
-        return files.loads(text, "json", TFConfig, name=name, **limits)
+        return files.loads(text, input_format, TFConfig, name=name, **limits)
     except files.ConfigFileError as exc:
         raise Invalid([Result(name, exc.kind, exc.errors)]) from None
+
+
+def read_input(path: str, input_format: str | None, limits: Limits) -> tuple[bytes | None, str]:
+    """The bytes of standard input when ``path`` is ``-`` (else ``None``) and the input's name.
+
+    A command that reads a file or ``-`` passes the bytes as ``content`` to
+    :func:`estconf.io.files.load_file`, with ``format=input_format``.
+    """
+    from estconf.io.inputs import STDIN
+
+    if path != STDIN:
+        return None, path
+    data = read_stdin(limits)
+    return (data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data), "<stdin>"
 
 
 def read_stdin(limits: Limits) -> str | bytes:

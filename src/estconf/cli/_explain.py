@@ -14,6 +14,7 @@ from estconf.cli._common import (
     FORMATTER,
     Invalid,
     UsageError,
+    add_input_format,
     add_limits,
     environ_bytes,
     errors_of,
@@ -64,8 +65,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     explain.add_argument(
         "--tf-config",
         metavar="FILE",
-        help="a TF_CONFIG file, or - to read TF_CONFIG's JSON from stdin",
+        help="a TF_CONFIG file, or - to read it from stdin (see --input-format)",
     )
+    add_input_format(explain)
     explain.add_argument("--config", metavar="FILE", help="a RunConfig file (estimator only)")
     explain.add_argument(
         "--profile",
@@ -109,7 +111,8 @@ def _explained(args: argparse.Namespace) -> tuple[RunConfig, str]:
             raise UsageError(f"{args.config} has a tf_config key; drop it or --tf-config, not both")
         return config, f"{args.config} (tf_config)"
     if args.tf_config == "-":
-        tf_config, source = loads_or_fail(read_stdin(limits), "<stdin>", limits), "stdin"
+        text = read_stdin(limits)
+        tf_config, source = loads_or_fail(text, "<stdin>", limits, args.input_format), "stdin"
     elif args.tf_config is not None:
         tf_config, source = load_or_fail(args.tf_config, "tf_config", limits), args.tf_config
     elif "TF_CONFIG" in os.environ:

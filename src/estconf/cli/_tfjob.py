@@ -25,10 +25,19 @@ from estconf.io.checks import MAX_DEPTH, MAX_SIZE
 from estconf.io.errors import ConfigFileError, FileError, error
 
 if TYPE_CHECKING:
+    from estconf.cli._common import Limits
     from estconf.io.report import Result
     from estconf.kubeflow import Finding, Prediction
 
-__all__ = ["KIND", "PROFILES", "check_file", "check_text", "cluster_check", "node_check"]
+__all__ = [
+    "KIND",
+    "PROFILES",
+    "check_file",
+    "check_input",
+    "check_text",
+    "cluster_check",
+    "node_check",
+]
 
 KIND: Final = "tfjob"
 """The kind ``validate`` reports for a file of TFJob manifests."""
@@ -59,6 +68,17 @@ def check_file(
     except ConfigFileError:
         return None
     return check_text(raw, fmt, path, profile, max_depth)
+
+
+def check_input(
+    name: str, content: bytes | None, fmt: str | None, profile: str, limits: Limits
+) -> Result | None:
+    """Check the manifests of a file, or of standard input's ``content``; None without a TFJob."""
+    if content is None:
+        return check_file(name, profile, **limits)
+    if fmt is None:
+        return None
+    return check_text(content, fmt, name, profile, limits.get("max_depth", MAX_DEPTH))
 
 
 def check_text(

@@ -3,38 +3,57 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from estconf.cli._common import (
     EXIT_INVALID,
     EXIT_OK,
+    EXIT_USAGE,
     FORMATTER,
     KIND_NAMES,
+    Invalid,
     Limits,
+    UsageError,
+    add_color,
+    add_input_format,
     add_limits,
     limit_args,
     out,
+    read_input,
+    use_color,
 )
-from estconf.io import kinds
 
 if TYPE_CHECKING:
+    from estconf.io.inputs import Input
+    from estconf.io.project import Project
     from estconf.io.report import Result
 
 NAME = "validate"
 
 PROFILES = ("estimator", "mwms", "ps")
 
-_VALIDATE_EPILOG = """\
-The kind of each file is told from its top-level keys unless --kind says it:
-a 'tf_config' key or a RunConfig argument (save_checkpoints_steps, ...) makes
-a RunConfig file; TF_CONFIG keys (cluster, task, ...) make a TF_CONFIG file.
+_VALIDATE_DESCRIPTION = """\
+Check config files (.json, .toml, .yaml, .yml) and report every error. A
+directory stands for the config files under it; - reads standard input.
 
-exit status: 0 all files valid, 1 some file invalid, 2 usage error.
+The kind of each file is, first match wins: --kind; a kind given to the file's
+path in [tool.estconf.kinds] of the nearest pyproject.toml; a top-level
+"$schema" key naming an estconf schema; the file name (tf_config, run_config,
+tpu_config or tpu_run_config in its stem, as in prod.run_config.yaml); its
+keys (a RunConfig argument makes a RunConfig file, a TF_CONFIG key a TF_CONFIG
+file). -v shows the kind of each file and how it was told."""
+
+_VALIDATE_EPILOG = """\
+exit status: 0 all files valid, 1 some file invalid, 2 usage error or a file
+that cannot be read.
 
 examples:
   estconf validate run_config.yaml tf_config.json
+  estconf validate -v deploy/
   estconf validate --kind tf_config env/*.json
   estconf validate --profile mwms tf_config.json
+  kubectl get cm tf -o jsonpath='{.data.tf}' | estconf validate -
   estconf validate --format json config.toml | jq '.files[].errors'"""
 
 
@@ -43,12 +62,19 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     validate = commands.add_parser(
         NAME,
         help="check config files",
-        description="Check config files (.json, .toml, .yaml, .yml) and report every error.",
+        description=_VALIDATE_DESCRIPTION,
         epilog=_VALIDATE_EPILOG,
         formatter_class=FORMATTER,
     )
-    validate.add_argument("files", nargs="+", metavar="FILE", help="config files to check")
-    validate.add_argument("--kind", choices=KIND_NAMES, help="the kind of every file")
+    validate.add_argument(
+        "files", nargs="+", metavar="FILE", help="config files, directories, or - for stdin"
+    )
+    validate.add_argument(
+        "--kind",
+        choices=KIND_NAMES,
+        metavar="KIND",
+        help=f"the kind of every file: {', '.join(KIND_NAMES)}",
+    )
     validate.add_argument(
         "--format",
         choices=("text", "json", "github"),
@@ -59,63 +85,104 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     validate.add_argument(
         "--profile",
         choices=PROFILES,
-        help="the reader TF_CONFIG files are for: estimator (tf.estimator.RunConfig), mwms "
-        "(MultiWorkerMirroredStrategy) or ps (ParameterServerStrategy); also checks every "
-        "task of the file's cluster (default: the estimator's rules, this task only)",
+        help="the reader TF_CONFIG files and TFJob manifests are for: estimator "
+        "(tf.estimator.RunConfig), mwms (MultiWorkerMirroredStrategy) or ps "
+        "(ParameterServerStrategy); also checks every task of the file's cluster "
+        "(default: the estimator's rules, this task only)",
     )
+    add_input_format(validate)
+    verbosity = validate.add_mutually_exclusive_group()
+    verbosity.add_argument("-q", "--quiet", action="store_true", help="print errors only")
+    verbosity.add_argument(
+        "-v", "--verbose", action="store_true", help="also a line per file: its kind and profile"
+    )
+    add_color(validate)
     add_limits(validate)
 
 
-def _tf_config_kind(profile: str) -> kinds.Kind:
-    """The TF_CONFIG kind, checked under ``profile`` instead of the estimator's rules."""
-    import dataclasses
-    import functools
+@dataclass(frozen=True)
+class _Settings:
+    """What applies to every file of one run."""
 
-    from estconf.profiles import check_profile
+    kind: str | None
+    profile: str | None
+    input_format: str
+    limits: Limits
+    project: Project | None
 
-    check = functools.partial(check_profile, profile=profile)
-    return dataclasses.replace(kinds.get("tf_config"), checks=(check,))
+
+def _settings(args: argparse.Namespace) -> _Settings:
+    from estconf.io.project import ProjectError, find
+
+    try:
+        project = find()
+    except ProjectError as exc:
+        raise UsageError(str(exc)) from None
+    return _Settings(args.kind, args.profile, args.input_format, limit_args(args), project)
 
 
-def _check(path: str, kind: str | None, profile: str | None, limits: Limits) -> Result:
-    from estconf import files
+def _check(item: Input, settings: _Settings) -> Result:
     from estconf.cli import _tfjob
+    from estconf.io.errors import ConfigFileError, error
+    from estconf.io.files import load_file
     from estconf.io.report import Result
 
-    manifests = _tfjob.check_file(path, profile or "estimator", **limits)
-    if manifests is not None:  # Kubeflow TFJob manifests, not a config file
-        return manifests
-    chosen: str | kinds.Kind | None = kind
-    if profile is not None and kind in (None, "tf_config"):
+    if item.empty_directory:
+        message = "is a directory with no .json, .toml, .yaml or .yml file"
+        return Result(item.path, None, [error(item.path, "file", message)])
+    kind, given_as = settings.kind, "--kind"
+    project = settings.project
+    profile = settings.profile
+    if project is not None:
         if kind is None:
-            try:
-                data = files.read_data(path, **limits)
-            except files.ConfigFileError as exc:
-                return Result(path, exc.kind, exc.errors)
-            detected = kinds.detect(data) if isinstance(data, dict) else None
-            is_tf_config = detected is not None and detected.name == "tf_config"
-        else:
-            is_tf_config = True
-        if is_tf_config:
-            chosen = _tf_config_kind(profile)
+            kind, given_as = project.kind_of(item.path), project.file.name
+        if profile is None:
+            profile = project.profile_of(item.path)
     try:
-        model = files.load(path, chosen, **limits)
-    except files.ConfigFileError as exc:
-        return Result(path, exc.kind, exc.errors)
-    found = kinds.of_model(type(model))
-    return Result(path, None if found is None else found.name)
+        content, name = read_input(item.path, settings.input_format, settings.limits)
+        fmt = settings.input_format if content is not None else None
+        manifests = _tfjob.check_input(name, content, fmt, profile or "estimator", settings.limits)
+        if manifests is not None:  # Kubeflow TFJob manifests, not a config file
+            return manifests
+        loaded = load_file(
+            name,
+            kind,
+            format=fmt,
+            content=content,
+            given_as=given_as,
+            profile=profile,
+            **settings.limits,
+        )
+    except ConfigFileError as exc:
+        return Result(exc.file, exc.kind, exc.errors, exc.kind_from, profile)
+    except Invalid as exc:
+        return exc.results[0]
+    return Result(name, loaded.kind, kind_from=loaded.kind_from, profile=profile)
+
+
+def _exit_status(results: list[Result]) -> int:
+    """0 all valid, 2 when a file cannot be read, else 1."""
+    if any(e.code == "file" for r in results for e in r.errors):
+        return EXIT_USAGE
+    return EXIT_OK if all(r.valid for r in results) else EXIT_INVALID
+
+
+def _write(results: list[Result], args: argparse.Namespace) -> str:
+    from estconf.io import report
+
+    if args.format == "json":
+        return report.write_json(results)
+    if args.format == "github":
+        return report.write_github(results)
+    color = use_color(args.color)
+    return report.write_text(results, quiet=args.quiet, verbose=args.verbose, color=color)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Check every file given; 0 when all are valid, 1 otherwise."""
-    from estconf.io import report
+    """Check every file given; 0 all valid, 1 some invalid, 2 some cannot be read."""
+    from estconf.io.inputs import expand
 
-    limits = limit_args(args)
-    results = [_check(path, args.kind, args.profile, limits) for path in args.files]
-    writer = {
-        "text": report.write_text,
-        "json": report.write_json,
-        "github": report.write_github,
-    }[args.format]
-    out(writer(results))
-    return EXIT_OK if all(r.valid for r in results) else EXIT_INVALID
+    settings = _settings(args)
+    results = [_check(item, settings) for item in expand(args.files)]
+    out(_write(results, args))
+    return _exit_status(results)

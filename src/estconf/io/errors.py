@@ -95,13 +95,25 @@ def error(
 
 
 class ConfigFileError(ValueError):
-    """A config file that cannot be read or is not valid; ``errors`` lists every problem."""
+    """A config file that cannot be read or is not valid; ``errors`` lists every problem.
 
-    def __init__(self, file: str, errors: list[FileError], kind: str | None = None) -> None:
+    ``kind`` is the kind the file was read as, if it got that far, and
+    ``kind_from`` how that kind was told (``given``, ``$schema``, ``file name``,
+    ``keys``).
+    """
+
+    def __init__(
+        self,
+        file: str,
+        errors: list[FileError],
+        kind: str | None = None,
+        kind_from: str | None = None,
+    ) -> None:
         super().__init__("\n".join(str(error) for error in errors))
         self.file = file
         self.errors = errors
         self.kind = kind
+        self.kind_from = kind_from
 
 
 def refused(

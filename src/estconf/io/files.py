@@ -26,7 +26,7 @@ from estconf.io.errors import NO_VALUE, ConfigFileError, FileError, error, refus
 if TYPE_CHECKING:
     from pydantic import BaseModel, ValidationError
 
-__all__ = ["FORMATS", "KINDS", "detect_kind", "load", "loads", "read_data"]
+__all__ = ["FORMATS", "KINDS", "Loaded", "detect_kind", "load", "load_file", "loads", "read_data"]
 
 M = TypeVar("M", bound="BaseModel")
 
@@ -41,6 +41,58 @@ def detect_kind(data: Mapping[str, Any]) -> str | None:
     """Return the kind a file's top-level keys mark (see :mod:`estconf.files`), or ``None``."""
     kind = kinds.detect(data)
     return None if kind is None else kind.name
+
+
+@dataclasses.dataclass(frozen=True)
+class Loaded:
+    """A valid config file: its model, its kind, and how the kind was told.
+
+    ``kind_from`` is ``given``, ``$schema``, ``file name`` or ``keys`` (see
+    :func:`estconf.io.kinds.resolve`), or what the caller named in ``given_as``.
+    """
+
+    model: BaseModel
+    kind: str
+    kind_from: str
+
+
+def load_file(
+    path: str | PathLike[str],
+    kind: str | type[BaseModel] | kinds.Kind | None = None,
+    *,
+    format: str | None = None,
+    content: bytes | None = None,
+    given_as: str = "given",
+    profile: str | None = None,
+    max_size: int = MAX_SIZE,
+    max_depth: int = MAX_DEPTH,
+) -> Loaded:
+    """Read and validate a config file as :func:`load` does, and say how its kind was told.
+
+    Args:
+        path: the file, or the name standing for ``content``.
+        kind: as for :func:`load`.
+        format: as for :func:`load`; needed with ``content`` whose name has no suffix.
+        content: the file's bytes, already read (standard input); ``path`` is then not read.
+        given_as: what to call a given ``kind`` in :attr:`Loaded.kind_from`
+            (``--kind``, ``pyproject.toml``).
+        profile: the reader a TF_CONFIG file is written for (``estimator``, ``mwms``,
+            ``ps``): its rules, for this task and every task of the cluster, replace the
+            estimator's rules for this task alone.
+        max_size: the largest file read, in bytes.
+        max_depth: the deepest nesting of objects and arrays read.
+
+    Raises:
+        ConfigFileError: the file cannot be read or is not valid.
+    """
+    name = str(path)
+    if content is None:
+        raw = parse.read(Path(path), name, max_size)
+    else:
+        check_size(name, len(content), max_size)
+        raw = content
+    document = _document(raw, _format(name, format), name, max_depth)
+    return _validate(document, kind, name, given_as, profile)
 
 
 @overload
@@ -97,10 +149,8 @@ def load(
         >>> tf_config.task.type
         'worker'
     """
-    name = str(path)
-    raw = parse.read(Path(path), name, max_size)  # a missing file is reported before its name
-    document = _document(raw, _format(name, format), name, max_depth)
-    return _validate(document, kind, name)
+    # a missing file is reported before its name
+    return load_file(path, kind, format=format, max_size=max_size, max_depth=max_depth).model
 
 
 def read_data(
@@ -169,7 +219,7 @@ def loads(
     # lone surrogates (from undecodable bytes) become bytes that decoding reports as bad UTF-8
     raw = content.encode("utf-8", "surrogatepass") if isinstance(content, str) else content
     check_size(name, len(raw), max_size)
-    return _validate(_document(raw, format, name, max_depth), kind, name)
+    return _validate(_document(raw, format, name, max_depth), kind, name).model
 
 
 def _format(name: str, format: str | None) -> str:
@@ -194,8 +244,12 @@ def _document(raw: bytes, format: str, name: str, max_depth: int) -> parse.Docum
 
 
 def _validate(
-    document: parse.Document, kind: str | type[BaseModel] | kinds.Kind | None, name: str
-) -> BaseModel:
+    document: parse.Document,
+    kind: str | type[BaseModel] | kinds.Kind | None,
+    name: str,
+    given_as: str = "given",
+    profile: str | None = None,
+) -> Loaded:
     data = document.data
     if not isinstance(data, dict):
         raise refused(
@@ -203,11 +257,23 @@ def _validate(
             "not_an_object",
             f"a config file holds an object (a mapping) at the top level, not {type_name(data)}",
         )
-    chosen = _choose_kind(kind, data, name)
+    resolved = _choose_kind(kind, data, name)
+    chosen = resolved.kind.under_profile(profile)
+    kind_from = given_as if resolved.source == "given" else resolved.source
     model = chosen.model()
     from estconf.io.keys import check_keys
 
-    data, errors = check_keys(model, data, name)
+    errors: list[FileError] = []
+    if kinds.SCHEMA_KEY in data:
+        data = dict(data)
+        schema = data.pop(kinds.SCHEMA_KEY)
+        if not isinstance(schema, str):
+            message = (
+                f"names the JSON Schema of the file: expected a string, not {type_name(schema)}"
+            )
+            errors.append(error(name, "schema_key", message, (kinds.SCHEMA_KEY,), value=schema))
+    data, key_errors = check_keys(model, data, name)
+    errors.extend(key_errors)
     from pydantic import ValidationError
 
     try:
@@ -215,31 +281,31 @@ def _validate(
     except ValidationError as exc:
         errors.extend(_validation_errors(exc, data, model, name))
     if errors:
-        raise ConfigFileError(name, _placed(document, errors), chosen.name)
-    return result
+        raise ConfigFileError(name, _placed(document, errors), chosen.name, kind_from)
+    return Loaded(result, chosen.name, kind_from)
 
 
 def _choose_kind(
     kind: str | type[BaseModel] | kinds.Kind | None, data: Mapping[str, Any], name: str
-) -> kinds.Kind:
+) -> kinds.Resolved:
+    given = None
     if isinstance(kind, str):
-        return kinds.get(kind)
-    if isinstance(kind, kinds.Kind):
-        return kind
-    if kind is not None:
-        found = kinds.of_model(kind)
-        if found is None:
+        given = kinds.get(kind)
+    elif isinstance(kind, kinds.Kind):
+        given = kind
+    elif kind is not None:
+        given = kinds.of_model(kind)
+        if given is None:
             raise ValueError(f"{kind.__name__} is not the model of a kind of config file")
-        return found
-    detected = kinds.detect(data)
-    if detected is None:
+    resolved = kinds.resolve(data, None if name.startswith("<") else name, given)
+    if resolved is None:
         raise refused(
             name,
             "kind",
-            "cannot tell what this file configures from its top-level keys "
-            f"(the kinds are {', '.join(kinds.KINDS)}); give the kind explicitly",
+            'cannot tell what this file configures from its name, its "$schema" or its '
+            f"top-level keys (the kinds are {', '.join(kinds.KINDS)}); give the kind explicitly",
         )
-    return detected
+    return resolved
 
 
 def _validation_errors(

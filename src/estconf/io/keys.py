@@ -4,9 +4,12 @@ From Python, a model takes its fields, and some take Python objects that no
 file can hold (``device_fn``, distribution strategies): those fields are
 excluded from dumps (``Field(exclude=True)``).  A file may hold the other
 fields only, unless the model keeps unknown keys (``extra="allow"``, as
-``TF_CONFIG`` does).  :func:`check_keys` finds the keys a file may not hold,
-nested models included, and returns the data without them so that the models
-do not report them a second time.
+``TF_CONFIG`` does).  ``TF_CONFIG`` keeps them because platforms add their own
+(``job``, ...), but not a near miss of one of its keys or of a ``RunConfig``
+argument (``clusters``, ``save_checkpoint_steps``): that is a mistake, and a
+kept one would make a broken file look valid.  :func:`check_keys` finds the
+keys a file may not hold, nested models included, and returns the data
+without them so that the models do not report them a second time.
 """
 
 from __future__ import annotations
@@ -18,10 +21,17 @@ from typing import Annotated, Any, Union
 
 from pydantic import BaseModel, RootModel
 
+from estconf._errors import unknown_key_message as unknown_key_hint
+from estconf._suggest import closest
+from estconf.io import kinds
 from estconf.io._positions import Loc
 from estconf.io.errors import FileError, error
 
-__all__ = ["check_keys", "file_keys", "model_at", "unknown_key_message"]
+__all__ = ["NEAR_MISS", "check_keys", "file_keys", "model_at", "near_miss", "unknown_key_message"]
+
+NEAR_MISS = 0.7
+"""How alike (0 to 1, letter case ignored) an unknown ``TF_CONFIG`` key and a known key are
+when the unknown one is taken for a misspelling of the known one."""
 
 
 def file_keys(model: type[BaseModel]) -> dict[str, str]:
@@ -54,13 +64,7 @@ def unknown_key_message(model: type[BaseModel] | None, key: str | int) -> str:
             f"{key!r} takes a Python object, so it cannot be given in a config file "
             f"(it is a Python-only argument of {model.__name__})"
         )
-    import difflib
-
-    keys = file_keys(model)
-    close = difflib.get_close_matches(str(key), keys, n=1, cutoff=0.6)
-    if close:
-        return f"{message} of {model.__name__}; did you mean {close[0]!r}?"
-    return f"{message} of {model.__name__}; the keys are {', '.join(keys)}"
+    return unknown_key_hint(model, str(key), list(file_keys(model)))
 
 
 def _models_of(annotation: Any) -> list[type[BaseModel]]:
@@ -103,7 +107,7 @@ def check_keys(
         ``data`` without those keys, and an ``unknown_key`` error of ``file`` for each.
     """
     if _keeps_unknown(model):
-        return dict(data), []
+        return dict(data), _near_misses(model, data, file, path)
     keys = file_keys(model)
     kept: dict[Any, Any] = {}
     errors: list[FileError] = []
@@ -120,3 +124,36 @@ def check_keys(
             errors.extend(inner)
         kept[key] = value
     return kept, errors
+
+
+def _near_misses(
+    model: type[BaseModel], data: Mapping[Any, Any], file: str, path: Loc
+) -> list[FileError]:
+    """The ``near_miss_key`` errors of a ``TF_CONFIG``'s keys; other models keep theirs."""
+    if kinds.of_model(model) is not kinds.KINDS["tf_config"]:
+        return []
+    found = []
+    for key in data:
+        message = near_miss(key) if isinstance(key, str) else None
+        if message is not None:
+            found.append(error(file, "near_miss_key", message, (*path, key), on_key=True))
+    return found
+
+
+def near_miss(key: str) -> str | None:
+    """Say why an unknown ``TF_CONFIG`` key is an error, or ``None`` if it may be kept.
+
+    It is an error when it is a ``RunConfig`` argument, or as alike as
+    :data:`NEAR_MISS` to a ``TF_CONFIG`` key or a ``RunConfig`` argument.
+    """
+    if key in kinds.TF_CONFIG_KEYS:
+        return None
+    if key in kinds.RUN_CONFIG_ARGUMENTS:
+        return f"{key!r} is an argument of RunConfig, not a key of TF_CONFIG"
+    own = closest(key, sorted(kinds.TF_CONFIG_KEYS), NEAR_MISS)
+    if own is not None:
+        return f"unknown key {key!r} of TF_CONFIG; did you mean {own!r}?"
+    argument = closest(key, sorted(kinds.RUN_CONFIG_ARGUMENTS - kinds.TF_CONFIG_KEYS), NEAR_MISS)
+    if argument is not None:
+        return f"unknown key {key!r} of TF_CONFIG; did you mean {argument!r} of RunConfig?"
+    return None

@@ -1,11 +1,15 @@
-"""The kinds of config file estconf reads, and how a file's kind is told from its keys.
+"""The kinds of config file estconf reads, and how a file's kind is told.
 
 A kind names a model and how a file of that kind is validated.  Models are
 imported only when a file of their kind is read, so reading a TF_CONFIG file
 does not pay for building the TPU models.
 
-A file's kind, when not given, is the first of these whose keys it has at
-its top level (:func:`detect`):
+A file's kind is, first match wins (:func:`resolve`): the kind given (``--kind``,
+``kind=``, a project's settings); a top-level ``"$schema"`` key naming the
+schema of a kind (:func:`from_schema`); the file name (:func:`from_name`:
+``tf_config``, ``run_config``, ``tpu_config`` or ``tpu_run_config`` in its
+stem); the keys.  By its keys, a file is the first of these whose keys it has
+at its top level (:func:`detect`):
 
 1. ``tpu_run_config``: a ``tpu_config`` key;
 2. ``tpu_config``: a key of ``TPUConfig``;
@@ -18,6 +22,8 @@ Only the kinds this version provides take part.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import importlib
 import sys
 from collections.abc import Callable, Mapping
@@ -27,7 +33,23 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-__all__ = ["KINDS", "Kind", "detect", "get", "of_model"]
+__all__ = [
+    "KINDS",
+    "RUN_CONFIG_ARGUMENTS",
+    "SCHEMA_KEY",
+    "TF_CONFIG_KEYS",
+    "Kind",
+    "Resolved",
+    "detect",
+    "from_name",
+    "from_schema",
+    "get",
+    "of_model",
+    "resolve",
+]
+
+SCHEMA_KEY = "$schema"
+"""The top-level key naming a file's JSON Schema, allowed in every kind."""
 
 
 @dataclass(frozen=True)
@@ -41,6 +63,31 @@ class Kind:
     description: str
     checks: tuple[str | Callable[[BaseModel], object], ...] = ()
     """Checks run on the model: ``module:function`` paths, or functions."""
+
+    @property
+    def schema_id(self) -> str:
+        """The ``$id`` of this kind's JSON Schema."""
+        return f"urn:estconf:schema:{self.name}"
+
+    @property
+    def schema_file(self) -> str:
+        """The name of the file this kind's JSON Schema is written to."""
+        return f"{self.name}.schema.json"
+
+    def under_profile(self, profile: str | None) -> Kind:
+        """This kind checked for the reader ``profile`` names (SPEC §9), if it is TF_CONFIG.
+
+        A TF_CONFIG file under a profile is checked with that reader's rules
+        for its own task and every task of its cluster, in place of the
+        estimator's rules for its task alone; other kinds are unchanged.
+        """
+        if profile is None or self.name != "tf_config":
+            return self
+        from estconf.profiles import check_profile
+
+        return dataclasses.replace(
+            self, checks=(functools.partial(check_profile, profile=profile),)
+        )
 
     def model(self) -> type[BaseModel]:
         """Import and return the model class of this kind."""
@@ -68,7 +115,7 @@ def _resolve(path: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
-_TF_CONFIG_KEYS = frozenset(
+TF_CONFIG_KEYS = frozenset(
     {
         "cluster",
         "task",
@@ -81,7 +128,7 @@ _TF_CONFIG_KEYS = frozenset(
     }
 )
 
-_RUN_CONFIG_KEYS = frozenset(
+RUN_CONFIG_ARGUMENTS = frozenset(
     {
         "model_dir",
         "tf_random_seed",
@@ -101,6 +148,12 @@ _RUN_CONFIG_KEYS = frozenset(
         "session_creation_timeout_secs",
         "checkpoint_save_graph_def",
         "tf_config",
+    }
+)
+"""The arguments of ``tf.estimator.RunConfig`` (and ``tf_config``)."""
+
+_RUN_CONFIG_KEYS = RUN_CONFIG_ARGUMENTS | frozenset(
+    {
         # derived, found in dumps
         "cluster_spec",
         "task_type",
@@ -153,14 +206,14 @@ KINDS: dict[str, Kind] = {
         name="run_config",
         title="RunConfig",
         model_path="estconf.run_config:RunConfig",
-        markers=_RUN_CONFIG_KEYS - _TF_CONFIG_KEYS,
+        markers=_RUN_CONFIG_KEYS - TF_CONFIG_KEYS,
         description="The arguments of tf.estimator.RunConfig, with the TF_CONFIG they see.",
     ),
     "tf_config": Kind(
         name="tf_config",
         title="TF_CONFIG",
         model_path="estconf.tf_config:TFConfig",
-        markers=_TF_CONFIG_KEYS,
+        markers=TF_CONFIG_KEYS,
         description="The TF_CONFIG environment variable of a distributed job, checked "
         "with the rules tf.estimator.RunConfig applies to it.",
         checks=("estconf._distributed:check_tf_config_file",),
@@ -200,3 +253,57 @@ def detect(data: Mapping[str, Any]) -> Kind | None:
         if not kind.markers.isdisjoint(data):
             return kind
     return None
+
+
+def from_schema(value: Any) -> Kind | None:
+    """Return the kind whose schema a ``"$schema"`` value names, or ``None``.
+
+    A schema is named by its ``$id`` or by a path or URL ending in its file
+    name (``schemas/run_config.schema.json``).
+    """
+    if not isinstance(value, str):
+        return None
+    file_name = value.split("#", 1)[0].split("?", 1)[0].replace("\\", "/").rsplit("/", 1)[-1]
+    for kind in KINDS.values():
+        if value == kind.schema_id or file_name == kind.schema_file:
+            return kind
+    return None
+
+
+def from_name(file: str) -> Kind | None:
+    """Return the kind a file name says (``prod.run_config.yaml``), or ``None``.
+
+    The kind's name is looked for in the stem (the name without its last
+    suffix, ``-`` read as ``_``, letter case ignored); the longest names are
+    tried first, so ``tpu_run_config`` is not read as ``run_config``.
+    """
+    base = file.replace("\\", "/").rsplit("/", 1)[-1]
+    stem = (base.rsplit(".", 1)[0] if "." in base else base).lower().replace("-", "_")
+    for kind in sorted(KINDS.values(), key=lambda k: -len(k.name)):
+        if kind.name in stem:
+            return kind
+    return None
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A file's kind and how it was told: ``given``, ``$schema``, ``file name`` or ``keys``."""
+
+    kind: Kind
+    source: str
+
+
+def resolve(
+    data: Mapping[str, Any], file: str | None, given: Kind | None = None
+) -> Resolved | None:
+    """Tell the kind of a file holding ``data``, first match wins (see above), or ``None``."""
+    if given is not None:
+        return Resolved(given, "given")
+    by_schema = from_schema(data.get(SCHEMA_KEY))
+    if by_schema is not None:
+        return Resolved(by_schema, SCHEMA_KEY)
+    by_name = None if file is None else from_name(file)
+    if by_name is not None:
+        return Resolved(by_name, "file name")
+    by_keys = detect(data)
+    return None if by_keys is None else Resolved(by_keys, "keys")

@@ -207,7 +207,18 @@ def _parse_toml(text: str, file: str) -> Document:
         count = 0 if digits is None else len(digits[0].replace("_", ""))
         at = None if digits is None else position(text, digits.start())
         raise refused(file, "number", too_many_digits(count), at) from None
-    return Document(data, "toml", lambda paths: {})
+
+    def locate(paths: list[Loc]) -> dict[Loc, Span]:
+        from estconf.io._toml_scan import scan  # only for a file with errors
+
+        wanted = set(paths)
+        return {
+            path: Span(None if key is None else position(text, key), position(text, value))
+            for path, (key, value) in scan(text).items()
+            if path in wanted
+        }
+
+    return Document(data, "toml", locate)
 
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"

@@ -1,7 +1,8 @@
 """Writing validation results: for people, for programs, and for GitHub Actions.
 
-A :class:`Result` is what validating one file gave: its kind, if known, and
-its errors.  Each ``write_*`` function turns a list of results into text.
+A :class:`Result` is what validating one file gave: its kind, if known, how
+the kind was told, and its errors.  Each ``write_*`` function turns a list of
+results into text.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 
 from estconf.io.errors import NO_VALUE, FileError
 
-__all__ = ["Result", "plural", "summary", "write_github", "write_json", "write_text"]
+__all__ = ["Result", "kind_note", "plural", "summary", "write_github", "write_json", "write_text"]
 
 
 @dataclass
@@ -22,6 +23,10 @@ class Result:
     file: str
     kind: str | None = None
     errors: list[FileError] = field(default_factory=list)
+    kind_from: str | None = None
+    """How the kind was told: ``--kind``, ``$schema``, ``file name``, ``keys``, ..."""
+    profile: str | None = None
+    """The profile the file was checked under, if one was named."""
 
     @property
     def valid(self) -> bool:
@@ -43,11 +48,61 @@ def summary(results: list[Result]) -> str:
     return f"{plural(errors, 'error')} in {len(invalid)} of {plural(len(results), 'file')}"
 
 
-def write_text(results: list[Result]) -> str:
-    """One ``file:line:column: path: message`` line per error, then a summary line."""
-    lines = [str(error) for result in results for error in result.errors]
-    lines.append(summary(results))
-    return "\n".join(lines) + "\n"
+_BOLD, _RED, _GREEN, _CYAN, _RESET = "\033[1m", "\033[31m", "\033[32m", "\033[36m", "\033[0m"
+
+
+def _paint(text: str, style: str, color: bool) -> str:
+    return f"{style}{text}{_RESET}" if color else text
+
+
+def kind_note(result: Result) -> str | None:
+    """For an invalid file whose kind was told from its keys: which kind, and how to state it."""
+    if result.valid or result.kind_from != "keys" or result.kind is None:
+        return None
+    return (
+        f"{result.file}: note: read as {result.kind}, told from its keys; to say its kind, "
+        'use --kind, a "$schema" key or a file name such as prod.run_config.json'
+    )
+
+
+def _described(result: Result) -> str:
+    parts = [f"kind {result.kind or 'unknown'}"]
+    if result.kind_from is not None:
+        parts[0] += f" (from {result.kind_from})"
+    if result.profile is not None:
+        parts.append(f"profile {result.profile}")
+    return ", ".join(parts)
+
+
+def write_text(
+    results: list[Result], *, quiet: bool = False, verbose: bool = False, color: bool = False
+) -> str:
+    """One ``file:line:column: path: message`` line per error, then a summary line.
+
+    Args:
+        results: the files' results.
+        quiet: errors only: no notes, no summary.
+        verbose: also a line per file with its kind (and how it was told) and profile.
+        color: mark the places, notes and summary with ANSI colors.
+    """
+    lines = []
+    for result in results:
+        if verbose:
+            state = "valid" if result.valid else "invalid"
+            lines.append(f"{result.file}: {state}, {_described(result)}")
+        for item in result.errors:
+            text = str(item)
+            if color:
+                where, _, rest = text.partition(": ")
+                text = f"{_paint(where, _BOLD, color)}: {rest}"
+            lines.append(text)
+        note = None if quiet else kind_note(result)
+        if note is not None:
+            lines.append(_paint(note, _CYAN, color))
+    if not quiet:
+        valid = all(r.valid for r in results)
+        lines.append(_paint(summary(results), _GREEN if valid else _RED, color))
+    return "".join(line + "\n" for line in lines)
 
 
 def _error_json(error: FileError) -> dict[str, Any]:
@@ -76,6 +131,7 @@ def write_json(results: list[Result]) -> str:
             {
                 "file": r.file,
                 "kind": r.kind,
+                "kind_from": r.kind_from,
                 "valid": r.valid,
                 "errors": [_error_json(e) for e in r.errors],
             }
@@ -104,4 +160,8 @@ def write_github(results: list[Result]) -> str:
                 properties.append(f"col={error.column}")
             properties.append(f"title={_escape_property(f'estconf {error.code}')}")
             lines.append(f"::error {','.join(properties)}::{_escape_data(error.describe())}")
+        note = kind_note(result)
+        if note is not None:
+            file = _escape_property(result.file)
+            lines.append(f"::notice file={file},title=estconf kind::{_escape_data(note)}")
     return "".join(line + "\n" for line in lines)

@@ -30,7 +30,7 @@ from pydantic.json_schema import SkipJsonSchema
 from pydantic_core import PydanticCustomError
 
 from estconf._derived import read_back_derived
-from estconf._errors import Errors, validate_along
+from estconf._errors import Errors, KnownKeys, validate_along
 from estconf._tensorflow import tensorflow, tf_config_environ
 from estconf._types import Bool, DocumentModel, Integer, String, bool_error, from_document
 from estconf.tf_config import (
@@ -104,7 +104,7 @@ def tpu_job_name_from(tf_config: Any, errors: Errors, service_checked: bool = Fa
     return name
 
 
-class TPUConfig(DocumentModel):
+class TPUConfig(DocumentModel, KnownKeys):
     """TPU settings of a ``TPUEstimator``, like ``tf.estimator.tpu.TPUConfig``.
 
     Every argument of tensorflow-estimator 2.15 is a field with its default;

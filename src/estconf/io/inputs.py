@@ -1,0 +1,47 @@
+"""The config files a command is given: files, directories walked, standard input."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from estconf.io.parse import SUFFIXES
+
+__all__ = ["STDIN", "Input", "expand"]
+
+STDIN = "-"
+"""The argument that stands for standard input."""
+
+
+@dataclass(frozen=True)
+class Input:
+    """One config file to read: ``path``, or standard input when ``path`` is :data:`STDIN`.
+
+    ``empty_directory`` is set for a directory given that holds no config file.
+    """
+
+    path: str
+    empty_directory: bool = False
+
+
+def _config_files(directory: str) -> Iterator[str]:
+    """The config files under ``directory``, sorted; hidden directories are not entered."""
+    for root, folders, names in os.walk(directory):
+        folders[:] = sorted(f for f in folders if not f.startswith("."))
+        for name in sorted(names):
+            if Path(name).suffix.lower() in SUFFIXES and not name.startswith("."):
+                yield os.path.join(root, name)
+
+
+def expand(arguments: list[str]) -> list[Input]:
+    """The files the arguments name: a directory stands for its config files."""
+    found: list[Input] = []
+    for argument in arguments:
+        if argument != STDIN and os.path.isdir(argument):
+            files = [Input(path) for path in _config_files(argument)]
+            found.extend(files or [Input(argument, empty_directory=True)])
+        else:
+            found.append(Input(argument))
+    return found

@@ -1,0 +1,484 @@
+"""``estconf validate`` on real files: kinds, standard input, directories, exit codes, output."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+from ruamel.yaml import YAML
+
+from estconf.cli import main
+from estconf.io import kinds
+
+ROOT = Path(__file__).resolve().parents[1]
+TYPO = {"model_dir": "/m", "save_checkpoint_steps": 100}
+"""A RunConfig file with a misspelled key, whose other key TF_CONFIG also has."""
+CHIEF = {"cluster": {"chief": ["c:1"]}, "task": {"type": "chief", "index": 0}}
+WORKER = "examples/tf_config_worker.json"
+DATA = "tests/data"
+
+
+@pytest.fixture(autouse=True)
+def _at_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    monkeypatch.delenv("TF_CONFIG", raising=False)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        status = main(list(argv))
+    except SystemExit as exc:  # argparse: --help, --version, usage errors
+        status = exc.code if isinstance(exc.code, int) else 1
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+
+
+def write(path: Path, data: dict[str, object]) -> Path:
+    if path.suffix == ".json":
+        path.write_text(json.dumps(data), encoding="utf-8")
+    else:
+        YAML(typ="safe", pure=True).dump(data, path)
+    return path
+
+
+class TestMisspelledRunConfig:
+    """The file of the report: refused whatever its name, and with or without ``$schema``."""
+
+    @pytest.mark.parametrize(
+        "name",
+        [
+            "config.json",
+            "config.yaml",
+            "prod.run_config.yaml",
+            "run_config.json",
+            "tf_config.json",
+            "prod-tf-config.yaml",
+            "tpu_run_config.json",
+        ],
+    )
+    @pytest.mark.parametrize(
+        "schema",
+        [None, "urn:estconf:schema:run_config", "schemas/tf_config.schema.json"],
+    )
+    def test_refused(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str, schema: str | None
+    ) -> None:
+        data: dict[str, object] = dict(TYPO)
+        if schema is not None:
+            data = {"$schema": schema, **data}
+        status, out, _ = run(capsys, "validate", str(write(tmp_path / name, data)))
+        assert status == 1
+        assert "save_checkpoint_steps" in out
+        assert "did you mean 'save_checkpoints_steps'" in out
+        assert out.endswith("1 error in 1 of 1 file\n")
+
+    def test_the_data_files(self, capsys: pytest.CaptureFixture[str]) -> None:
+        files = [
+            f"{DATA}/invalid/near_miss_checkpoints.json",
+            f"{DATA}/invalid/typo.run_config.yaml",
+            f"{DATA}/invalid/schema_run_config_typo.json",
+        ]
+        status, out, _ = run(capsys, "validate", *files)
+        assert status == 1
+        assert out.count("did you mean 'save_checkpoints_steps'") == 3
+
+    def test_the_note_says_the_assumed_kind_and_how_to_state_it(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        path = f"{DATA}/invalid/near_miss_checkpoints.json"
+        status, out, _ = run(capsys, "validate", path)
+        assert status == 1
+        assert f"{path}: note: read as tf_config, told from its keys" in out
+        assert "--kind" in out and '"$schema"' in out
+
+    def test_no_note_when_the_kind_was_stated(self, capsys: pytest.CaptureFixture[str]) -> None:
+        _, out, _ = run(capsys, "validate", f"{DATA}/invalid/typo.run_config.yaml")
+        assert "note:" not in out
+
+    def test_the_pre_commit_hook_catches_it(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        hooks = YAML(typ="safe", pure=True).load(ROOT / ".pre-commit-hooks.yaml")
+        hook = next(hook for hook in hooks if hook["id"] == "estconf-validate")
+        pattern = re.compile(hook["files"])
+        for name in ("prod.run_config.yaml", "deploy/tf_config.json", "run-config.prod.toml"):
+            assert pattern.search(name), name
+        entry = shlex.split(hook["entry"])
+        assert entry[0] == "estconf"
+        path = write(tmp_path / "run_config.prod.json", TYPO)
+        assert pattern.search(path.as_posix())
+        status, out, _ = run(capsys, *entry[1:], *hook.get("args", []), str(path))
+        assert status == 1
+        assert "did you mean 'save_checkpoints_steps'" in out
+
+    @pytest.mark.parametrize(
+        "name",
+        [
+            "tf_config.json",
+            "prod.run_config.yaml",
+            "a/tpu-config.toml",
+            "x/tpu_run_config.worker.yml",
+            "config.json",
+            "run_configuration.txt",
+            "deploy/run_config/x.json",
+        ],
+    )
+    def test_the_hook_checks_the_files_whose_name_says_their_kind(self, name: str) -> None:
+        hooks = YAML(typ="safe", pure=True).load(ROOT / ".pre-commit-hooks.yaml")
+        matched = re.search(hooks[0]["files"], name) is not None
+        says = Path(name).suffix in (".json", ".toml", ".yaml", ".yml") and (
+            kinds.from_name(name) is not None
+        )
+        assert matched == says
+
+
+class TestKindResolution:
+    def test_kind_option_first(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, _ = run(
+            capsys,
+            "validate",
+            "-v",
+            "--kind",
+            "tpu_config",
+            f"{DATA}/valid/tpu_config_schema_key.json",
+        )
+        assert (status, out.splitlines()[0]) == (
+            0,
+            f"{DATA}/valid/tpu_config_schema_key.json: valid, kind tpu_config (from --kind)",
+        )
+
+    def test_schema_key(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, _ = run(capsys, "validate", "-v", f"{DATA}/valid/tpu_config_schema_key.json")
+        assert status == 0
+        assert "kind tpu_config (from $schema)" in out
+
+    def test_schema_key_over_the_file_name(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        data = {"$schema": "urn:estconf:schema:tpu_config", "iterations_per_loop": 2}
+        path = write(tmp_path / "tf_config.json", data)
+        assert run(capsys, "validate", "-v", str(path))[1].startswith(
+            f"{path}: valid, kind tpu_config (from $schema)"
+        )
+
+    def test_schema_key_must_be_a_string(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, _ = run(capsys, "validate", f"{DATA}/invalid/schema_not_a_string.json")
+        assert status == 1
+        assert "names the JSON Schema of the file: expected a string" in out
+
+    def test_a_schema_not_ours_is_allowed(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        data = {"$schema": "https://example.com/other.json", **CHIEF}
+        path = write(tmp_path / "x.json", data)
+        status, out, _ = run(capsys, "validate", "-v", str(path))
+        assert (status, out.splitlines()[0]) == (0, f"{path}: valid, kind tf_config (from keys)")
+
+    def test_file_name(self, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+        path = write(tmp_path / "prod.tpu_config.yaml", {"model_dir": "/m"})
+        status, out, _ = run(capsys, "validate", "-v", str(path))
+        assert status == 1
+        assert "kind tpu_config (from file name)" in out
+        assert "unknown key 'model_dir' of TPUConfig" in out
+
+    def test_near_misses_of_tf_config_keys(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, _ = run(capsys, "validate", f"{DATA}/invalid/near_miss_cluster.json")
+        assert status == 1
+        assert "clusters: unknown key 'clusters' of TF_CONFIG; did you mean 'cluster'?" in out
+        assert "job" not in out.replace("json", "")  # a platform's key is kept
+
+    @pytest.mark.parametrize("key", ["sparseCluster", "Task", "rpc_layers", "save_summary_step"])
+    def test_near_misses_in_a_tf_config_file(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path, key: str
+    ) -> None:
+        data = {"cluster": {"chief": ["c:1"]}, "task": {"type": "chief", "index": 0}, key: 1}
+        status, out, _ = run(capsys, "validate", str(write(tmp_path / "tf_config.json", data)))
+        assert status == 1
+        assert "did you mean" in out
+
+    @pytest.mark.parametrize("key", ["job", "trial", "labels", "cloud"])
+    def test_other_unknown_keys_are_kept(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path, key: str
+    ) -> None:
+        data = {"cluster": {"chief": ["c:1"]}, "task": {"type": "chief", "index": 0}, key: 1}
+        status, _, _ = run(capsys, "validate", str(write(tmp_path / "tf_config.json", data)))
+        assert status == 0
+
+    def test_a_run_config_argument_in_a_tf_config(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        path = write(tmp_path / "tf_config.json", {"keep_checkpoint_max": 3})
+        status, out, _ = run(capsys, "validate", str(path))
+        assert status == 1
+        assert "'keep_checkpoint_max' is an argument of RunConfig, not a key of TF_CONFIG" in out
+
+
+class TestProjectSettings:
+    def settings(self, root: Path, text: str) -> None:
+        (root / "pyproject.toml").write_text(text, encoding="utf-8")
+
+    def test_kinds_and_profiles_from_pyproject(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        self.settings(
+            tmp_path,
+            '[tool.estconf.kinds]\n"deploy/*.json" = "run_config"\n'
+            '[tool.estconf.profiles]\n"deploy/*.json" = "mwms"\n',
+        )
+        (tmp_path / "deploy").mkdir()
+        write(tmp_path / "deploy" / "node.json", TYPO)
+        (tmp_path / "sub").mkdir()
+        monkeypatch.chdir(tmp_path / "sub")  # found from the working directory upward
+        status, out, _ = run(capsys, "validate", "-v", "../deploy/node.json")
+        assert status == 1
+        assert "kind run_config (from pyproject.toml), profile mwms" in out
+        assert "unknown key 'save_checkpoint_steps' of RunConfig" in out
+
+    def test_kind_option_wins(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        self.settings(tmp_path, '[tool.estconf.kinds]\n"*.json" = "tpu_config"\n')
+        write(tmp_path / "a.json", CHIEF)
+        monkeypatch.chdir(tmp_path)
+        assert run(capsys, "validate", "--kind", "tf_config", "a.json")[0] == 0
+        assert run(capsys, "validate", "a.json")[0] == 1
+
+    def test_a_pyproject_without_settings_is_not_read(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        self.settings(tmp_path, "[tool.other\n")  # not TOML, and not estconf's
+        monkeypatch.chdir(tmp_path)
+        assert run(capsys, "validate", str(ROOT / WORKER)) == (0, "1 file valid\n", "")
+
+    @pytest.mark.parametrize(
+        "text",
+        [
+            '[tool.estconf.kinds]\n"*.json" = "run-config"\n',
+            '[tool.estconf.profiles]\n"*.json" = "tpu"\n',
+            "[tool.estconf]\nkind = 1\n",
+            "[tool.estconf\n",
+            "x = [\n[tool.estconf]\n",
+        ],
+    )
+    def test_bad_settings_are_a_usage_error(
+        self,
+        capsys: pytest.CaptureFixture[str],
+        tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch,
+        text: str,
+    ) -> None:
+        self.settings(tmp_path, text)
+        monkeypatch.chdir(tmp_path)
+        status, out, err = run(capsys, "validate", str(ROOT / WORKER))
+        assert (status, out) == (2, "")
+        assert "pyproject.toml" in err and len(err.splitlines()) == 1
+
+
+class TestInputs:
+    def test_stdin(
+        self, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        stdin(monkeypatch, json.dumps(TYPO).encode())
+        status, out, _ = run(capsys, "validate", "-")
+        assert status == 1
+        assert out.startswith("<stdin>:1:21: save_checkpoint_steps: ")
+
+    @pytest.mark.parametrize(
+        ("fmt", "text"),
+        [
+            ("toml", b'model_dir = "/m"\nsave_checkpoints_steps = 5\n'),
+            ("yaml", b"model_dir: /m\nsave_checkpoints_steps: 5\n"),
+            ("json", b'{"model_dir": "/m", "save_checkpoints_steps": 5}'),
+        ],
+    )
+    def test_stdin_formats(
+        self,
+        capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch,
+        fmt: str,
+        text: bytes,
+    ) -> None:
+        stdin(monkeypatch, text)
+        status, out, _ = run(capsys, "validate", "-v", "--input-format", fmt, "-")
+        assert (status, out) == (0, "<stdin>: valid, kind run_config (from keys)\n1 file valid\n")
+
+    def test_stdin_in_the_wrong_format(
+        self, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        stdin(monkeypatch, b"model_dir: /m\n")
+        status, out, _ = run(capsys, "validate", "-")
+        assert status == 1
+        assert out.startswith("<stdin>:1:1: invalid JSON")
+
+    def test_explain_reads_stdin_in_the_format_given(
+        self, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        stdin(monkeypatch, b"cluster: {chief: ['c:1']}\ntask: {type: chief, index: 0}\n")
+        status, out, _ = run(capsys, "explain", "--tf-config", "-", "--input-format", "yaml")
+        assert status == 0
+        assert "chief:0" in out
+
+    def test_directory(self, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+        write(tmp_path / "tf_config.json", CHIEF)
+        (tmp_path / "deep").mkdir()
+        write(tmp_path / "deep" / "run_config.yaml", TYPO)
+        (tmp_path / "README.md").write_text("# not a config\n", encoding="utf-8")
+        (tmp_path / ".git").mkdir()
+        write(tmp_path / ".git" / "x.json", TYPO)
+        status, out, _ = run(capsys, "validate", "-v", str(tmp_path))
+        assert status == 1
+        assert out.splitlines() == [
+            f"{tmp_path}/tf_config.json: valid, kind tf_config (from file name)",
+            f"{tmp_path}/deep/run_config.yaml: invalid, kind run_config (from file name)",
+            f"{tmp_path}/deep/run_config.yaml:1:17: save_checkpoint_steps: unknown key "
+            "'save_checkpoint_steps' of RunConfig; did you mean 'save_checkpoints_steps'?",
+            "1 error in 1 of 2 files",
+        ]
+
+    def test_data_directory(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, _ = run(capsys, "validate", f"{DATA}/valid")
+        count = len([p for p in (ROOT / DATA / "valid").iterdir()])
+        assert (status, out) == (0, f"{count} files valid\n")
+
+
+class TestExitStatus:
+    def test_valid(self, capsys: pytest.CaptureFixture[str]) -> None:
+        assert run(capsys, "validate", WORKER)[0] == 0
+
+    def test_invalid(self, capsys: pytest.CaptureFixture[str]) -> None:
+        assert run(capsys, "validate", WORKER, f"{DATA}/invalid/syntax.json")[0] == 1
+
+    def test_missing_file(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, _ = run(capsys, "validate", WORKER, f"{DATA}/invalid/syntax.json", "no.json")
+        assert status == 2
+        assert "no.json: no such file\n" in out
+
+    def test_empty_directory(self, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+        (tmp_path / "notes.txt").write_text("x", encoding="utf-8")
+        status, out, _ = run(capsys, "validate", str(tmp_path))
+        assert status == 2
+        assert out.splitlines()[0] == (
+            f"{tmp_path}: is a directory with no .json, .toml, .yaml or .yml file"
+        )
+
+    @pytest.mark.skipif(os.geteuid() == 0, reason="root reads every file")
+    def test_no_permission(self, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+        path = write(tmp_path / "tf_config.json", CHIEF)
+        path.chmod(0)
+        status, out, _ = run(capsys, "validate", str(path))
+        assert status == 2
+        assert "permission denied" in out
+
+    def test_usage_error(self, capsys: pytest.CaptureFixture[str]) -> None:
+        assert run(capsys, "validate")[0] == 2
+
+
+class TestOutput:
+    def test_quiet(self, capsys: pytest.CaptureFixture[str]) -> None:
+        assert run(capsys, "validate", "-q", WORKER) == (0, "", "")
+        path = f"{DATA}/invalid/near_miss_checkpoints.json"
+        status, out, _ = run(capsys, "validate", "-q", WORKER, path)
+        assert status == 1
+        assert len(out.splitlines()) == 1 and out.startswith(f"{path}:1:21: ")
+
+    def test_verbose(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, _ = run(capsys, "validate", "-v", WORKER, "examples/run_config.yaml")
+        assert (status, out) == (
+            0,
+            f"{WORKER}: valid, kind tf_config (from file name)\n"
+            "examples/run_config.yaml: valid, kind run_config (from file name)\n"
+            "2 files valid\n",
+        )
+
+    def test_quiet_and_verbose_exclude_each_other(self, capsys: pytest.CaptureFixture[str]) -> None:
+        assert run(capsys, "validate", "-q", "-v", WORKER)[0] == 2
+
+    def test_color_always(self, capsys: pytest.CaptureFixture[str]) -> None:
+        _, out, _ = run(capsys, "validate", "--color", "always", f"{DATA}/invalid/syntax.json")
+        assert "\033[1m" in out and "\033[31m" in out
+
+    @pytest.mark.parametrize("argv", [["--color", "never"], ["--color", "auto"], []])
+    def test_no_color(self, capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+        _, out, _ = run(capsys, "validate", *argv, f"{DATA}/invalid/syntax.json")
+        assert "\033[" not in out  # captured output is not a terminal
+
+    def test_auto_honours_no_color(
+        self, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+        _, out, _ = run(capsys, "validate", WORKER)
+        assert "\033[" in out
+        monkeypatch.setenv("NO_COLOR", "1")
+        _, out, _ = run(capsys, "validate", WORKER)
+        assert "\033[" not in out
+
+    def test_github_gives_the_note_as_a_notice(self, capsys: pytest.CaptureFixture[str]) -> None:
+        path = f"{DATA}/invalid/near_miss_checkpoints.json"
+        status, out, _ = run(capsys, "validate", "--format", "github", path)
+        error, notice = out.splitlines()
+        assert status == 1
+        assert error.startswith(f"::error file={path},line=1,col=21,title=estconf near_miss_key::")
+        assert notice.startswith(f"::notice file={path},title=estconf kind::{path}: note: read as")
+
+    def test_json_says_how_the_kind_was_told(self, capsys: pytest.CaptureFixture[str]) -> None:
+        _, out, _ = run(
+            capsys, "validate", "--format", "json", f"{DATA}/invalid/near_miss_cluster.json"
+        )
+        (result,) = json.loads(out)["files"]
+        assert (result["kind"], result["kind_from"]) == ("tf_config", "keys")
+        assert result["errors"][0]["code"] == "near_miss_key"
+
+
+class TestHelp:
+    def test_unknown_option_gets_the_command_usage(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        status, out, err = run(capsys, "validate", "--nope", WORKER)
+        assert (status, out) == (2, "")
+        assert err.startswith("usage: estconf validate ")
+        assert err.splitlines()[-1] == "estconf validate: error: unrecognized arguments: --nope"
+
+    def test_help_wraps_and_shows_examples(
+        self, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        monkeypatch.setenv("COLUMNS", "60")
+        status, out, _ = run(capsys, "validate", "--help")
+        assert status == 0
+        prose = out.split("examples:")[0]
+        assert max(len(line) for line in prose.splitlines()) <= 60
+        assert "examples:\n  estconf validate run_config.yaml tf_config.json\n" in out
+        assert "first match wins" in out
+
+    def test_version(self, capsys: pytest.CaptureFixture[str]) -> None:
+        from estconf import __version__
+
+        assert run(capsys, "--version") == (0, f"estconf {__version__}\n", "")
+
+
+def test_help_imports_neither_pydantic_nor_toml() -> None:
+    import subprocess
+
+    code = (
+        "import sys\n"
+        "from estconf.cli import main\n"
+        "for argv in (['--help'], ['validate', '--help']):\n"
+        "    try:\n"
+        "        main(argv)\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "heavy = {'pydantic', 'tomllib', 'tomli', 'difflib', 'estconf.io.project'}\n"
+        "print(sorted(heavy & set(sys.modules)), file=sys.stderr)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stderr == "[]\n"
