@@ -19,7 +19,12 @@ from pathlib import Path
 from estconf import __version__
 
 CORE_DEPENDENCIES = {"pydantic", "ruamel-yaml", "tomli"}  # names normalized as in PEP 503
-WHEEL_FILES = {"estconf/__init__.py", "estconf/_version.py", "estconf/cli/__init__.py", "estconf/py.typed"}
+WHEEL_FILES = {
+    "estconf/__init__.py",
+    "estconf/_version.py",
+    "estconf/cli/__init__.py",
+    "estconf/py.typed",
+}
 SDIST_FILES = {
     "pyproject.toml",
     "README.md",
