@@ -8,8 +8,8 @@ results, as ``tf.train.ClusterSpec``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from functools import cached_property
+from collections.abc import Collection, Mapping, Sequence
+from itertools import chain
 from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import (
@@ -95,9 +95,7 @@ def _check_sparse_indices(tasks: dict[int, str]) -> dict[int, str]:
 
 def _check_addresses(tasks: Any) -> Any:
     """Check every address of a job in one pass (a job may list thousands)."""
-    if tasks and all_plain_addresses_valid(
-        list(tasks.values()) if isinstance(tasks, dict) else tasks
-    ):
+    if all_plain_addresses_valid(tasks.values() if isinstance(tasks, dict) else tasks):
         return tasks
     errors = Errors("ClusterSpec")
     items = tasks.items() if isinstance(tasks, dict) else enumerate(tasks)
@@ -190,8 +188,17 @@ def _check_tasks_types(cluster: Mapping[Any, Any]) -> Mapping[Any, Any]:
     return cluster
 
 
-def _addresses(tasks: list[str] | dict[int, str]) -> Iterable[str]:
+def _addresses(tasks: list[str] | dict[int, str]) -> Collection[str]:
     return tasks.values() if isinstance(tasks, dict) else tasks
+
+
+def _text_names_host(addresses: Collection[str]) -> bool:
+    """Whether two of these valid addresses name the same host only if their text is equal.
+
+    True without upper case and IPv6 (hosts compare case-insensitively, IPv6 by value).
+    """
+    joined = "".join(addresses)
+    return "[" not in joined and joined.lower() == joined
 
 
 def _cluster_type(value: Any) -> Any:
@@ -237,9 +244,10 @@ class ClusterSpec(RootModel[dict[JobName, JobTasks]]):
     @classmethod
     def address(cls, root: dict[str, list[str] | dict[int, str]]) -> dict[str, Any]:
         """No ``host:port`` serves two tasks of the cluster."""
-        every = [address for tasks in root.values() for address in _addresses(tasks)]
-        lowered = "\n".join(every).lower()  # valid addresses hold no newline
-        if "[" not in lowered and len(set(lowered.split("\n"))) == len(every):
+        jobs = [_addresses(tasks) for tasks in root.values()]
+        if all(map(_text_names_host, jobs)) and len(set(chain.from_iterable(jobs))) == sum(
+            map(len, jobs)
+        ):
             return root
         errors = Errors("ClusterSpec")
         owners: dict[str, tuple[str, int]] = {}
@@ -268,20 +276,17 @@ class ClusterSpec(RootModel[dict[JobName, JobTasks]]):
         errors.raise_if_any()
         return root
 
-    @cached_property
-    def _tasks(self) -> dict[str, dict[int, str]]:
-        return {
-            job: dict(enumerate(tasks)) if isinstance(tasks, list) else dict(sorted(tasks.items()))
-            for job, tasks in self.root.items()
-        }
-
-    def _job(self, job_name: str) -> dict[int, str]:
+    def _job(self, job_name: str) -> list[str] | dict[int, str]:
         try:
-            return self._tasks[job_name]
+            return self.root[job_name]
         except (KeyError, TypeError):
             raise ValueError(
                 f"No such job in cluster: {job_name!r} (the jobs are {self.jobs})"
             ) from None
+
+    def _tasks(self) -> dict[str, dict[int, str]]:
+        """Every job as index -> address, in index order (a copy: for comparisons only)."""
+        return {job: _by_index(tasks) for job, tasks in self.root.items()}
 
     @property
     def jobs(self) -> list[str]:
@@ -302,7 +307,8 @@ class ClusterSpec(RootModel[dict[JobName, JobTasks]]):
         Raises:
             ValueError: ``job_name`` is not a job of this cluster.
         """
-        return list(self._job(job_name))
+        tasks = self._job(job_name)
+        return list(range(len(tasks))) if isinstance(tasks, list) else sorted(tasks)
 
     def task_address(self, job_name: str, task_index: int) -> str:
         """Return the address of task ``task_index`` of ``job_name``.
@@ -311,13 +317,12 @@ class ClusterSpec(RootModel[dict[JobName, JobTasks]]):
             ValueError: ``job_name`` is not a job, or it has no task ``task_index``.
         """
         tasks = self._job(job_name)
-        try:
-            return tasks[task_index]
-        except (KeyError, TypeError):
-            raise ValueError(
-                f"No task with index {task_index!r} in job {job_name!r} "
-                f"(its indices are {list(tasks)})"
-            ) from None
+        if _holds(tasks, task_index):
+            return tasks[int(task_index)] if isinstance(tasks, list) else tasks[task_index]
+        raise ValueError(
+            f"No task with index {task_index!r} in job {job_name!r} "
+            f"(its indices are {self.task_indices(job_name)})"
+        )
 
     def job_tasks(self, job_name: str) -> list[str | None]:
         """Return the addresses of ``job_name`` by index, with ``None`` in a sparse job's holes.
@@ -328,6 +333,8 @@ class ClusterSpec(RootModel[dict[JobName, JobTasks]]):
             ValueError: ``job_name`` is not a job of this cluster.
         """
         tasks = self._job(job_name)
+        if isinstance(tasks, list):
+            return list(tasks)
         return [tasks.get(index) for index in range(self.job_size(job_name))]
 
     def job_size(self, job_name: str) -> int:
@@ -337,6 +344,8 @@ class ClusterSpec(RootModel[dict[JobName, JobTasks]]):
             ValueError: ``job_name`` is not a job of this cluster.
         """
         tasks = self._job(job_name)
+        if isinstance(tasks, list):
+            return len(tasks)
         return max(tasks) + 1 if tasks else 0
 
     def as_dict(self) -> dict[str, list[str] | dict[int, str]]:
@@ -346,7 +355,7 @@ class ClusterSpec(RootModel[dict[JobName, JobTasks]]):
         was given in; any other job is a dict from index to address.
         """
         result: dict[str, list[str] | dict[int, str]] = {}
-        for job, tasks in self._tasks.items():
+        for job, tasks in self._tasks().items():
             if tasks and max(tasks) + 1 == len(tasks):
                 result[job] = list(tasks.values())
             else:
@@ -364,12 +373,12 @@ class ClusterSpec(RootModel[dict[JobName, JobTasks]]):
     def __eq__(self, other: object) -> bool:
         """Equal to a cluster with the same tasks, given as a ClusterSpec or a plain dict."""
         if isinstance(other, ClusterSpec):
-            return self._tasks == other._tasks
+            return self._tasks() == other._tasks()
         normalized = _normalize(other)
-        return normalized is not None and self._tasks == normalized
+        return normalized is not None and self._tasks() == normalized
 
     def __hash__(self) -> int:
-        return hash(tuple((job, tuple(tasks.items())) for job, tasks in self._tasks.items()))
+        return hash(tuple((job, tuple(tasks.items())) for job, tasks in self._tasks().items()))
 
     def __repr__(self) -> str:
         # TensorFlow's own rendering (jobs sorted), which its error messages embed.
@@ -388,7 +397,7 @@ def check_task_not_a_hole(
     Raises:
         pydantic.ValidationError: the cluster gives the task no address.
     """
-    if task_id in cluster.task_indices(task_type):
+    if _holds(cluster._job(task_type), task_id):
         return
     raise fail(
         title,
@@ -403,6 +412,20 @@ def check_task_not_a_hole(
             "indices": str(cluster.task_indices(task_type)),
         },
     )
+
+
+def _by_index(tasks: list[str] | dict[int, str]) -> dict[int, str]:
+    return dict(enumerate(tasks)) if isinstance(tasks, list) else dict(sorted(tasks.items()))
+
+
+def _holds(tasks: list[str] | dict[int, str], task_index: Any) -> bool:
+    """Whether a job has task ``task_index``, looked up as a dict key is (``1.0`` is ``1``)."""
+    if isinstance(tasks, dict):
+        try:
+            return task_index in tasks
+        except TypeError:  # unhashable
+            return False
+    return task_index in range(len(tasks))
 
 
 def _normalize(other: object) -> dict[str, dict[int, str]] | None:
