@@ -20,6 +20,7 @@ from pydantic import (
     AfterValidator,
     BaseModel,
     BeforeValidator,
+    ConfigDict,
     Field,
     PlainValidator,
     Strict,
@@ -313,6 +314,8 @@ class DocumentModel(BaseModel):
     ``model_validate_strings`` read documents (see :func:`from_document`),
     and so do models that hold this one.
     """
+
+    model_config = ConfigDict(defer_build=True)
 
     @classmethod
     def model_validate(cls, obj: Any, **options: Any) -> Self:

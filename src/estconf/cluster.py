@@ -8,6 +8,7 @@ results, as ``tf.train.ClusterSpec``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Mapping, Sequence
 from itertools import chain
 from typing import TYPE_CHECKING, Annotated, Any
@@ -109,25 +110,29 @@ def _check_addresses(tasks: Any) -> Any:
     return tasks
 
 
-_DENSE: TypeAdapter[list[str]] = TypeAdapter(
-    Annotated[list[String], AfterValidator(_check_addresses)]
-)
-_SPARSE: TypeAdapter[dict[int, str]] = TypeAdapter(
-    Annotated[
-        dict[TaskIndex, String],
-        BeforeValidator(_reject_repeated_indices),
-        AfterValidator(_check_sparse_indices),
-        AfterValidator(_check_addresses),
-    ]
-)
+@functools.cache
+def _dense() -> TypeAdapter[list[str]]:
+    return TypeAdapter(Annotated[list[String], AfterValidator(_check_addresses)])
+
+
+@functools.cache
+def _sparse() -> TypeAdapter[dict[int, str]]:
+    return TypeAdapter(
+        Annotated[
+            dict[TaskIndex, String],
+            BeforeValidator(_reject_repeated_indices),
+            AfterValidator(_check_sparse_indices),
+            AfterValidator(_check_addresses),
+        ]
+    )
 
 
 def _validate_job_tasks(tasks: Any) -> list[str] | dict[int, str]:
     result: list[str] | dict[int, str]
     if isinstance(tasks, (list, tuple)):
-        result = _DENSE.validate_python(tasks)
+        result = _dense().validate_python(tasks)
     elif isinstance(tasks, Mapping):
-        result = _SPARSE.validate_python(tasks)
+        result = _sparse().validate_python(tasks)
     else:
         raise PydanticCustomError(
             "job_tasks_type",
@@ -230,7 +235,7 @@ class ClusterSpec(RootModel[dict[JobName, JobTasks]]):
         {'chief': ['host0:2222'], 'worker': {1: 'host2:2222'}}
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     root: Annotated[dict[JobName, JobTasks], BeforeValidator(_cluster_type)] = Field(
         default_factory=dict

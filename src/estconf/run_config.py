@@ -12,8 +12,7 @@ from __future__ import annotations
 import inspect
 import os
 from collections.abc import Callable, Mapping
-from functools import lru_cache
-from typing import Annotated, Any, ClassVar, Final, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Final, Literal
 
 from pydantic import (
     BaseModel,
@@ -22,7 +21,6 @@ from pydantic import (
     Field,
     ModelWrapValidatorHandler,
     PrivateAttr,
-    TypeAdapter,
     ValidationError,
     ValidationInfo,
     ValidatorFunctionWrapHandler,
@@ -49,15 +47,18 @@ from estconf._estimator_rules import (
     model_dir_rule,
     replaced_values,
 )
+from estconf._session_config_field import (
+    LazySessionConfig,
+    between_graph_session_config,
+    config_proto_from_proto,
+)
 from estconf._tensorflow import tensorflow, tf_config_environ
 from estconf._types import Bool, Integer, Number, String
 from estconf.cluster import ClusterSpec
-from estconf.session_config import (
-    ConfigProto,
-    SessionConfig,
-    default_distributed_session_config,
-)
 from estconf.tf_config import TaskType, TFConfig, read_env
+
+if TYPE_CHECKING:
+    from estconf.session_config import ConfigProto
 
 __all__ = ["REPLACEABLE", "Distributed", "RunConfig", "derive_distributed"]
 
@@ -95,7 +96,9 @@ class RunConfig(BaseModel):
         (600, None)
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", arbitrary_types_allowed=True, defer_build=True
+    )
 
     _distributed: Distributed = PrivateAttr()
     """The distributed settings, derived once by ``distributed_from_tf_config``."""
@@ -118,7 +121,7 @@ class RunConfig(BaseModel):
         description="Save checkpoints every this many seconds; not with "
         "`save_checkpoints_steps`. 600 when neither is given; both null disables checkpoints.",
     )
-    session_config: SessionConfig = Field(
+    session_config: LazySessionConfig = Field(
         None,
         description="Session options (a ConfigProto in JSON form). With a cluster and none "
         "given, the estimator's device-filter default for the task type.",
@@ -186,7 +189,7 @@ class RunConfig(BaseModel):
         raw = data.get("tf_config")
         settings: Distributed | None = None
         try:
-            tf_config = _TF_CONFIG.validate_python(TFConfig() if raw is None else raw)
+            tf_config = TFConfig.model_validate(TFConfig() if raw is None else raw)
         except ValidationError:
             pass  # reported by the field, with the estimator's complaints (estimator_rules)
         else:
@@ -371,7 +374,7 @@ class RunConfig(BaseModel):
         if not (distributed.cluster_spec and distributed.between_graph):
             return None
         filters = _device_filters(distributed.task_type, distributed.task_id)
-        return None if filters is None else _between_graph_session_config(filters)
+        return None if filters is None else between_graph_session_config(filters)
 
     # -- derived properties ------------------------------------------------------------
 
@@ -500,7 +503,7 @@ class RunConfig(BaseModel):
         }
         session_config = config.session_config
         arguments["session_config"] = (
-            None if session_config is None else ConfigProto.from_proto(session_config)
+            None if session_config is None else config_proto_from_proto(session_config)
         )
         ours = cls.from_env(environ, **arguments, **cls._tensorflow_extra_arguments(config))
         mismatched = [
@@ -542,9 +545,6 @@ class RunConfig(BaseModel):
         )
 
 
-_TF_CONFIG: TypeAdapter[TFConfig] = TypeAdapter(TFConfig)
-
-
 def _v2_parameter_server(strategy: Any) -> bool:
     return type(strategy).__name__ == "ParameterServerStrategyV2"
 
@@ -580,9 +580,3 @@ def _device_filters(task_type: str, task_id: int) -> tuple[str, ...] | None:
     if task_type == TaskType.PS:
         return ("/job:ps", "/job:worker", "/job:chief", "/job:master")
     return None
-
-
-@lru_cache(maxsize=256)
-def _between_graph_session_config(device_filters: tuple[str, ...]) -> ConfigProto:
-    """The estimator's default for between-graph training (shared: models are frozen)."""
-    return default_distributed_session_config(device_filters)

@@ -63,6 +63,7 @@ class Message(BaseModel):
         extra="forbid",
         alias_generator=AliasGenerator(validation_alias=_spellings),
         validate_by_name=True,
+        defer_build=True,
     )
 
     proto_name: ClassVar[str] = ""
