@@ -378,53 +378,64 @@ class RunConfig(BaseModel):
 
     # -- derived properties ------------------------------------------------------------
 
+    def _settings_read(self) -> Distributed:
+        """The distributed settings, read straight from the private storage.
+
+        Reading ``self._distributed`` goes through pydantic's ``__getattr__``,
+        which costs more than deriving most of the properties.
+        """
+        private = self.__pydantic_private__
+        assert private is not None
+        settings: Distributed = private["_distributed"]
+        return settings
+
     @computed_field(description="The training cluster; empty in local mode and for evaluators.")  # type: ignore[prop-decorator]
     @property
     def cluster_spec(self) -> ClusterSpec:
         """The training cluster (``TF_CONFIG``'s, or empty for an evaluator)."""
-        return self._distributed.cluster_spec
+        return self._settings_read().cluster_spec
 
     @computed_field(description="This task's type.")  # type: ignore[prop-decorator]
     @property
     def task_type(self) -> str:
         """This task's type (``worker`` in local mode)."""
-        return self._distributed.task_type
+        return self._settings_read().task_type
 
     @computed_field(description="This task's index within its job.")  # type: ignore[prop-decorator]
     @property
     def task_id(self) -> int:
         """This task's index within its job."""
-        return self._distributed.task_id
+        return self._settings_read().task_id
 
     @computed_field(description="The session target of training: '' or grpc://host:port.")  # type: ignore[prop-decorator]
     @property
     def master(self) -> str:
         """The session target this task trains with."""
-        return self._distributed.master
+        return self._settings_read().master
 
     @computed_field(description="The session target of evaluation.")  # type: ignore[prop-decorator]
     @property
     def evaluation_master(self) -> str:
         """The session target this task evaluates with."""
-        return self._distributed.evaluation_master
+        return self._settings_read().evaluation_master
 
     @computed_field(description="Whether this task is the chief (or master).")  # type: ignore[prop-decorator]
     @property
     def is_chief(self) -> bool:
         """Whether this task is the chief of the training cluster."""
-        return self._distributed.is_chief
+        return self._settings_read().is_chief
 
     @computed_field(description="How many parameter servers the cluster has.")  # type: ignore[prop-decorator]
     @property
     def num_ps_replicas(self) -> int:
         """How many parameter servers the training cluster has."""
-        return self._distributed.num_ps_replicas
+        return self._settings_read().num_ps_replicas
 
     @computed_field(description="How many workers the cluster has, the chief included.")  # type: ignore[prop-decorator]
     @property
     def num_worker_replicas(self) -> int:
         """How many workers the training cluster has, the chief (or master) included."""
-        return self._distributed.num_worker_replicas
+        return self._settings_read().num_worker_replicas
 
     @computed_field(description="This task's unique id in the training cluster.")  # type: ignore[prop-decorator]
     @property
@@ -434,13 +445,13 @@ class RunConfig(BaseModel):
         The chief (or master) is 0; then every other job but ``ps`` in sorted
         order, then ``ps``; within a job, by index.
         """
-        return self._distributed.global_id_in_cluster
+        return self._settings_read().global_id_in_cluster
 
     @computed_field(description="TF_CONFIG's platform-defined `service` object.")  # type: ignore[prop-decorator]
     @property
     def service(self) -> dict[str, Any] | None:
         """``TF_CONFIG``'s ``service`` object, if any."""
-        return self._distributed.service
+        return self._settings_read().service
 
     # -- construction ------------------------------------------------------------------
 
