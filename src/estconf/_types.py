@@ -49,6 +49,7 @@ __all__ = [
     "bool_error",
     "from_document",
     "reject_null",
+    "text_names_host",
     "whole_number",
 ]
 
@@ -195,6 +196,26 @@ _FAST_MANY = rf"^(?:{_FAST_ONE}\n)*{_FAST_ONE}$"
 @functools.cache
 def _fast_addresses() -> SchemaValidator:
     return SchemaValidator(core_schema.str_schema(pattern=_FAST_MANY, regex_engine="rust-regex"))
+
+
+@functools.cache
+def _no_upper_case_or_bracket() -> SchemaValidator:
+    return SchemaValidator(
+        core_schema.str_schema(pattern=r"^[^A-Z\[]*$", regex_engine="rust-regex")
+    )
+
+
+def text_names_host(addresses: Collection[str]) -> bool:
+    """Whether two of these valid addresses name the same host only if their text is equal.
+
+    True without upper case and IPv6 (hosts compare case-insensitively, IPv6
+    by value); checked in one pass in Rust, without a lower-case copy.
+    """
+    try:
+        _no_upper_case_or_bracket().validate_python("".join(addresses))
+    except ValidationError:
+        return False
+    return True
 
 
 def all_plain_addresses_valid(addresses: Collection[str]) -> bool:

@@ -39,6 +39,7 @@ from estconf._types import (
     address_key,
     address_problem,
     all_plain_addresses_valid,
+    text_names_host,
 )
 
 __all__ = ["ClusterSpec", "check_task_not_a_hole"]
@@ -197,15 +198,6 @@ def _addresses(tasks: list[str] | dict[int, str]) -> Collection[str]:
     return tasks.values() if isinstance(tasks, dict) else tasks
 
 
-def _text_names_host(addresses: Collection[str]) -> bool:
-    """Whether two of these valid addresses name the same host only if their text is equal.
-
-    True without upper case and IPv6 (hosts compare case-insensitively, IPv6 by value).
-    """
-    joined = "".join(addresses)
-    return "[" not in joined and joined.lower() == joined
-
-
 def _cluster_type(value: Any) -> Any:
     if isinstance(value, Mapping):
         return _check_tasks_types(value)
@@ -250,7 +242,7 @@ class ClusterSpec(RootModel[dict[JobName, JobTasks]]):
     def address(cls, root: dict[str, list[str] | dict[int, str]]) -> dict[str, Any]:
         """No ``host:port`` serves two tasks of the cluster."""
         jobs = [_addresses(tasks) for tasks in root.values()]
-        if all(map(_text_names_host, jobs)) and len(set(chain.from_iterable(jobs))) == sum(
+        if all(map(text_names_host, jobs)) and len(set(chain.from_iterable(jobs))) == sum(
             map(len, jobs)
         ):
             return root
