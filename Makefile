@@ -110,7 +110,7 @@ $(BENCH_STAMP): $(STAMP)
 
 bench: $(BENCH_STAMP)
 	CHECK_JSONSCHEMA=$${CHECK_JSONSCHEMA:-$(CURDIR)/$(BIN)/check-jsonschema} \
-		PYTHONPATH=$(CURDIR)/src $(BENCH_PYTHON) benchmarks/performance.py
+		ESTCONF_PYTHON=$(CURDIR)/$(BIN)/python PYTHONPATH=$(CURDIR)/src $(BENCH_PYTHON) benchmarks/performance.py
 	$(BIN)/python benchmarks/bench_cli.py
 	$(BIN)/python benchmarks/bench_deployment.py
 

@@ -6,6 +6,10 @@ prints.  TensorFlow is measured when it can be imported by the Python that
 runs this script (``make bench`` picks the TensorFlow venv when there is one);
 ``check-jsonschema`` when ``$CHECK_JSONSCHEMA`` or ``PATH`` names it.
 
+The import and the command-line figures run in the venv of the ``estconf``
+command next to ``check-jsonschema`` (``$ESTCONF_PYTHON``; ``make bench``
+gives the project's own venv), as a user runs them, not in TensorFlow's.
+
 Times are medians over rounds that run each reader in turn, so that a busy
 machine slows all of them alike; each reader is warmed up first.  Peak
 memory is the growth of the resident set of a fresh process during one call
@@ -135,11 +139,16 @@ def peak_growth(name: str, workers: int) -> int:
     return peak - before
 
 
-def in_fresh_process(*arguments: str) -> str:
+def cli_python() -> str:
+    """The Python of an ordinary install: the project's venv, not TensorFlow's."""
+    return os.environ.get("ESTCONF_PYTHON") or sys.executable
+
+
+def in_fresh_process(*arguments: str, python: str | None = None) -> str:
     environ = {key: value for key, value in os.environ.items() if key != "TF_CONFIG"}
     environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     done = subprocess.run(
-        [sys.executable, __file__, *arguments],
+        [python or sys.executable, __file__, *arguments],
         check=True,
         capture_output=True,
         text=True,
@@ -165,7 +174,7 @@ def import_ratio(runs: int = 9) -> tuple[float, float]:
     times: dict[str, list[float]] = {name: [] for name in IMPORTS}
     for _ in range(runs):
         for name in IMPORTS:
-            times[name].append(float(in_fresh_process("--import", name)))
+            times[name].append(float(in_fresh_process("--import", name, python=cli_python())))
     return statistics.median(times["estconf"]), statistics.median(times["pydantic"])
 
 
@@ -212,7 +221,7 @@ def validate_ratio() -> tuple[float, float] | None:
         schema = str(ROOT / "schemas" / "run_config.schema.json")
         walls = wall_medians(
             {
-                "estconf": [sys.executable, "-m", "estconf", "validate", str(small)],
+                "estconf": [cli_python(), "-m", "estconf", "validate", str(small)],
                 "check-jsonschema": [checker, "--schemafile", schema, str(small)],
             }
         )
