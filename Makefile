@@ -75,11 +75,6 @@ dist: $(RELEASE_STAMP)
 	cd $(DIST_CHECK) && bin/estconf validate $(CURDIR)/examples/broken/* >/dev/null; test $$? -eq 1
 	@echo "dist: $$(ls dist | tr '\n' ' ')built, checked, installed and run"
 
-bench: $(STAMP)
-	$(BIN)/python benchmarks/bench_cli.py
-	$(BIN)/python benchmarks/bench_models.py
-	$(BIN)/python benchmarks/bench_deployment.py
-
 # `make compat`: the differential suite against real TensorFlow, in its own
 # venv (TensorFlow 2.15 needs Python 3.11).  Prints one SKIPPED line and
 # succeeds when TensorFlow cannot be installed here.
@@ -103,6 +98,22 @@ compat:
 	else \
 		HYPOTHESIS_PROFILE=$(COMPAT_PROFILE) $(TF_VENV)/bin/pytest tests/compat -p no:cacheprovider -rs; \
 	fi
+
+# `make bench`: every figure of docs/performance.md, side by side in one run, and the
+# page rewritten.  TensorFlow is measured with the compat venv's Python when there is
+# one (BENCH_PYTHON= to choose another); check-jsonschema comes with the bench extra.
+BENCH_STAMP := $(VENV)/.installed-bench
+BENCH_PYTHON ?= $(if $(wildcard $(TF_VENV)/bin/python),$(TF_VENV)/bin/python,$(BIN)/python)
+
+$(BENCH_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	touch $(BENCH_STAMP)
+
+bench: $(BENCH_STAMP)
+	CHECK_JSONSCHEMA=$${CHECK_JSONSCHEMA:-$(CURDIR)/$(BIN)/check-jsonschema} \
+		ESTCONF_PYTHON=$(CURDIR)/$(BIN)/python PYTHONPATH=$(CURDIR)/src $(BENCH_PYTHON) benchmarks/performance.py
+	$(BIN)/python benchmarks/bench_cli.py
+	$(BIN)/python benchmarks/bench_deployment.py
 
 clean:
 	rm -rf $(VENV) $(TF_VENV) .import_linter_cache .mypy_cache .pytest_cache .ruff_cache .hypothesis site dist build

@@ -39,6 +39,15 @@ class TestDenseJobs:
     def test_task_address(self) -> None:
         assert self.cluster.task_address("worker", 1) == "host4:2222"
 
+    @pytest.mark.parametrize("index", [1, 1.0, True])
+    def test_task_address_looks_indices_up_as_dict_keys(self, index: Any) -> None:
+        assert self.cluster.task_address("worker", index) == "host4:2222"
+
+    @pytest.mark.parametrize("index", [-1, 3, "1", 1.5, None, [1]])
+    def test_task_address_of_no_task(self, index: Any) -> None:
+        with pytest.raises(ValueError, match="its indices are \\[0, 1, 2\\]"):
+            self.cluster.task_address("worker", index)
+
     def test_job_tasks(self) -> None:
         assert self.cluster.job_tasks("worker") == ["host3:2222", "host4:2222", "host5:2222"]
 
@@ -202,6 +211,14 @@ class TestRejected:
         [(code, loc, msg)] = errors_of({"worker": ["h:1", "h:2"], "ps": {"3": "H:1"}})
         assert (code, loc) == ("address", ("ps", 3))
         assert "worker[0]" in msg and "ps[3]" in msg
+
+    def test_addresses_differing_in_case_only_within_a_job(self) -> None:
+        [(code, loc, _)] = errors_of({"worker": ["host:1", "HOST:1"]})
+        assert (code, loc) == ("address", ("worker", 1))
+
+    def test_same_ipv4_address_in_two_jobs(self) -> None:
+        [(code, loc, _)] = errors_of({"chief": ["10.0.0.1:1"], "worker": ["10.0.0.1:1"]})
+        assert (code, loc) == ("address", ("worker", 0))
 
     def test_ipv6_spellings_of_one_address_are_the_same_address(self) -> None:
         [(code, _, _)] = errors_of({"worker": ["[::1]:1", "[0:0::1]:1"]})

@@ -22,6 +22,14 @@ class TestAddressFastPath:
         if all_plain_addresses_valid(addresses):
             assert all(address_problem(address) is None for address in addresses)
 
+    def test_refuses_what_needs_a_closer_look(self) -> None:
+        assert not all_plain_addresses_valid([])
+        assert not all_plain_addresses_valid(["Host:1"])  # case: compared case-insensitively
+        assert not all_plain_addresses_valid(["[::1]:1"])
+        assert not all_plain_addresses_valid([f"{'a' * 31}:1"])  # a long label
+        assert not all_plain_addresses_valid([f"{'.'.join('a' * 9)}:1"])  # many labels
+        assert all_plain_addresses_valid([f"{'a' * 30}.{'.'.join('b' * 7)}:1"])
+
     def test_recognises_common_addresses(self) -> None:
         assert all_plain_addresses_valid(["host:1", "10.0.0.1:2222", "a.b-c.example.com:0"])
         assert not all_plain_addresses_valid(["host:1", "1.2:3"])

@@ -9,22 +9,26 @@ is unambiguous and reject the rest with a stable error code (see the
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import operator
 import re
+from collections.abc import Collection
 from typing import Annotated, Any, Final
 
 from pydantic import (
     AfterValidator,
     BaseModel,
     BeforeValidator,
+    ConfigDict,
     Field,
     PlainValidator,
     Strict,
+    ValidationError,
     ValidationInfo,
     WithJsonSchema,
 )
-from pydantic_core import PydanticCustomError
+from pydantic_core import PydanticCustomError, SchemaValidator, core_schema
 from typing_extensions import Self
 
 __all__ = [
@@ -45,6 +49,7 @@ __all__ = [
     "bool_error",
     "from_document",
     "reject_null",
+    "text_names_host",
     "whole_number",
 ]
 
@@ -177,17 +182,57 @@ _ADDRESS = re.compile(
     rf"(?:(?P<ipv4>[0-9]+(?:\.[0-9]+)*)|(?P<name>{_HOSTNAME})|(?P<ipv6>{_IPV6})):{_PORT}"
 )
 _OCTET = r"(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])"
-_FAST_ONE = rf"(?=[^:\n]{{1,253}}:)(?:{_OCTET}(?:\.{_OCTET}){{3}}|(?![0-9.]+:){_HOSTNAME}):{_PORT}"
-_FAST_MANY = re.compile(rf"(?:{_FAST_ONE}\n)*{_FAST_ONE}")
+# The common addresses, in a form the Rust regex engine of pydantic-core takes
+# (no lookaround): a canonical IPv4 address, or a lower-case hostname whose
+# first label starts with a letter and whose labels (at most eight, of at most
+# 30 characters) cannot add up to more than 253 characters.  Every address
+# this accepts is valid and no two that differ in text name the same host.
+_FAST_LABEL = r"[a-z0-9_](?:[a-z0-9_-]{0,28}[a-z0-9_])?"
+_FAST_HOSTNAME = rf"[a-z_](?:[a-z0-9_-]{{0,28}}[a-z0-9_])?(?:\.{_FAST_LABEL}){{0,7}}"
+_FAST_ONE = rf"(?:{_OCTET}(?:\.{_OCTET}){{3}}|{_FAST_HOSTNAME}):{_PORT}"
+_FAST_MANY = rf"^(?:{_FAST_ONE}\n)*{_FAST_ONE}$"
 
 
-def all_plain_addresses_valid(addresses: list[str]) -> bool:
-    """Whether every address is a valid hostname or IPv4 ``host:port``, in one regex pass.
+@functools.cache
+def _fast_addresses() -> SchemaValidator:
+    return SchemaValidator(core_schema.str_schema(pattern=_FAST_MANY, regex_engine="rust-regex"))
 
-    ``False`` means "look closer" (an invalid or IPv6 address), not "invalid".
+
+@functools.cache
+def _no_upper_case_or_bracket() -> SchemaValidator:
+    return SchemaValidator(
+        core_schema.str_schema(pattern=r"^[^A-Z\[]*$", regex_engine="rust-regex")
+    )
+
+
+def text_names_host(addresses: Collection[str]) -> bool:
+    """Whether two of these valid addresses name the same host only if their text is equal.
+
+    True without upper case and IPv6 (hosts compare case-insensitively, IPv6
+    by value); checked in one pass in Rust, without a lower-case copy.
+    """
+    try:
+        _no_upper_case_or_bracket().validate_python("".join(addresses))
+    except ValidationError:
+        return False
+    return True
+
+
+def all_plain_addresses_valid(addresses: Collection[str]) -> bool:
+    """Whether every address is a plain, canonical ``host:port``, in one pass in Rust.
+
+    Plain means a lower-case hostname or an IPv4 address, whose text tells
+    two hosts apart.  ``False`` means "look closer" (an invalid, upper-case,
+    IPv6 or unusual address), not "invalid".
     """
     joined = "\n".join(addresses)
-    return joined.count("\n") == len(addresses) - 1 and _FAST_MANY.fullmatch(joined) is not None
+    if joined.count("\n") != len(addresses) - 1:
+        return False  # an address holds a newline, or there is none
+    try:
+        _fast_addresses().validate_python(joined)
+    except ValidationError:
+        return False
+    return True
 
 
 _ADDRESS_SCHEMA_PATTERN = rf"^(?:{_HOSTNAME}|{_IPV6}):{_PORT}$"
@@ -290,6 +335,8 @@ class DocumentModel(BaseModel):
     ``model_validate_strings`` read documents (see :func:`from_document`),
     and so do models that hold this one.
     """
+
+    model_config = ConfigDict(defer_build=True)
 
     @classmethod
     def model_validate(cls, obj: Any, **options: Any) -> Self:

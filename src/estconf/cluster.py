@@ -8,8 +8,9 @@ results, as ``tf.train.ClusterSpec``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from functools import cached_property
+import functools
+from collections.abc import Collection, Mapping, Sequence
+from itertools import chain
 from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import (
@@ -38,6 +39,7 @@ from estconf._types import (
     address_key,
     address_problem,
     all_plain_addresses_valid,
+    text_names_host,
 )
 
 __all__ = ["ClusterSpec", "check_task_not_a_hole"]
@@ -95,9 +97,7 @@ def _check_sparse_indices(tasks: dict[int, str]) -> dict[int, str]:
 
 def _check_addresses(tasks: Any) -> Any:
     """Check every address of a job in one pass (a job may list thousands)."""
-    if tasks and all_plain_addresses_valid(
-        list(tasks.values()) if isinstance(tasks, dict) else tasks
-    ):
+    if all_plain_addresses_valid(tasks.values() if isinstance(tasks, dict) else tasks):
         return tasks
     errors = Errors("ClusterSpec")
     items = tasks.items() if isinstance(tasks, dict) else enumerate(tasks)
@@ -111,25 +111,29 @@ def _check_addresses(tasks: Any) -> Any:
     return tasks
 
 
-_DENSE: TypeAdapter[list[str]] = TypeAdapter(
-    Annotated[list[String], AfterValidator(_check_addresses)]
-)
-_SPARSE: TypeAdapter[dict[int, str]] = TypeAdapter(
-    Annotated[
-        dict[TaskIndex, String],
-        BeforeValidator(_reject_repeated_indices),
-        AfterValidator(_check_sparse_indices),
-        AfterValidator(_check_addresses),
-    ]
-)
+@functools.cache
+def _dense() -> TypeAdapter[list[str]]:
+    return TypeAdapter(Annotated[list[String], AfterValidator(_check_addresses)])
+
+
+@functools.cache
+def _sparse() -> TypeAdapter[dict[int, str]]:
+    return TypeAdapter(
+        Annotated[
+            dict[TaskIndex, String],
+            BeforeValidator(_reject_repeated_indices),
+            AfterValidator(_check_sparse_indices),
+            AfterValidator(_check_addresses),
+        ]
+    )
 
 
 def _validate_job_tasks(tasks: Any) -> list[str] | dict[int, str]:
     result: list[str] | dict[int, str]
     if isinstance(tasks, (list, tuple)):
-        result = _DENSE.validate_python(tasks)
+        result = _dense().validate_python(tasks)
     elif isinstance(tasks, Mapping):
-        result = _SPARSE.validate_python(tasks)
+        result = _sparse().validate_python(tasks)
     else:
         raise PydanticCustomError(
             "job_tasks_type",
@@ -190,7 +194,7 @@ def _check_tasks_types(cluster: Mapping[Any, Any]) -> Mapping[Any, Any]:
     return cluster
 
 
-def _addresses(tasks: list[str] | dict[int, str]) -> Iterable[str]:
+def _addresses(tasks: list[str] | dict[int, str]) -> Collection[str]:
     return tasks.values() if isinstance(tasks, dict) else tasks
 
 
@@ -223,7 +227,7 @@ class ClusterSpec(RootModel[dict[JobName, JobTasks]]):
         {'chief': ['host0:2222'], 'worker': {1: 'host2:2222'}}
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     root: Annotated[dict[JobName, JobTasks], BeforeValidator(_cluster_type)] = Field(
         default_factory=dict
@@ -237,9 +241,10 @@ class ClusterSpec(RootModel[dict[JobName, JobTasks]]):
     @classmethod
     def address(cls, root: dict[str, list[str] | dict[int, str]]) -> dict[str, Any]:
         """No ``host:port`` serves two tasks of the cluster."""
-        every = [address for tasks in root.values() for address in _addresses(tasks)]
-        lowered = "\n".join(every).lower()  # valid addresses hold no newline
-        if "[" not in lowered and len(set(lowered.split("\n"))) == len(every):
+        jobs = [_addresses(tasks) for tasks in root.values()]
+        if all(map(text_names_host, jobs)) and len(set(chain.from_iterable(jobs))) == sum(
+            map(len, jobs)
+        ):
             return root
         errors = Errors("ClusterSpec")
         owners: dict[str, tuple[str, int]] = {}
@@ -268,20 +273,17 @@ class ClusterSpec(RootModel[dict[JobName, JobTasks]]):
         errors.raise_if_any()
         return root
 
-    @cached_property
-    def _tasks(self) -> dict[str, dict[int, str]]:
-        return {
-            job: dict(enumerate(tasks)) if isinstance(tasks, list) else dict(sorted(tasks.items()))
-            for job, tasks in self.root.items()
-        }
-
-    def _job(self, job_name: str) -> dict[int, str]:
+    def _job(self, job_name: str) -> list[str] | dict[int, str]:
         try:
-            return self._tasks[job_name]
+            return self.root[job_name]
         except (KeyError, TypeError):
             raise ValueError(
                 f"No such job in cluster: {job_name!r} (the jobs are {self.jobs})"
             ) from None
+
+    def _tasks(self) -> dict[str, dict[int, str]]:
+        """Every job as index -> address, in index order (a copy: for comparisons only)."""
+        return {job: _by_index(tasks) for job, tasks in self.root.items()}
 
     @property
     def jobs(self) -> list[str]:
@@ -302,7 +304,8 @@ class ClusterSpec(RootModel[dict[JobName, JobTasks]]):
         Raises:
             ValueError: ``job_name`` is not a job of this cluster.
         """
-        return list(self._job(job_name))
+        tasks = self._job(job_name)
+        return list(range(len(tasks))) if isinstance(tasks, list) else sorted(tasks)
 
     def task_address(self, job_name: str, task_index: int) -> str:
         """Return the address of task ``task_index`` of ``job_name``.
@@ -311,13 +314,12 @@ class ClusterSpec(RootModel[dict[JobName, JobTasks]]):
             ValueError: ``job_name`` is not a job, or it has no task ``task_index``.
         """
         tasks = self._job(job_name)
-        try:
-            return tasks[task_index]
-        except (KeyError, TypeError):
-            raise ValueError(
-                f"No task with index {task_index!r} in job {job_name!r} "
-                f"(its indices are {list(tasks)})"
-            ) from None
+        if _holds(tasks, task_index):
+            return tasks[int(task_index)] if isinstance(tasks, list) else tasks[task_index]
+        raise ValueError(
+            f"No task with index {task_index!r} in job {job_name!r} "
+            f"(its indices are {self.task_indices(job_name)})"
+        )
 
     def job_tasks(self, job_name: str) -> list[str | None]:
         """Return the addresses of ``job_name`` by index, with ``None`` in a sparse job's holes.
@@ -328,6 +330,8 @@ class ClusterSpec(RootModel[dict[JobName, JobTasks]]):
             ValueError: ``job_name`` is not a job of this cluster.
         """
         tasks = self._job(job_name)
+        if isinstance(tasks, list):
+            return list(tasks)
         return [tasks.get(index) for index in range(self.job_size(job_name))]
 
     def job_size(self, job_name: str) -> int:
@@ -337,6 +341,8 @@ class ClusterSpec(RootModel[dict[JobName, JobTasks]]):
             ValueError: ``job_name`` is not a job of this cluster.
         """
         tasks = self._job(job_name)
+        if isinstance(tasks, list):
+            return len(tasks)
         return max(tasks) + 1 if tasks else 0
 
     def as_dict(self) -> dict[str, list[str] | dict[int, str]]:
@@ -346,7 +352,7 @@ class ClusterSpec(RootModel[dict[JobName, JobTasks]]):
         was given in; any other job is a dict from index to address.
         """
         result: dict[str, list[str] | dict[int, str]] = {}
-        for job, tasks in self._tasks.items():
+        for job, tasks in self._tasks().items():
             if tasks and max(tasks) + 1 == len(tasks):
                 result[job] = list(tasks.values())
             else:
@@ -364,12 +370,12 @@ class ClusterSpec(RootModel[dict[JobName, JobTasks]]):
     def __eq__(self, other: object) -> bool:
         """Equal to a cluster with the same tasks, given as a ClusterSpec or a plain dict."""
         if isinstance(other, ClusterSpec):
-            return self._tasks == other._tasks
+            return self._tasks() == other._tasks()
         normalized = _normalize(other)
-        return normalized is not None and self._tasks == normalized
+        return normalized is not None and self._tasks() == normalized
 
     def __hash__(self) -> int:
-        return hash(tuple((job, tuple(tasks.items())) for job, tasks in self._tasks.items()))
+        return hash(tuple((job, tuple(tasks.items())) for job, tasks in self._tasks().items()))
 
     def __repr__(self) -> str:
         # TensorFlow's own rendering (jobs sorted), which its error messages embed.
@@ -388,7 +394,7 @@ def check_task_not_a_hole(
     Raises:
         pydantic.ValidationError: the cluster gives the task no address.
     """
-    if task_id in cluster.task_indices(task_type):
+    if _holds(cluster._job(task_type), task_id):
         return
     raise fail(
         title,
@@ -403,6 +409,20 @@ def check_task_not_a_hole(
             "indices": str(cluster.task_indices(task_type)),
         },
     )
+
+
+def _by_index(tasks: list[str] | dict[int, str]) -> dict[int, str]:
+    return dict(enumerate(tasks)) if isinstance(tasks, list) else dict(sorted(tasks.items()))
+
+
+def _holds(tasks: list[str] | dict[int, str], task_index: Any) -> bool:
+    """Whether a job has task ``task_index``, looked up as a dict key is (``1.0`` is ``1``)."""
+    if isinstance(tasks, dict):
+        try:
+            return task_index in tasks
+        except TypeError:  # unhashable
+            return False
+    return task_index in range(len(tasks))
 
 
 def _normalize(other: object) -> dict[str, dict[int, str]] | None:

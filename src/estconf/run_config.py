@@ -12,8 +12,7 @@ from __future__ import annotations
 import inspect
 import os
 from collections.abc import Callable, Mapping
-from functools import lru_cache
-from typing import Annotated, Any, ClassVar, Final, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Final, Literal
 
 from pydantic import (
     BeforeValidator,
@@ -21,7 +20,6 @@ from pydantic import (
     Field,
     ModelWrapValidatorHandler,
     PrivateAttr,
-    TypeAdapter,
     ValidationError,
     ValidationInfo,
     ValidatorFunctionWrapHandler,
@@ -48,15 +46,18 @@ from estconf._estimator_rules import (
     model_dir_rule,
     replaced_values,
 )
+from estconf._session_config_field import (
+    LazySessionConfig,
+    between_graph_session_config,
+    config_proto_from_proto,
+)
 from estconf._tensorflow import tensorflow, tf_config_environ
 from estconf._types import Bool, Integer, Number, String
 from estconf.cluster import ClusterSpec
-from estconf.session_config import (
-    ConfigProto,
-    SessionConfig,
-    default_distributed_session_config,
-)
 from estconf.tf_config import TaskType, TFConfig, read_env
+
+if TYPE_CHECKING:
+    from estconf.session_config import ConfigProto
 
 __all__ = ["REPLACEABLE", "Distributed", "RunConfig", "derive_distributed"]
 
@@ -94,7 +95,9 @@ class RunConfig(KnownKeys):
         (600, None)
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", arbitrary_types_allowed=True, defer_build=True
+    )
 
     _distributed: Distributed = PrivateAttr()
     """The distributed settings, derived once by ``distributed_from_tf_config``."""
@@ -117,7 +120,7 @@ class RunConfig(KnownKeys):
         description="Save checkpoints every this many seconds; not with "
         "`save_checkpoints_steps`. 600 when neither is given; both null disables checkpoints.",
     )
-    session_config: SessionConfig = Field(
+    session_config: LazySessionConfig = Field(
         None,
         description="Session options (a ConfigProto in JSON form). With a cluster and none "
         "given, the estimator's device-filter default for the task type.",
@@ -185,7 +188,7 @@ class RunConfig(KnownKeys):
         raw = data.get("tf_config")
         settings: Distributed | None = None
         try:
-            tf_config = _TF_CONFIG.validate_python(TFConfig() if raw is None else raw)
+            tf_config = TFConfig.model_validate(TFConfig() if raw is None else raw)
         except ValidationError:
             pass  # reported by the field, with the estimator's complaints (estimator_rules)
         else:
@@ -370,57 +373,68 @@ class RunConfig(KnownKeys):
         if not (distributed.cluster_spec and distributed.between_graph):
             return None
         filters = _device_filters(distributed.task_type, distributed.task_id)
-        return None if filters is None else _between_graph_session_config(filters)
+        return None if filters is None else between_graph_session_config(filters)
 
     # -- derived properties ------------------------------------------------------------
+
+    def _settings_read(self) -> Distributed:
+        """The distributed settings, read straight from the private storage.
+
+        Reading ``self._distributed`` goes through pydantic's ``__getattr__``,
+        which costs more than deriving most of the properties.
+        """
+        private = self.__pydantic_private__
+        assert private is not None
+        settings: Distributed = private["_distributed"]
+        return settings
 
     @computed_field(description="The training cluster; empty in local mode and for evaluators.")  # type: ignore[prop-decorator]
     @property
     def cluster_spec(self) -> ClusterSpec:
         """The training cluster (``TF_CONFIG``'s, or empty for an evaluator)."""
-        return self._distributed.cluster_spec
+        return self._settings_read().cluster_spec
 
     @computed_field(description="This task's type.")  # type: ignore[prop-decorator]
     @property
     def task_type(self) -> str:
         """This task's type (``worker`` in local mode)."""
-        return self._distributed.task_type
+        return self._settings_read().task_type
 
     @computed_field(description="This task's index within its job.")  # type: ignore[prop-decorator]
     @property
     def task_id(self) -> int:
         """This task's index within its job."""
-        return self._distributed.task_id
+        return self._settings_read().task_id
 
     @computed_field(description="The session target of training: '' or grpc://host:port.")  # type: ignore[prop-decorator]
     @property
     def master(self) -> str:
         """The session target this task trains with."""
-        return self._distributed.master
+        return self._settings_read().master
 
     @computed_field(description="The session target of evaluation.")  # type: ignore[prop-decorator]
     @property
     def evaluation_master(self) -> str:
         """The session target this task evaluates with."""
-        return self._distributed.evaluation_master
+        return self._settings_read().evaluation_master
 
     @computed_field(description="Whether this task is the chief (or master).")  # type: ignore[prop-decorator]
     @property
     def is_chief(self) -> bool:
         """Whether this task is the chief of the training cluster."""
-        return self._distributed.is_chief
+        return self._settings_read().is_chief
 
     @computed_field(description="How many parameter servers the cluster has.")  # type: ignore[prop-decorator]
     @property
     def num_ps_replicas(self) -> int:
         """How many parameter servers the training cluster has."""
-        return self._distributed.num_ps_replicas
+        return self._settings_read().num_ps_replicas
 
     @computed_field(description="How many workers the cluster has, the chief included.")  # type: ignore[prop-decorator]
     @property
     def num_worker_replicas(self) -> int:
         """How many workers the training cluster has, the chief (or master) included."""
-        return self._distributed.num_worker_replicas
+        return self._settings_read().num_worker_replicas
 
     @computed_field(description="This task's unique id in the training cluster.")  # type: ignore[prop-decorator]
     @property
@@ -430,13 +444,13 @@ class RunConfig(KnownKeys):
         The chief (or master) is 0; then every other job but ``ps`` in sorted
         order, then ``ps``; within a job, by index.
         """
-        return self._distributed.global_id_in_cluster
+        return self._settings_read().global_id_in_cluster
 
     @computed_field(description="TF_CONFIG's platform-defined `service` object.")  # type: ignore[prop-decorator]
     @property
     def service(self) -> dict[str, Any] | None:
         """``TF_CONFIG``'s ``service`` object, if any."""
-        return self._distributed.service
+        return self._settings_read().service
 
     # -- construction ------------------------------------------------------------------
 
@@ -499,7 +513,7 @@ class RunConfig(KnownKeys):
         }
         session_config = config.session_config
         arguments["session_config"] = (
-            None if session_config is None else ConfigProto.from_proto(session_config)
+            None if session_config is None else config_proto_from_proto(session_config)
         )
         ours = cls.from_env(environ, **arguments, **cls._tensorflow_extra_arguments(config))
         mismatched = [
@@ -541,9 +555,6 @@ class RunConfig(KnownKeys):
         )
 
 
-_TF_CONFIG: TypeAdapter[TFConfig] = TypeAdapter(TFConfig)
-
-
 def _v2_parameter_server(strategy: Any) -> bool:
     return type(strategy).__name__ == "ParameterServerStrategyV2"
 
@@ -579,9 +590,3 @@ def _device_filters(task_type: str, task_id: int) -> tuple[str, ...] | None:
     if task_type == TaskType.PS:
         return ("/job:ps", "/job:worker", "/job:chief", "/job:master")
     return None
-
-
-@lru_cache(maxsize=256)
-def _between_graph_session_config(device_filters: tuple[str, ...]) -> ConfigProto:
-    """The estimator's default for between-graph training (shared: models are frozen)."""
-    return default_distributed_session_config(device_filters)

@@ -66,7 +66,7 @@ class Task(BaseModel):
     Keys added by cluster managers, such as ``trial``, are kept.
     """
 
-    model_config = ConfigDict(frozen=True, extra="allow")
+    model_config = ConfigDict(frozen=True, extra="allow", defer_build=True)
 
     type: String | None = Field(
         None,
@@ -108,7 +108,7 @@ class TFConfig(BaseModel):
         1
     """
 
-    model_config = ConfigDict(frozen=True, extra="allow")
+    model_config = ConfigDict(frozen=True, extra="allow", defer_build=True)
 
     cluster: ClusterSpec = Field(
         default_factory=ClusterSpec,

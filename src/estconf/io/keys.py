@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import Annotated, Any, Union
 
 from pydantic import BaseModel, RootModel
+from pydantic.fields import FieldInfo
 
 from estconf._errors import unknown_key_message as unknown_key_hint
 from estconf._suggest import closest
@@ -67,6 +68,15 @@ def unknown_key_message(model: type[BaseModel] | None, key: str | int) -> str:
     return unknown_key_hint(model, str(key), list(file_keys(model)))
 
 
+def _field_models(field: FieldInfo) -> list[type[BaseModel]]:
+    """The models a field holds, also when its type is resolved on first use."""
+    for item in field.metadata:
+        resolve = getattr(item, "resolved_type", None)
+        if callable(resolve):
+            return _models_of(resolve())
+    return _models_of(field.annotation)
+
+
 def _models_of(annotation: Any) -> list[type[BaseModel]]:
     """The models an annotation holds directly: ``X``, ``X | None``, ``Annotated[X, ...]``."""
     origin = typing.get_origin(annotation)
@@ -93,7 +103,7 @@ def model_at(model: type[BaseModel], path: Loc) -> type[BaseModel] | None:
         if name is None:
             return None
         field = current.model_fields.get(name)
-        found = [] if field is None else _models_of(field.annotation)
+        found = [] if field is None else _field_models(field)
         current = found[0] if len(found) == 1 else None
     return current
 
@@ -118,7 +128,7 @@ def check_keys(
             errors.append(error(file, "unknown_key", message, (*path, key), on_key=True))
             continue
         field = model.model_fields.get(name)
-        nested = [] if field is None else _models_of(field.annotation)
+        nested = [] if field is None else _field_models(field)
         if len(nested) == 1 and isinstance(value, Mapping):
             value, inner = check_keys(nested[0], value, file, (*path, key))
             errors.extend(inner)

@@ -63,6 +63,7 @@ class Message(BaseModel):
         extra="forbid",
         alias_generator=AliasGenerator(validation_alias=_spellings),
         validate_by_name=True,
+        defer_build=True,
     )
 
     proto_name: ClassVar[str] = ""
@@ -90,7 +91,7 @@ class Message(BaseModel):
 
     @model_validator(mode="after")
     def _within_depth_limit(self) -> Self:
-        depth = 1 + max((child._depth for child in self._children()), default=0)
+        depth = 1 + max(map(_depth_of, self._children()), default=0)
         if depth > MAX_DEPTH:
             raise PydanticCustomError(
                 "depth",
@@ -106,8 +107,9 @@ class Message(BaseModel):
         return {name: value for name, value in serialize(self).items() if value is not None}
 
     def _children(self) -> Iterator[Message]:
-        for name in type(self).model_fields:
-            value = getattr(self, name)
+        for value in self.__dict__.values():  # the fields' values (extra keys are refused)
+            if value is None:
+                continue
             if isinstance(value, Message):
                 yield value
             elif isinstance(value, list):
@@ -153,6 +155,14 @@ class Message(BaseModel):
             message, preserving_proto_field_name=True, float_precision=17
         )
         return cls.model_validate(data)
+
+
+def _depth_of(message: Message) -> int:
+    # Read from the private storage: pydantic's __getattr__ is slow for private attributes.
+    private = message.__pydantic_private__
+    assert private is not None
+    depth: int = private["_depth"]
+    return depth
 
 
 def _tensorflow_message_class(full_name: str) -> Any:

@@ -169,7 +169,7 @@ class RunConfig(EstimatorRunConfig, DocumentModel):
     @property
     def master(self) -> str:
         """The session target this task trains with."""
-        return self._distributed.master
+        return self._settings_read().master
 
     @computed_field(  # type: ignore[prop-decorator]
         description="The session target of evaluation: the argument, or derived, or the master."
@@ -177,7 +177,7 @@ class RunConfig(EstimatorRunConfig, DocumentModel):
     @property
     def evaluation_master(self) -> str:
         """The session target this task evaluates with."""
-        return self._distributed.evaluation_master
+        return self._settings_read().evaluation_master
 
     _NOT_TENSORFLOW_ARGUMENTS: ClassVar[tuple[str, ...]] = ("tf_config", "tpu_config")
 

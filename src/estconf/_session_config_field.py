@@ -1,0 +1,92 @@
+"""The ``session_config`` field of the RunConfig models, built on first use.
+
+``ConfigProto`` and the messages it holds are many models; building them
+costs more than every other model of ``RunConfig`` together, and most
+configs never set a session config.  :data:`LazySessionConfig` validates,
+dumps and describes exactly as ``estconf.session_config.SessionConfig``
+does, but imports and builds it only when a value other than ``None``
+arrives or a JSON Schema is asked for.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING, Annotated, Any
+
+from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler, TypeAdapter
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import core_schema, to_json
+
+if TYPE_CHECKING:
+    from estconf.session_config import ConfigProto
+
+__all__ = [
+    "LazySessionConfig",
+    "between_graph_session_config",
+    "config_proto_from_proto",
+    "session_config_adapter",
+]
+
+
+@functools.cache
+def session_config_adapter() -> TypeAdapter[ConfigProto | None]:
+    """The validator of a ``session_config`` argument, built on first call."""
+    return TypeAdapter(_OnFirstUse().resolved_type())
+
+
+@functools.lru_cache(maxsize=256)
+def between_graph_session_config(device_filters: tuple[str, ...]) -> ConfigProto:
+    """The estimator's default for between-graph training (shared: models are frozen)."""
+    from estconf.session_config import default_distributed_session_config
+
+    return default_distributed_session_config(device_filters)
+
+
+def config_proto_from_proto(message: Any) -> ConfigProto:
+    """Read a real ``ConfigProto`` message (needs ``protobuf``)."""
+    from estconf.session_config import ConfigProto
+
+    return ConfigProto.from_proto(message)
+
+
+def _validate(value: Any, info: core_schema.ValidationInfo) -> Any:
+    if value is None:
+        return None
+    adapter = session_config_adapter()
+    if info.mode == "json":
+        return adapter.validate_json(to_json(value), context=info.context)
+    return adapter.validate_python(value, context=info.context)
+
+
+class _OnFirstUse:
+    """The pydantic schemas of a ``session_config`` argument, its models resolved on first use.
+
+    Dumps serialize the value by its own type (a ``ConfigProto``, or ``None``).
+    """
+
+    def resolved_type(self) -> Any:
+        """The type this field stands for, ``SessionConfig`` (imported on this call)."""
+        from estconf.session_config import SessionConfig
+
+        return SessionConfig
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        # Any value, then the real validation; the ref (on no definition) tells the JSON
+        # Schema generator, as a model's would, that the field needs no title of its own.
+        return core_schema.with_info_after_validator_function(
+            _validate, core_schema.any_schema(ref="estconf.session_config.SessionConfig")
+        )
+
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        return handler(session_config_adapter().core_schema)
+
+
+if TYPE_CHECKING:
+    LazySessionConfig = ConfigProto | None
+else:
+    LazySessionConfig = Annotated[Any, _OnFirstUse()]
+    """A ``session_config`` argument, as ``SessionConfig``, its models built on first use."""
