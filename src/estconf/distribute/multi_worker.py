@@ -12,22 +12,13 @@ the checks and values without building one.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    ModelWrapValidatorHandler,
     computed_field,
-    field_validator,
-    model_validator,
 )
-from typing_extensions import Self
 
-from estconf._derived import read_back_derived
 from estconf._errors import fail
 from estconf.cluster import ClusterSpec
 from estconf.distribute._cluster_rules import (
@@ -37,7 +28,7 @@ from estconf.distribute._cluster_rules import (
     num_tasks,
     validate_cluster_spec,
 )
-from estconf.distribute._reading import ReaderTFConfig, tf_config_from_env
+from estconf.distribute._strategy import StrategyConfig
 from estconf.tf_config import TaskType, TFConfig
 
 __all__ = ["SINGLE_WORKER_DEVICE", "MultiWorkerConfig"]
@@ -156,7 +147,7 @@ def _derive(tf_config: TFConfig, title: str) -> _MultiWorker:
     )
 
 
-class MultiWorkerConfig(BaseModel):
+class MultiWorkerConfig(StrategyConfig[_MultiWorker]):
     """What ``tf.distribute.MultiWorkerMirroredStrategy`` derives from ``TF_CONFIG``.
 
     A TF_CONFIG without a cluster means single-worker mode, where the task is
@@ -179,37 +170,16 @@ class MultiWorkerConfig(BaseModel):
         '/job:worker/task:1'
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    tf_config: ReaderTFConfig = Field(
-        default_factory=TFConfig, description="The TF_CONFIG the strategy reads."
-    )
-
-    @model_validator(mode="wrap")
     @classmethod
-    def derived_keys_agree(cls, data: Any, handler: ModelWrapValidatorHandler[Self]) -> Self:
-        """A dump's derived keys are read back only if they agree with what is derived."""
-        return read_back_derived(cls, data, handler)
+    def derive(cls, tf_config: TFConfig) -> _MultiWorker:
+        """Check ``tf_config`` as the strategy's constructor does, in its order, and derive.
 
-    @field_validator("tf_config")
-    @classmethod
-    def multi_worker_rules(cls, tf_config: TFConfig) -> TFConfig:
-        """The cluster and task are ones the strategy can start with (see :func:`_derive`)."""
-        _derive(tf_config, cls.__name__)
-        return tf_config
-
-    @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None) -> Self:
-        """Read ``TF_CONFIG`` from ``environ`` (``os.environ`` by default), as TensorFlow does.
+        See :func:`_derive`.
 
         Raises:
-            pydantic.ValidationError: ``TF_CONFIG`` is invalid, or the strategy refuses it.
+            pydantic.ValidationError: the first rule the TF_CONFIG breaks.
         """
-        return cls(tf_config=tf_config_from_env(environ))
-
-    @property
-    def _derived(self) -> _MultiWorker:
-        return _derive(self.tf_config, type(self).__name__)
+        return _derive(tf_config, cls.__name__)
 
     @computed_field(description="The cluster; null in single-worker mode.")  # type: ignore[prop-decorator]
     @property
