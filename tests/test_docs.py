@@ -237,3 +237,18 @@ def test_tf_config_page_shows_each_role_of_its_reference_cluster() -> None:
 def test_pre_commit_snippets_pin_this_version(path: Path) -> None:
     pins = re.findall(r"^\s*rev: (\S+)$", path.read_text(encoding="utf-8"), re.MULTILINE)
     assert pins == [f"v{estconf.__version__}"]
+
+
+def test_architecture_page_names_every_module() -> None:
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    package = ROOT / "src" / "estconf"
+    missing = []
+    for source in sorted(package.rglob("*.py")):
+        parts = source.relative_to(package).with_suffix("").parts
+        if parts[-1] == "__init__":
+            continue
+        dotted = ".".join(("estconf", *parts))
+        # a module is named in full, or by its own name in its package's row
+        if f"`{dotted}`" not in text and f"`{parts[-1]}`" not in text:
+            missing.append(dotted)
+    assert missing == []
