@@ -472,7 +472,7 @@ class TestDocumentation:
     def test_every_command_is_documented(self) -> None:
         words = (e.command.split("estconf ", 1)[1].split()[0] for e in DOCUMENTED)
         shown = {word for word in words if not word.startswith("-")}  # --version, --help
-        assert shown == {"validate", "explain", "tf-config", "check-cluster"}  # schema: sh block
+        assert shown == {"validate", "schema", "explain", "tf-config", "check-cluster"}
         assert "estconf schema -o" in (ROOT / "docs" / "cli.md").read_text()
 
     @pytest.mark.parametrize(

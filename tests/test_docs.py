@@ -106,6 +106,90 @@ def test_every_file_error_code_is_documented() -> None:
     assert documented == codes
 
 
+# Where each way of raising an error takes its code: the position of the argument.
+_CODE_ARGUMENTS = {
+    "PydanticCustomError": 0,  # the models' rules
+    "fail": 1,  # estconf._errors.fail(title, code, ...)
+    "add": 0,  # estconf._errors.Errors.add(code, message, ...)
+    "_detail": 0,
+    "_float_error": 0,
+    "JSONInputError": 0,  # TF_CONFIG text
+    "error": 1,  # the file pipeline: error(file, code, ...), refused(file, code, ...)
+    "refused": 1,
+    "found": 0,
+    "_refused": 0,  # the TFJob webhook's refusals
+}
+
+# Codes written as f-strings, and the codes each one forms; "tfjob_{code}" forms
+# tfjob_ and any model code, documented as one family.
+_FORMED_CODES = {
+    "multiple_{job}s": {"multiple_chiefs", "multiple_evaluators"},
+    "missing_{job}": {"missing_ps", "missing_worker"},
+    "tfjob_{code}": set(),
+}
+
+
+def _raised_codes() -> tuple[set[str], set[str]]:
+    """The error codes estconf raises, read from its source, and the f-string codes found."""
+    import ast
+
+    from estconf.deployment.report import CROSS_NODE_CODES
+
+    codes = set(CROSS_NODE_CODES)  # check-cluster's comparisons name them as constants
+    formed = set()
+    for source in sorted((ROOT / "src" / "estconf").rglob("*.py")):
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", getattr(node.func, "attr", None))
+            position = _CODE_ARGUMENTS.get(name) if isinstance(name, str) else None
+            arguments = [keyword.value for keyword in node.keywords if keyword.arg == "code"]
+            if position is not None and len(node.args) > max(position, 1 if name == "add" else 0):
+                arguments.append(node.args[position])
+            for argument in arguments:
+                if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
+                    codes.add(argument.value)
+                elif isinstance(argument, ast.JoinedStr):
+                    formed.add(
+                        "".join(
+                            "{" + ast.unparse(part.value) + "}"
+                            if isinstance(part, ast.FormattedValue)
+                            else str(getattr(part, "value", ""))
+                            for part in argument.values
+                        )
+                    )
+    return codes, formed
+
+
+# Codes in the source that no input reaches, so not documented, with the reason.
+_UNREACHABLE_CODES = {
+    # estconf._json refuses NaN and Infinity only when asked to; TF_CONFIG text keeps
+    # them, as TensorFlow's json.loads does, and its fields refuse them.
+    "json_constant",
+}
+
+
+def _documented_codes() -> set[str]:
+    text = (ROOT / "docs" / "errors.md").read_text(encoding="utf-8")
+    return set(re.findall(r"^\| `([a-z0-9_]+)` \|", text, re.MULTILINE))
+
+
+def test_every_error_code_is_documented() -> None:
+    codes, formed = _raised_codes()
+    assert formed == set(_FORMED_CODES)  # a new f-string code: say what it forms above
+    codes |= set().union(*_FORMED_CODES.values())
+    # the source was read: codes of the models, the readers, the files and the TFJob checks
+    assert {"missing_chief", "missing_task", "syntax", "tfjob_no_image", "no_nodes"} <= codes
+    assert codes >= _UNREACHABLE_CODES  # still in the source, still unreachable
+    assert sorted(codes - _UNREACHABLE_CODES - _documented_codes()) == []
+
+
+def test_every_documented_error_code_is_raised() -> None:
+    codes, _ = _raised_codes()
+    codes |= set().union(*_FORMED_CODES.values())
+    assert sorted(_documented_codes() - codes) == []
+
+
 def test_changelog_describes_this_version() -> None:
     changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     versions = re.findall(r"^## (\S+) - ", changelog, re.MULTILINE)
@@ -153,3 +237,18 @@ def test_tf_config_page_shows_each_role_of_its_reference_cluster() -> None:
 def test_pre_commit_snippets_pin_this_version(path: Path) -> None:
     pins = re.findall(r"^\s*rev: (\S+)$", path.read_text(encoding="utf-8"), re.MULTILINE)
     assert pins == [f"v{estconf.__version__}"]
+
+
+def test_architecture_page_names_every_module() -> None:
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    package = ROOT / "src" / "estconf"
+    missing = []
+    for source in sorted(package.rglob("*.py")):
+        parts = source.relative_to(package).with_suffix("").parts
+        if parts[-1] == "__init__":
+            continue
+        dotted = ".".join(("estconf", *parts))
+        # a module is named in full, or by its own name in its package's row
+        if f"`{dotted}`" not in text and f"`{parts[-1]}`" not in text:
+            missing.append(dotted)
+    assert missing == []

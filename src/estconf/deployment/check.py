@@ -89,7 +89,7 @@ def check_cluster(
     Raises:
         ValueError: ``profile`` names no known profile.
 
-    Example:
+    Examples:
         >>> cluster = {"chief": ["host0:2222"], "worker": ["host1:2222", "host2:2222"]}
         >>> report = check_cluster(
         ...     [

@@ -107,7 +107,7 @@ class ParameterServerConfig(StrategyConfig[_ParameterServer]):
     needs at least one ``ps`` and one ``worker``.  The task may be left out:
     the coordinator need not be a task of the cluster.
 
-    Example:
+    Examples:
         >>> config = ParameterServerConfig(
         ...     tf_config={
         ...         "cluster": {
