@@ -230,3 +230,20 @@ class TestProperty:
         assert checked[:2] == (0, f"{len(lines)} nodes, 1 cluster: valid\n"), checked
         for line in lines:
             check_profile(json.loads(line), profile)
+
+
+class TestUnreadableInput:
+    """A file that cannot be read is exit status 2 in every command, as in ``validate``."""
+
+    @pytest.mark.parametrize(
+        "argv",
+        [
+            ("tf-config", "missing.json"),
+            ("explain", "--tf-config", "missing.json"),
+            ("explain", "--readers", "--tf-config", "missing.json"),
+        ],
+    )
+    def test_a_missing_file_is_exit_2(self, argv: tuple[str, ...], tmp_path: Path) -> None:
+        status, out, err = run(*argv[:-1], str(tmp_path / argv[-1]))
+        assert (status, out) == (2, "")
+        assert "missing.json: no such file" in err

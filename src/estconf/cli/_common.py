@@ -238,3 +238,10 @@ def errors_of(exc: Any, name: str) -> list[Any]:
     return [
         error(name, e["type"], e["msg"], tuple(e["loc"])) for e in exc.errors(include_url=False)
     ]
+
+
+def exit_status(results: list[Result]) -> int:
+    """0 when every input is valid, 2 when one cannot be read (``file``), else 1."""
+    if any(error.code == "file" for result in results for error in result.errors):
+        return EXIT_USAGE
+    return EXIT_OK if all(result.valid for result in results) else EXIT_INVALID

@@ -18,6 +18,7 @@ from estconf.cli._common import (
     add_limits,
     environ_bytes,
     errors_of,
+    exit_status,
     limit_args,
     load_or_fail,
     loads_or_fail,
@@ -173,12 +174,12 @@ def run(args: argparse.Namespace) -> int:
             return _other_readers(args)
         except Invalid as exc:
             out(report.write_text(exc.results), sys.stderr)
-            return EXIT_INVALID
+            return exit_status(exc.results)
     try:
         config, source = _explained(args)
     except Invalid as exc:
         out(report.write_text(exc.results), sys.stderr)
-        return EXIT_INVALID
+        return exit_status(exc.results)
     data = config.model_dump(mode="json", include={*_EXPLAINED, "tpu_config"})
     facts = {"tf_config_source": source, **{key: data.get(key) for key in _EXPLAINED}}
     if "tpu_config" in data:

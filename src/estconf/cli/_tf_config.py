@@ -17,6 +17,7 @@ from estconf.cli._common import (
     UsageError,
     add_limits,
     errors_of,
+    exit_status,
     limit_args,
     out,
     read_stdin,
@@ -174,8 +175,9 @@ def _from_cluster_file(args: argparse.Namespace) -> int:
     try:
         data = files.read_data(name, **limits)
     except files.ConfigFileError as exc:
-        out(report.write_text([report.Result(name, None, exc.errors)]), sys.stderr)
-        return EXIT_INVALID
+        results = [report.Result(name, None, exc.errors)]
+        out(report.write_text(results), sys.stderr)
+        return exit_status(results)
     if not isinstance(data, dict):
         print(
             f"{name}: a cluster file holds an object (a mapping) at the top level", file=sys.stderr

@@ -7,9 +7,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from estconf.cli._common import (
-    EXIT_INVALID,
-    EXIT_OK,
-    EXIT_USAGE,
     FORMATTER,
     KIND_NAMES,
     Invalid,
@@ -18,6 +15,7 @@ from estconf.cli._common import (
     add_color,
     add_input_format,
     add_limits,
+    exit_status,
     limit_args,
     out,
     read_input,
@@ -160,13 +158,6 @@ def _check(item: Input, settings: _Settings) -> Result:
     return Result(name, loaded.kind, kind_from=loaded.kind_from, profile=profile)
 
 
-def _exit_status(results: list[Result]) -> int:
-    """0 all valid, 2 when a file cannot be read, else 1."""
-    if any(e.code == "file" for r in results for e in r.errors):
-        return EXIT_USAGE
-    return EXIT_OK if all(r.valid for r in results) else EXIT_INVALID
-
-
 def _write(results: list[Result], args: argparse.Namespace) -> str:
     from estconf.io import report
 
@@ -185,4 +176,4 @@ def run(args: argparse.Namespace) -> int:
     settings = _settings(args)
     results = [_check(item, settings) for item in expand(args.files)]
     out(_write(results, args))
-    return _exit_status(results)
+    return exit_status(results)
