@@ -18,7 +18,7 @@ from ruamel.yaml import YAML
 
 from estconf.cli import _tfjob, main
 from estconf.deployment import check_cluster
-from estconf.kubeflow import PredictedPod, check, predict, tfjob_for_replicas
+from estconf.kubeflow import Operator, PredictedPod, Release, check, predict, tfjob_for_replicas
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = "tests/data/kubeflow"
@@ -275,3 +275,19 @@ class TestPreCommitHook:
         done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, check=False)
         assert done.returncode == 1
         assert done.stdout.startswith("keras-tfjob.yaml:9:5: spec.tfReplicaSpecs.PS: error:")
+
+
+@pytest.mark.parametrize("release", ["v1.9.0", "v1.6.0"])
+@pytest.mark.parametrize("dynamic", [False, True])
+def test_each_pods_tf_config_is_given_to_check_cluster_as_its_text_reads(
+    release: Release, dynamic: bool
+) -> None:
+    replicas = {"Chief": 1, "Worker": 3, "PS": 2, "Evaluator": 1}
+    tfjob = tfjob_for_replicas("a<&>b", replicas, enable_dynamic_worker=dynamic)
+    prediction = predict(tfjob, operator=Operator(release=release))
+    given = list(_tfjob._tf_configs(prediction))
+    assert given == [
+        (pod.name, json.loads(pod.tf_config)) for pod in prediction.pods if pod.tf_config
+    ]
+    if not dynamic:  # the pods share one parsed cluster
+        assert len({id(tf_config["cluster"]) for _, tf_config in given}) == 1

@@ -583,3 +583,58 @@ def test_model_dir_changed_on_one_node(nodes: list[dict[str, Any]], data: st.Dat
     assert ValueGroup(value="gs://bucket/elsewhere", nodes=(f"node-{victim}",)) in (
         report.findings[0].values
     )
+
+
+# -- the same findings, however the nodes are given ---------------------------------------
+
+
+def _broken_job() -> list[tuple[str, Any]]:
+    """Nodes that break rules across nodes and rules of one node, clusters shared and not."""
+    shared = copy.deepcopy(CLUSTER)
+    return [
+        ("no-cluster", {"task": {"type": "worker", "index": 0}}),
+        ("also-none", {"task": {"type": "worker", "index": 2}}),
+        *((f"{t}-{i}", {"cluster": shared, "task": {"type": t, "index": i}}) for t, i in TASKS),
+        ("twice", {"cluster": shared, "task": {"type": "worker", "index": 1}, "model_dir": "/x"}),
+        ("bad-task", {"cluster": shared, "task": {"type": "worker", "index": "one"}}),
+        ("other", node("worker", 0, cluster={**CLUSTER, "worker": ["w:1"]})),
+        ("shared-again", {"cluster": shared, "task": {"type": "ps", "index": 5}}),
+        ("bad-address", node("chief", 0, cluster={**CLUSTER, "chief": ["no port"]})),
+    ]
+
+
+def _unshared(nodes: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    return [(name, copy.deepcopy(data)) for name, data in nodes]
+
+
+@pytest.mark.parametrize("profile", ["estimator", "mwms", "ps"])
+def test_nodes_sharing_one_cluster_object_are_checked_as_copies(profile: str) -> None:
+    nodes = _broken_job()
+    shared = check_cluster(nodes, profile=profile)
+    assert shared == check_cluster(_unshared(nodes), profile=profile)
+    assert {"cluster_mismatch", "task_claimed_twice", "task_not_in_cluster"} <= set(codes(shared))
+    mismatched = [f.nodes for f in shared.findings if f.code == "cluster_mismatch"]
+    assert ("no-cluster", "also-none") in mismatched
+
+
+@pytest.mark.parametrize("profile", ["estimator", "mwms", "ps"])
+def test_each_node_false_finds_exactly_the_rules_across_nodes(profile: str) -> None:
+    nodes = [*_broken_job(), ("not-json", "{"), ("not-an-object", "[]")]
+    every = check_cluster(nodes, profile=profile)
+    across = check_cluster(nodes, profile=profile, each_node=False)
+    assert any(finding.code not in CROSS_NODE_CODES for finding in every.findings)
+    assert across.findings == tuple(f for f in every.findings if f.code in CROSS_NODE_CODES)
+    assert (across.nodes, across.clusters) == (every.nodes, every.clusters)
+
+
+@given(deployments(), st.data())
+def test_each_node_false_keeps_every_finding_across_nodes(
+    nodes: list[dict[str, Any]], data: st.DataObject
+) -> None:
+    victim, model = data.draw(st.permutations(range(len(nodes))))[:2]
+    nodes[victim]["task"] = dict(nodes[model]["task"])
+    nodes[model]["cluster"] = nodes[victim]["cluster"]  # one object for two nodes
+    every = check_cluster(_named(nodes))
+    across = check_cluster(_named(nodes), each_node=False)
+    assert across.findings == tuple(f for f in every.findings if f.code in CROSS_NODE_CODES)
+    assert every == check_cluster(_unshared(_named(nodes)))

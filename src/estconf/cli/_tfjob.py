@@ -210,7 +210,7 @@ def cluster_check(prediction: Prediction) -> Iterable[tuple[str | None, str]]:
     if not (prediction.distributed and prediction.pods) or prediction.dynamic_worker:
         return []
     profile = ReaderProfile("tf_config", _accept)
-    report = check_cluster(_tf_configs(prediction), profile=profile)
+    report = check_cluster(_tf_configs(prediction), profile=profile, each_node=False)
     return [
         (finding.nodes[0], finding.message) if len(finding.nodes) == 1 else (None, str(finding))
         for finding in report.findings
@@ -219,7 +219,14 @@ def cluster_check(prediction: Prediction) -> Iterable[tuple[str | None, str]]:
 
 
 def _tf_configs(prediction: Prediction) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Each pod's ``TF_CONFIG`` as parsed JSON; a cluster text the pods share is parsed once."""
+    """Each pod's ``TF_CONFIG`` as the JSON object its text holds, built without its text.
+
+    A cluster text is parsed once, and the pods that share it share the one
+    parsed object, which :func:`~estconf.deployment.check_cluster` then reads
+    once.  The rest of a pod's ``TF_CONFIG`` is made from the pod's fields as
+    :attr:`~estconf.kubeflow.PredictedPod.tf_config` writes them: the task,
+    and ``"environment": "cloud"`` unless the cluster is sparse.
+    """
     import json
 
     clusters: dict[str, Any] = {}
@@ -229,10 +236,9 @@ def _tf_configs(prediction: Prediction) -> Iterator[tuple[str, dict[str, Any]]]:
         cluster = clusters.get(pod.cluster_json)
         if cluster is None:
             cluster = clusters[pod.cluster_json] = json.loads(pod.cluster_json)
-        # the pod's own TF_CONFIG text, with the cluster left out, then the shared cluster
-        own = pod.model_copy(update={"cluster_json": "null"}).tf_config
-        tf_config = json.loads(own or "{}")
-        tf_config[pod.cluster_key] = cluster
+        tf_config = {pod.cluster_key: cluster, "task": {"type": pod.task_type, "index": pod.index}}
+        if not pod.sparse:
+            tf_config["environment"] = "cloud"
         yield pod.name, tf_config
 
 

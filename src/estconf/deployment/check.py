@@ -64,11 +64,15 @@ NodeConfig: TypeAlias = Mapping[str, Any] | str | bytes | TFConfig
 """A node's TF_CONFIG: parsed JSON, JSON text, or a validated :class:`~estconf.TFConfig`."""
 
 _ABSENT = object()
+_NONE_YET = object()
 _VALUES_SHOWN = 5
 
 
 def check_cluster(
-    nodes: Iterable[tuple[str, NodeConfig]], *, profile: str | Profile = "estimator"
+    nodes: Iterable[tuple[str, NodeConfig]],
+    *,
+    profile: str | Profile = "estimator",
+    each_node: bool = True,
 ) -> ClusterReport:
     """Check the TF_CONFIGs of all nodes of one job, together and one by one.
 
@@ -79,6 +83,14 @@ def check_cluster(
             TF_CONFIG came from (a file name, ``FILE:LINE``) in findings.
         profile: the reader each node is checked for, by name (``estimator``)
             or as a :class:`~estconf.deployment.Profile`.
+        each_node: False to apply only the rules across nodes (the codes of
+            :data:`~estconf.deployment.CROSS_NODE_CODES`) and skip what each
+            node breaks on its own, for a caller that checks every node by
+            itself already: no node's TF_CONFIG is then validated.
+
+    A node given the very same ``cluster`` object as the node before it has
+    that node's cluster, without comparing the two: such a shared object
+    must not change while the nodes are taken.
 
     Returns:
         The findings: what differs between nodes (clusters, claimed tasks,
@@ -101,7 +113,9 @@ def check_cluster(
         >>> [(finding.code, finding.nodes) for finding in report.findings]
         [('task_claimed_twice', ('w0.json', 'w1.json')), ('task_unclaimed', ())]
     """
-    checker = _Checker(profile_named(profile) if isinstance(profile, str) else profile)
+    checker = _Checker(
+        profile_named(profile) if isinstance(profile, str) else profile, each_node=each_node
+    )
     for name, tf_config in nodes:
         checker.add(name, tf_config)
     return checker.report()
@@ -134,10 +148,12 @@ class _Group:
 class _Checker:
     """Takes nodes one at a time, keeping only what the whole-job rules need."""
 
-    def __init__(self, profile: Profile) -> None:
+    def __init__(self, profile: Profile, *, each_node: bool = True) -> None:
         self.profile = profile
+        self.each_node = each_node
         self.names: list[str] = []
         self.clusters: dict[Hashable, _Cluster] = {}
+        self.last_value: Any = _NONE_YET
         self.last_key: Hashable = None
         self.last_cluster = _Cluster(-1, None, [], None)
         self.groups: list[_Group] = []
@@ -174,19 +190,23 @@ class _Checker:
         for key, values in self.values.items():
             value = raw.get(key)
             values.setdefault(value_key(value), (value, []))[1].append(node)
-        self._record(node, self._node_problems(raw, cluster))
+        if self.each_node:
+            self._record(node, self._node_problems(raw, cluster))
 
     def _cluster(self, value: Any) -> _Cluster:
         """The checked cluster for a ``cluster`` value; each distinct value is checked once."""
+        if value is self.last_value:  # the nodes share one object (not a fresh parse each)
+            return self.last_cluster
         key = ("absent",) if value is _ABSENT else raw_key(value)
         if key == self.last_key:  # most nodes have the cluster of the node before
+            self.last_value = value
             return self.last_cluster
         key = hashable_key(key, value)
         found = self.clusters.get(key)
         if found is None:
             found = self._new_cluster(value)
             self.clusters[key] = found
-        self.last_key, self.last_cluster = key, found
+        self.last_value, self.last_key, self.last_cluster = value, key, found
         return found
 
     def _new_cluster(self, value: Any) -> _Cluster:
@@ -260,6 +280,8 @@ class _Checker:
         return problems
 
     def _record(self, node: int, problems: list[Said]) -> None:
+        if not self.each_node:
+            return
         for problem, profile in problems:
             key = (problem.code, _path(problem.loc), problem.message, profile)
             self.problems.setdefault(key, []).append(node)

@@ -203,31 +203,35 @@ def predict(
     counted = sum(spec.replica_count for _, rtype, spec in specs if rtype in REPLICA_TYPES)
     distributed = counted != 1
     dynamic = tfjob.spec.enable_dynamic_worker
+    # each replica type's job name and host prefix, worked out once, not once per pod
+    jobs = [
+        (key, replica_type, task_type_of(replica_type), _host_prefix(job_name, replica_type))
+        for key, replica_type, _ in specs
+    ]
     cluster: dict[str, list[str]] = {}
-    for _, replica_type, spec in specs:
-        host = _host_prefix(job_name, replica_type)
-        cluster[task_type_of(replica_type)] = [
-            f"{host}{i}{suffix}:{spec.port}" for i in range(spec.replica_count)
-        ]
+    for (_, _, job, host), (_, _, spec) in zip(jobs, specs, strict=True):
+        port = spec.port
+        cluster[job] = [f"{host}{i}{suffix}:{port}" for i in range(spec.replica_count)]
     dense = _cluster_json(cluster) if distributed and not dynamic else None
+    cluster_key = operator.sparse_cluster_key if dynamic else "cluster"
     pods = [
         PredictedPod(
-            name=_host_prefix(job_name, replica_type) + str(index),
+            name=host + str(index),
             replica_type=replica_type,
             replica_key=key,
-            task_type=task_type_of(replica_type),
+            task_type=job,
             index=index,
             address=address,
             cluster_json=(
                 dense
                 if dense is not None or not distributed
-                else _sparse_cluster_json(cluster, task_type_of(replica_type), index)
+                else _sparse_cluster_json(cluster, job, index)
             ),
-            cluster_key=operator.sparse_cluster_key if dynamic else "cluster",
+            cluster_key=cluster_key,
             sparse=dynamic,
         )
-        for key, replica_type, _ in specs
-        for index, address in enumerate(cluster[task_type_of(replica_type)])
+        for key, replica_type, job, host in jobs
+        for index, address in enumerate(cluster[job])
     ]
     return Prediction(
         job_name=job_name,
