@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from estconf import ClusterSpec, RunConfig, TFConfig
+from estconf import ClusterSpec, RunConfig, TFConfig, TPURunConfig
 from estconf.run_config import REPLACEABLE
 from estconf.session_config import ConfigProto
 
@@ -938,3 +938,18 @@ def test_the_validated_derivation_is_reused_only_for_its_own_tf_config() -> None
     assert (first.master, second.master) == ("grpc://host4:2222", "grpc://host5:2222")
     strategy = config_for("worker", 1).replace(train_distribute=object())
     assert strategy.task_id == 1
+
+
+class TestModelDirConflictBesideOtherErrors:
+    """A model_dir conflict is reported even when the estimator also refuses the TF_CONFIG."""
+
+    @pytest.mark.parametrize("model", [RunConfig, TPURunConfig])
+    def test_both_errors_are_reported(self, model: type[RunConfig]) -> None:
+        tf_config = {"task": {"type": "ps"}, "model_dir": "/tmp/model"}
+        with pytest.raises(ValidationError) as info:
+            model(tf_config=tf_config, model_dir="/tmp/m")
+        assert [error["type"] for error in info.value.errors()] == [
+            "model_dir_conflict",
+            "local_task_type",
+        ]
+        assert "must have the same value as the model_dir in TF_CONFIG" in str(info.value)

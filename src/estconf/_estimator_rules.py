@@ -141,6 +141,8 @@ def model_dir_rule(data: Any, tf_config_key: str, *, legacy: bool) -> Any:
         return data
     given = data.get("model_dir") if legacy else fspath(data.get("model_dir"))
     tf_config = data.get(tf_config_key)
+    if isinstance(tf_config, Refused):  # refused by the estimator's rules: still compared
+        tf_config = tf_config.value
     if isinstance(tf_config, TFConfig):
         from_tf_config = tf_config.model_dir
     else:
