@@ -914,3 +914,147 @@ def test_the_validated_derivation_is_reused_only_for_its_own_tf_config() -> None
     assert (first.master, second.master) == ("grpc://host4:2222", "grpc://host5:2222")
     strategy = config_for("worker", 1).replace(train_distribute=object())
     assert strategy.task_id == 1
+
+
+class IndexOnly:
+    """An integer only through ``__index__``, as NumPy's integers are."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+
+class TestFrozen:
+    def test_fields_cannot_be_assigned(self) -> None:
+        config = RunConfig(model_dir="/tmp/model")
+        with pytest.raises(ValidationError) as info:
+            config.model_dir = "/tmp/other"  # type: ignore[misc]
+        assert info.value.errors()[0]["type"] == "frozen_instance"
+        assert config.model_dir == "/tmp/model"
+
+    def test_equal_configs_hash_equal(self) -> None:
+        first, second = config_for("evaluator", 3), config_for("evaluator", 3)
+        assert hash(first) == hash(second)
+        assert len({first, second, RunConfig(model_dir="/tmp/model"), RunConfig()}) == 3
+
+
+class TestIntegersThroughIndex:
+    """TensorFlow only compares these settings or calls int(): NumPy integers do."""
+
+    @pytest.mark.parametrize("key", ["save_summary_steps", "keep_checkpoint_max"])
+    def test_read_as_int(self, key: str) -> None:
+        value = getattr(RunConfig(**{key: IndexOnly(7)}), key)
+        assert (value, type(value)) == (7, int)
+
+    @pytest.mark.parametrize("key", ["save_summary_steps", "keep_checkpoint_max"])
+    def test_bounds_still_apply(self, key: str) -> None:
+        assert errors_of(**{key: IndexOnly(-1)}) == [("bounds", (key,), f"{key} should be >= 0")]
+
+    def test_task_index(self) -> None:
+        config = config_for("worker", IndexOnly(2))
+        assert (config.task_id, config.master) == (2, "grpc://host5:2222")
+
+
+class TestUnreadableDeviceFnSignature:
+    class Opaque:
+        """Callable, but its signature cannot be read (``inspect`` raises TypeError)."""
+
+        __signature__ = "not a signature"
+
+        def __call__(self, op: Any) -> str:
+            return ""
+
+    @pytest.mark.parametrize("device_fn", [Opaque(), next], ids=["type_error", "value_error"])
+    def test_refused_with_tensorflows_sentence(self, device_fn: Any) -> None:
+        assert errors_of(device_fn=device_fn) == [
+            (
+                "device_fn",
+                ("device_fn",),
+                'device_fn must be callable with exactly one argument "op".',
+            )
+        ]
+
+
+class TestNotAnObject:
+    @pytest.mark.parametrize("value", [5, "text", [], None])
+    def test_whole_config(self, value: Any) -> None:
+        with pytest.raises(ValidationError) as info:
+            RunConfig.model_validate(value)
+        [error] = info.value.errors()
+        assert (error["type"], error["loc"], error["input"]) == ("model_type", (), value)
+
+    @pytest.mark.parametrize("value", [5, "text", []])
+    def test_tf_config_argument(self, value: Any) -> None:
+        with pytest.raises(ValidationError) as info:
+            RunConfig(tf_config=value)
+        [error] = info.value.errors()
+        assert (error["type"], error["loc"], error["input"]) == (
+            "model_type",
+            ("tf_config",),
+            value,
+        )
+
+    @pytest.mark.parametrize(
+        ("text", "value", "kind"),
+        [("5", 5, "a number"), ("null", None, "null"), ("[1]", [1], "an array")],
+    )
+    def test_tf_config_variable(self, text: str, value: Any, kind: str) -> None:
+        with pytest.raises(ValidationError) as info:
+            RunConfig.from_env({"TF_CONFIG": text})
+        [error] = info.value.errors()
+        assert (error["type"], error["loc"], error["input"], error["msg"]) == (
+            "tf_config_type",
+            ("tf_config",),
+            value,
+            f"TF_CONFIG must be a JSON object, got {kind}",
+        )
+
+
+class TestClusterInEstimatorErrors:
+    """A TF_CONFIG with other errors is still read as TensorFlow reads it, and the
+    estimator's errors show its cluster as ``tf.train.ClusterSpec.as_dict()`` does."""
+
+    CLUSTER = {
+        "ps": {"1": "h:1", "0": "h:0"},  # indices 0..n-1: a list
+        "worker": {"2": "h:2"},  # a hole: a dict
+        "empty": [],  # no task: an empty dict
+        "bad": ["nowhere"],  # the error that sends the TF_CONFIG down the lenient path
+    }
+
+    def test_missing_chief_input(self) -> None:
+        found = RunConfigErrors.of({"cluster": self.CLUSTER, "task": {"type": "ps", "index": 0}})
+        assert found["missing_chief"] == {
+            "ps": ["h:0", "h:1"],
+            "worker": {2: "h:2"},
+            "empty": {},
+            "bad": ["nowhere"],
+        }
+
+    def test_unknown_task_type_message(self) -> None:
+        cluster = {**self.CLUSTER, "chief": ["h:9"]}
+        found = RunConfigErrors.messages(
+            {"cluster": cluster, "task": {"type": "evaluatr", "index": 0}}
+        )
+        assert found["unknown_task_type"].startswith(
+            "evaluatr is not a valid task_type in the cluster_spec:\n"
+            "ClusterSpec({'bad': ['nowhere'], 'chief': ['h:9'], 'empty': {}, "
+            "'ps': ['h:0', 'h:1'], 'worker': {2: 'h:2'}})\n"
+        )
+
+
+class RunConfigErrors:
+    @staticmethod
+    def _errors(tf_config: dict[str, Any]) -> list[Any]:
+        with pytest.raises(ValidationError) as info:
+            RunConfig(tf_config=tf_config)
+        return info.value.errors()
+
+    @classmethod
+    def of(cls, tf_config: dict[str, Any]) -> dict[str, Any]:
+        return {error["type"]: error["input"] for error in cls._errors(tf_config)}
+
+    @classmethod
+    def messages(cls, tf_config: dict[str, Any]) -> dict[str, str]:
+        return {error["type"]: error["msg"] for error in cls._errors(tf_config)}

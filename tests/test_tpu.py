@@ -306,7 +306,23 @@ class TestInputPartitionDims:
         ],
     )
     def test_features_and_labels(self, dims: list[Any]) -> None:
-        assert TPUConfig.model_validate({**PARTITIONED, "input_partition_dims": dims})
+        config = TPUConfig.model_validate({**PARTITIONED, "input_partition_dims": dims})
+        assert config.input_partition_dims == dims
+        assert config.model_dump(mode="json")["input_partition_dims"] == dims
+
+    @pytest.mark.parametrize(
+        ("given", "parsed"),
+        [
+            ([(2.0, 2)], [[2, 2]]),
+            ([{"image": (1, 4)}, (4,)], [{"image": [1, 4]}, [4]]),
+        ],
+    )
+    def test_entries_are_read_as_lists_of_ints(self, given: list[Any], parsed: list[Any]) -> None:
+        config = TPUConfig.model_validate({**PARTITIONED, "input_partition_dims": given})
+        assert config.input_partition_dims == parsed
+        assert [type(dim) for dim in _every_dim(config.input_partition_dims)] == [int] * len(
+            _every_dim(parsed)
+        )
 
     def test_tuples_read_as_lists(self) -> None:
         config = TPUConfig.model_validate({**PARTITIONED, "input_partition_dims": ([1, 4], None)})
@@ -413,7 +429,8 @@ class TestEvalTrainingInputConfiguration:
         )
         from_env = TPUConfig.from_env({}, tpu_job_name="t", per_host_input_for_training=3)
         assert from_env.per_host_input_for_training is InputPipelineConfig.PER_HOST_V2
-        assert TPUConfig.model_validate_json('{"eval_training_input_configuration": "SLICED"}')
+        in_json = TPUConfig.model_validate_json('{"eval_training_input_configuration": "SLICED"}')
+        assert in_json.eval_training_input_configuration is InputPipelineConfig.SLICED
 
     @pytest.mark.parametrize(
         ("value", "shown"),
@@ -925,3 +942,54 @@ class TestRunConfigRoundTrip:
             assert config.evaluation_master == derived.evaluation_master
         else:
             assert config.evaluation_master == config.master
+
+
+def _every_dim(partition_dims: Any) -> list[Any]:
+    """Every number in an ``input_partition_dims`` value, in order."""
+    found: list[Any] = []
+    for entry in partition_dims or []:
+        lists = entry.values() if isinstance(entry, dict) else [entry]
+        for dims in lists:
+            found.extend(dims or [])
+    return found
+
+
+class TestTFConfigNotAnObject:
+    """TPUConfig reads TF_CONFIG's service only: a TF_CONFIG that is not an object fails."""
+
+    @staticmethod
+    def error_of(build: Any) -> tuple[Any, ...]:
+        with pytest.raises(ValidationError) as info:
+            build()
+        [error] = info.value.errors()
+        return (error["type"], error["loc"], error["input"], error["msg"])
+
+    @pytest.mark.parametrize(("tf_config", "kind"), [(5, "int"), ([], "list"), ("text", "str")])
+    def test_argument(self, tf_config: Any, kind: str) -> None:
+        assert self.error_of(lambda: TPUConfig(tf_config=tf_config)) == (
+            "tf_config_type",
+            ("tf_config",),
+            tf_config,
+            f"TF_CONFIG must be a JSON object, got {kind}",
+        )
+
+    @pytest.mark.parametrize(
+        ("text", "value", "kind"), [("5", 5, "int"), ("[1]", [1], "list"), ("null", None, "null")]
+    )
+    def test_variable(self, text: str, value: Any, kind: str) -> None:
+        assert self.error_of(lambda: TPUConfig.from_env({"TF_CONFIG": text})) == (
+            "tf_config_type",
+            ("TF_CONFIG",),
+            value,
+            f"TF_CONFIG must be a JSON object, got {kind}",
+        )
+
+    @pytest.mark.parametrize("model", [TPUConfig, RunConfig])
+    @pytest.mark.parametrize("value", [5, "text", "master", [], None])
+    def test_whole_config_echoes_the_input(self, model: Any, value: Any) -> None:
+        assert self.error_of(lambda: model.model_validate(value)) == (
+            "model_type",
+            (),
+            value,
+            f"Input should be a valid dictionary or instance of {model.__name__}",
+        )
