@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck unit compat bench fmt clean schemas docs
+.PHONY: demo test lint typecheck unit compat bench fmt clean schemas docs mutants
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,18 @@ schemas: $(STAMP)
 docs: $(STAMP)
 	$(BIN)/python tests/cli_docs.py --update
 
+# `make mutants`: mutation testing of the rules (docs/mutation.md); slow, so not part
+# of `make test`.  MUTANTS_ARGS=--all runs every mutant instead of the sample.
+MUTANTS_STAMP := $(VENV)/.mutants-installed
+MUTANTS_ARGS ?=
+
+$(MUTANTS_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[mutants]'
+	touch $(MUTANTS_STAMP)
+
+mutants: $(MUTANTS_STAMP)
+	$(BIN)/python tools/mutants.py $(MUTANTS_ARGS)
+
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_cli.py
 	$(BIN)/python benchmarks/bench_models.py
@@ -69,4 +81,4 @@ compat:
 	fi
 
 clean:
-	rm -rf $(VENV) $(TF_VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(TF_VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis .mutants
