@@ -362,3 +362,17 @@ class TestIPv6Addresses:
         [(code, loc, msg)] = errors_of({"worker": [address]})
         assert (code, loc) == ("address", ("worker", 0))
         assert "bad IPv6 address" in msg
+
+
+def test_as_dict_gives_a_list_for_a_large_dense_job() -> None:
+    tasks = [f"h{index}:1" for index in range(300)]
+    cluster = ClusterSpec({"worker": {str(i): address for i, address in enumerate(tasks)}})
+    assert cluster.as_dict() == {"worker": tasks}
+
+
+def test_a_sparse_index_that_is_not_a_number_is_refused() -> None:
+    found = errors_of({"worker": {None: "h:1", (1,): "h:2"}})
+    assert [(code, loc) for code, loc, _ in found] == [
+        ("int_type", ("worker", "None", "[key]")),
+        ("int_type", ("worker", "(1,)", "[key]")),
+    ]

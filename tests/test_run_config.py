@@ -115,7 +115,7 @@ class TestLocalMode:
         config = RunConfig(tf_config={"session_master": "grpc://m:1", "eval_session_master": "e"})
         assert (config.master, config.evaluation_master) == ("grpc://m:1", "e")
 
-    @pytest.mark.parametrize("task_type", ["ps", "chief", "evaluator", None, ""])
+    @pytest.mark.parametrize("task_type", ["ps", "chief", "evaluator", None, "", "workers"])
     def test_task_type_must_be_worker(self, task_type: Any) -> None:
         assert tf_config_errors({"task": {"type": task_type}}) == [
             (
@@ -125,7 +125,7 @@ class TestLocalMode:
             )
         ]
 
-    @pytest.mark.parametrize("index", [1, "2", None])
+    @pytest.mark.parametrize("index", [1, "2", None, -1])
     def test_task_index_must_be_0(self, index: Any) -> None:
         assert tf_config_errors({"task": {"index": index}}) == [
             (
@@ -832,6 +832,7 @@ class TestDistributionStrategies:
         config = RunConfig(experimental_distribute=DistributeConfig(Strategy(), remote=remote))
         assert config.cluster_spec == remote
         assert values(config) == LOCAL_VALUES
+        assert config.session_config is None  # the coordinator's cluster has no device filters
         with pytest.raises(ValueError, match='Cannot set both "cluster_spec" of TF_CONFIG'):
             RunConfig(
                 experimental_distribute=DistributeConfig(Strategy(), remote=remote),
@@ -1058,3 +1059,83 @@ class RunConfigErrors:
     @classmethod
     def messages(cls, tf_config: dict[str, Any]) -> dict[str, str]:
         return {error["type"]: error["msg"] for error in cls._errors(tf_config)}
+
+
+class TestTaskTypesReadFromJSON:
+    """Task types compare by value: those parsed from TF_CONFIG text behave as literals do."""
+
+    @pytest.mark.parametrize(
+        "tf_config",
+        [
+            {"task": {"type": "worker", "index": 0}},
+            {"cluster": DOC_CLUSTER, "task": {"type": "chief", "index": 0}},
+            {"cluster": DOC_CLUSTER, "task": {"type": "worker", "index": 2}},
+            {"cluster": DOC_CLUSTER, "task": {"type": "ps", "index": 1}},
+            {"cluster": DOC_CLUSTER, "task": {"type": "evaluator", "index": 4}},
+            {
+                "cluster": {"master": ["m:1"], "worker": ["w:1"]},
+                "task": {"type": "master", "index": 0},
+            },
+        ],
+    )
+    def test_same_properties(self, tf_config: dict[str, Any]) -> None:
+        from_text = RunConfig.from_env({"TF_CONFIG": json.dumps(tf_config)})
+        assert from_text.model_dump() == RunConfig(tf_config=tf_config).model_dump()
+
+    def test_evaluator_in_master_mode_from_text(self) -> None:
+        text = json.dumps(
+            {"cluster": {"master": ["m:1"]}, "task": {"type": "evaluator", "index": 0}}
+        )
+        with pytest.raises(ValidationError) as info:
+            RunConfig.from_env({"TF_CONFIG": text})
+        assert [e["type"] for e in info.value.errors()] == ["evaluator_with_master"]
+
+
+class TestLenientReadingStopsWhereTensorFlowWould:
+    """A TF_CONFIG TensorFlow itself could not read adds no estimator error to its own."""
+
+    @pytest.mark.parametrize(
+        ("task", "cluster", "errors"),
+        [
+            (
+                {"type": ["chief"], "index": 0},
+                {"chief": ["h:0"], "w": ["bad"]},
+                [
+                    ("address", ("tf_config", "cluster", "w", 0)),
+                    ("string_type", ("tf_config", "task", "type")),
+                ],
+            ),
+            (
+                {"type": "chief", "index": 0},
+                {"chief": ["h:0"], "w": {"x": "h:1"}},
+                [("int_type", ("tf_config", "cluster", "w", "x", "[key]"))],
+            ),
+            (
+                {"type": "chief", "index": [0]},
+                {"chief": ["h:0"], "w": ["bad"]},
+                [
+                    ("address", ("tf_config", "cluster", "w", 0)),
+                    ("int_type", ("tf_config", "task", "index")),
+                ],
+            ),
+            (
+                {"type": "chief", "index": float("inf")},
+                {"chief": ["h:0"], "w": ["bad"]},
+                [
+                    ("address", ("tf_config", "cluster", "w", 0)),
+                    ("int_type", ("tf_config", "task", "index")),
+                ],
+            ),
+        ],
+        ids=["unhashable_type", "sparse_key_not_a_number", "index_a_list", "index_infinite"],
+    )
+    def test_only_the_values_own_errors(self, task: Any, cluster: Any, errors: Any) -> None:
+        found = tf_config_errors({"cluster": cluster, "task": task})
+        assert [(code, loc) for code, loc, _ in found] == errors
+
+
+@pytest.mark.parametrize("value", [[10], {"steps": 10}, object()])
+def test_step_counts_refuse_what_is_not_a_number(value: Any) -> None:
+    assert errors_of(save_summary_steps=value) == [
+        ("int_type", ("save_summary_steps",), "Input should be a valid integer")
+    ]

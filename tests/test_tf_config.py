@@ -221,3 +221,10 @@ class TestIndexThroughIndex:
         index = Task(index=IndexOnly(3)).index
         assert (index, type(index)) == (3, int)
         assert TFConfig.model_validate({"task": {"index": IndexOnly(0)}}).task.index == 0
+
+
+def test_an_index_too_long_for_int_is_refused() -> None:
+    """Python's int() refuses more than 4300 digits; TensorFlow would fail the same way."""
+    [(code, loc, msg)] = errors_of({"task": {"index": "9" * 5000}})
+    assert (code, loc) == ("int_type", ("task", "index"))
+    assert msg.startswith("Input is too long to convert to an integer: Exceeds the limit")
