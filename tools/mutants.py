@@ -36,7 +36,7 @@ else:
 
 from cosmic_ray.commands import init as init_session
 from cosmic_ray.mutating import mutate_and_test
-from cosmic_ray.work_db import WorkDB, use_db
+from cosmic_ray.work_db import WorkDB, WorkResultStorage, use_db
 from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkItem, WorkResult
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -89,13 +89,20 @@ def main(argv: list[str] | None = None) -> int:
     group.add_argument("--sample", type=int, default=settings.sample, help="how many mutants")
     parser.add_argument("--seed", type=int, default=settings.seed, help="seed of the sample")
     parser.add_argument("--resume", action="store_true", help="go on with the last session")
+    parser.add_argument(
+        "--retest-survivors",
+        action="store_true",
+        help="run the last session's survivors again against the current tests",
+    )
     parser.add_argument("--workdir", type=Path, default=ROOT / ".mutants")
     args = parser.parse_args(argv)
 
     tree = args.workdir / "tree"
     session = args.workdir / "session.sqlite"
-    resume = args.resume and session.exists() and tree.exists()
-    if not resume:
+    resume = (args.resume or args.retest_survivors) and session.exists() and tree.exists()
+    if args.retest_survivors and not resume:
+        sys.exit("no session to retest: run the mutants first")
+    if not resume or args.retest_survivors:
         _copy_tree(tree)
     os.chdir(tree)
     os.environ["PYTHONPATH"] = os.pathsep.join(
@@ -106,13 +113,15 @@ def main(argv: list[str] | None = None) -> int:
     with use_db(str(session), WorkDB.Mode.create) as db:
         if not resume:
             _new_session(db, settings, None if args.all else args.sample, args.seed)
+        if args.retest_survivors:
+            _forget_survivors(db)
         _run(db, settings)
         return _report(db, settings, args)
 
 
 def _copy_tree(tree: Path) -> None:
-    if tree.parent.exists():
-        shutil.rmtree(tree.parent)
+    if tree.exists():
+        shutil.rmtree(tree)
     tree.mkdir(parents=True)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis")
     for name in COPIED:
@@ -157,6 +166,14 @@ def _new_session(db: WorkDB, settings: Settings, sample: int | None, seed: int) 
         f"running {len(chosen)}" + ("" if sample is None else f" drawn with seed {seed}"),
         flush=True,
     )
+
+
+def _forget_survivors(db: WorkDB) -> None:
+    """Make the survivors pending again, so that ``_run`` tests them anew."""
+    survivors = [job_id for job_id, result in db.results if _outcome(result) == "survived"]
+    with db._session_maker.begin() as session:  # Cosmic Ray has no public way to drop a result
+        session.query(WorkResultStorage).filter(WorkResultStorage.job_id.in_(survivors)).delete()
+    print(f"retesting {len(survivors)} survivors", flush=True)
 
 
 def _run(db: WorkDB, settings: Settings) -> None:
