@@ -890,6 +890,14 @@ class TestEstimatorErrorsBesideOtherErrors:
                 },
                 {"string_type", "negative_task_index"},
             ),
+            (
+                {"cluster": {"chief": ["h:0"], "w": ["bad"]}, "task": {"type": "chief"}},
+                {"address", "missing_task_index"},
+            ),
+            (
+                {"cluster": {"chief": ["h:0"], "w": ["bad"]}, "task": {"index": 0}},
+                {"address", "missing_task_type"},
+            ),
         ],
     )
     def test_reported_together(self, tf_config: dict[str, Any], codes: set[str]) -> None:

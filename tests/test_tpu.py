@@ -334,7 +334,10 @@ class TestInputPartitionDims:
             ("input_partition_dims_length", ("input_partition_dims",), LENGTH_MESSAGE)
         ]
 
-    @pytest.mark.parametrize("mode", [True, False, 2, 3.0, "PER_HOST_V1", None])
+    @pytest.mark.parametrize(
+        "mode",
+        [True, False, 2, 3.0, "PER_HOST_V1", None, 4, InputPipelineConfig.BROADCAST, "SLICED"],
+    )
     def test_needs_per_host_v2(self, mode: Any) -> None:
         """TensorFlow tests `is PER_HOST_V2` before it reads True, so True fails too."""
         found = errors_of(
@@ -993,3 +996,34 @@ class TestTFConfigNotAnObject:
             value,
             f"Input should be a valid dictionary or instance of {model.__name__}",
         )
+
+
+class TestReadFromText:
+    """Names and task types parsed from JSON text compare by value, as literals do."""
+
+    def test_per_host_v2_by_name(self) -> None:
+        text = json.dumps(
+            {
+                "num_cores_per_replica": 4,
+                "per_host_input_for_training": "PER_HOST_V2",
+                "input_partition_dims": [[2, 2]],
+            }
+        )
+        config = TPUConfig.model_validate_json(text)
+        assert config.per_host_input_for_training is InputPipelineConfig.PER_HOST_V2
+        assert config.input_partition_dims == [[2, 2]]
+
+    @pytest.mark.parametrize("task", [("evaluator", 0), ("worker", 1), ("chief", 0)])
+    def test_masters_of_a_tf_config_variable(self, task: tuple[str, int]) -> None:
+        tf_config = node(*task)
+        from_text = RunConfig.from_env({"TF_CONFIG": json.dumps(tf_config)})
+        literal = RunConfig(tf_config=tf_config)
+        assert (from_text.master, from_text.evaluation_master) == (
+            literal.master,
+            literal.evaluation_master,
+        )
+
+    def test_an_evaluator_of_a_tf_config_variable_keeps_its_evaluation_master(self) -> None:
+        environ = {"TF_CONFIG": json.dumps(node("evaluator"))}
+        config = RunConfig.from_env(environ, master="grpc://tpu:1")
+        assert (config.master, config.evaluation_master) == ("grpc://tpu:1", "")
