@@ -906,6 +906,23 @@ class TestEstimatorErrorsBesideOtherErrors:
     @pytest.mark.parametrize(
         "tf_config",
         [
+            {"cluster": {"chief": ["h:0"], "worker": []}, "task": {"type": "worker", "index": 0}},
+            {"cluster": {"chief": [], "worker": ["h:1"]}, "task": {"index": 0}},
+            {
+                "cluster": {"chief": ["h:0"], "a": [], "w": ["h:1"]},
+                "task": {"type": "w", "index": 0},
+            },
+        ],
+    )
+    def test_tensorflow_fails_on_a_job_with_no_task_before_its_own_checks(
+        self, tf_config: dict[str, Any]
+    ) -> None:
+        """TensorFlow's job_tasks fails on an empty job (max() of nothing) once it reads it."""
+        assert [code for code, _, _ in tf_config_errors(tf_config)] == ["sparse"]
+
+    @pytest.mark.parametrize(
+        "tf_config",
+        [
             {"cluster": {"chief": "h:0"}},  # TensorFlow fails on the cluster itself
             {"cluster": {"chief": ["h:0"]}, "task": {"type": "chief", "index": "x"}},
             {"cluster": {"chief": ["bad"]}, "task": {"type": "chief", "index": 0}},
