@@ -1164,3 +1164,15 @@ def test_step_counts_refuse_what_is_not_a_number(value: Any) -> None:
     assert errors_of(save_summary_steps=value) == [
         ("int_type", ("save_summary_steps",), "Input should be a valid integer")
     ]
+
+
+@pytest.mark.parametrize("job", ["extra", "workers", "zone"])
+def test_no_default_session_config_for_a_job_of_another_name(job: str) -> None:
+    """Only chief, master, worker and ps get device filters, whatever the name sorts like."""
+    assert config_for(job, 0, cluster={**DOC_CLUSTER, job: ["h:9"]}).session_config is None
+
+
+@pytest.mark.parametrize(("argument", "in_tf_config"), [("/a", "/b"), ("/b", "/a")])
+def test_model_dir_conflict_either_way(argument: str, in_tf_config: str) -> None:
+    [(code, loc, _)] = errors_of(model_dir=argument, tf_config={"model_dir": in_tf_config})
+    assert (code, loc) == ("model_dir_conflict", ("model_dir",))
