@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
+import estconf.run_config
 from estconf import ClusterSpec, RunConfig, TFConfig
 from estconf.run_config import REPLACEABLE
 from estconf.session_config import ConfigProto
@@ -1176,3 +1177,27 @@ def test_no_default_session_config_for_a_job_of_another_name(job: str) -> None:
 def test_model_dir_conflict_either_way(argument: str, in_tf_config: str) -> None:
     [(code, loc, _)] = errors_of(model_dir=argument, tf_config={"model_dir": in_tf_config})
     assert (code, loc) == ("model_dir_conflict", ("model_dir",))
+
+
+class TestDerivedOnce:
+    """The distributed settings are derived once per construction, and defaults are shared."""
+
+    def test_one_derivation_per_construction(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        calls: list[TFConfig] = []
+        derive = estconf.run_config.derive_distributed
+
+        def counting(tf_config: TFConfig, *args: Any) -> Any:
+            calls.append(tf_config)
+            return derive(tf_config, *args)
+
+        monkeypatch.setattr(estconf.run_config, "derive_distributed", counting)
+        config = config_for("worker", 1)
+        assert (config.master, config.is_chief, config.global_id_in_cluster) == (
+            "grpc://host4:2222",
+            False,
+            2,
+        )
+        assert calls == [config.tf_config]
+
+    def test_equal_default_session_configs_are_one_object(self) -> None:
+        assert config_for("worker", 1).session_config is config_for("worker", 1).session_config

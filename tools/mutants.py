@@ -16,6 +16,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import ast
 import os
 import random
 import re
@@ -145,24 +146,54 @@ def _key(item: WorkItem) -> tuple[str, str, int]:
     return (str(mutation.module_path), mutation.operator_name, mutation.occurrence)
 
 
+_VALIDATORS = frozenset({"field_validator", "model_validator"})
+
+
+def _redundant_classmethods(module: str) -> set[int]:
+    """The lines of ``@classmethod`` under a pydantic validator, which applies it anyway."""
+    lines = set()
+    for node in ast.walk(ast.parse(Path(module).read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        names = {
+            getattr(decorator.func if isinstance(decorator, ast.Call) else decorator, "id", None)
+            for decorator in node.decorator_list
+        }
+        if names & _VALIDATORS:
+            lines.update(
+                decorator.lineno
+                for decorator in node.decorator_list
+                if isinstance(decorator, ast.Name) and decorator.id == "classmethod"
+            )
+    return lines
+
+
+def _excluded(item: WorkItem, settings: Settings, redundant: dict[str, set[int]]) -> bool:
+    module, operator, _ = _key(item)
+    if any(re.fullmatch(pattern, operator) for pattern in settings.exclude_operators):
+        return True
+    line = item.mutations[0].start_pos[0]
+    return operator.endswith("/RemoveDecorator") and line in redundant[module]
+
+
 def _new_session(db: WorkDB, settings: Settings, sample: int | None, seed: int) -> None:
     init_session([Path(module) for module in settings.modules], db, {})
     items = sorted(db.work_items, key=_key)
-    excluded = re.compile("|".join(f"(?:{pattern})" for pattern in settings.exclude_operators))
-    kept = [i for i in items if not (settings.exclude_operators and excluded.fullmatch(_key(i)[1]))]
+    redundant = {module: _redundant_classmethods(module) for module in settings.modules}
+    kept = [item for item in items if not _excluded(item, settings, redundant)]
     chosen = kept
     if sample is not None and sample < len(kept):
         chosen = random.Random(seed).sample(kept, sample)
     chosen_ids = {item.job_id for item in chosen}
     kept_ids = {item.job_id for item in kept}
     for reason, job_ids in (
-        ("excluded operator", {item.job_id for item in items} - kept_ids),
+        ("excluded", {item.job_id for item in items} - kept_ids),
         ("not in the sample", kept_ids - chosen_ids),
     ):
         skipped = WorkResult(worker_outcome=WorkerOutcome.SKIPPED, output=reason)
         db.set_multiple_results(sorted(job_ids), skipped)
     print(
-        f"{len(items)} mutants, {len(items) - len(kept)} of excluded operators; "
+        f"{len(items)} mutants, {len(items) - len(kept)} excluded; "
         f"running {len(chosen)}" + ("" if sample is None else f" drawn with seed {seed}"),
         flush=True,
     )
