@@ -376,3 +376,12 @@ def test_a_sparse_index_that_is_not_a_number_is_refused() -> None:
         ("int_type", ("worker", "None", "[key]")),
         ("int_type", ("worker", "(1,)", "[key]")),
     ]
+
+
+def test_frozen() -> None:
+    """A cluster cannot change once built (its derived views are computed once)."""
+    cluster = ClusterSpec({"worker": ["h:1"]})
+    with pytest.raises(ValidationError) as info:
+        cluster.root = {"worker": ["h:2"]}  # type: ignore[misc]
+    assert info.value.errors()[0]["type"] == "frozen_instance"
+    assert cluster.task_address("worker", 0) == "h:1"
