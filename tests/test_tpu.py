@@ -913,7 +913,12 @@ class TestRunConfigSchema:
     def test_dumped_properties(self) -> None:
         properties = RunConfig.model_json_schema(mode="serialization")["properties"]
         assert properties["master"]["readOnly"] is True
+        assert properties["evaluation_master"]["readOnly"] is True
         assert "tpu_config" in properties
+
+    def test_the_masters_are_dumped(self) -> None:
+        dumped = RunConfig(master="grpc://tpu:1", evaluation_master="e").model_dump()
+        assert (dumped["master"], dumped["evaluation_master"]) == ("grpc://tpu:1", "e")
 
 
 run_configs = st.fixed_dictionaries(
