@@ -7,7 +7,7 @@ DOCS_STAMP := $(VENV)/.installed-docs
 RELEASE_STAMP := $(VENV)/.installed-release
 DIST_CHECK := build/dist-check
 
-.PHONY: demo test lint typecheck unit compat bench fmt clean schemas docs docs-serve docs-examples dist
+.PHONY: demo test lint typecheck unit compat bench fmt clean schemas docs docs-serve docs-examples  dist mutants
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -116,4 +116,4 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python benchmarks/bench_deployment.py
 
 clean:
-	rm -rf $(VENV) $(TF_VENV) .import_linter_cache .mypy_cache .pytest_cache .ruff_cache .hypothesis site dist build
+	rm -rf $(VENV) $(TF_VENV) .import_linter_cache .mypy_cache .pytest_cache .ruff_cache .hypothesis site dist build .mutants

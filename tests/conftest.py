@@ -2,7 +2,8 @@
 
 Under continuous integration (``CI`` set) the examples are derandomized, so a
 run checks the same inputs every time and a red build always means a change
-broke something; runs elsewhere keep exploring new inputs.
+broke something; runs elsewhere keep exploring new inputs.  The ``mutants`` profile is the
+small, derandomized one that mutation testing runs for every mutant.
 """
 
 from __future__ import annotations
@@ -26,5 +27,13 @@ settings.register_profile(
     deadline=None,
     suppress_health_check=list(HealthCheck),
     derandomize=_DERANDOMIZE,
+)
+settings.register_profile(
+    "mutants",
+    max_examples=10,
+    deadline=None,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+    derandomize=True,
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))

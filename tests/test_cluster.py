@@ -9,6 +9,7 @@ from hypothesis import given
 from pydantic import ValidationError
 
 from estconf import ClusterSpec
+from estconf._types import address_problem
 
 from strategies import clusters
 
@@ -289,3 +290,94 @@ class TestRoundTrip:
             assert cluster.num_tasks(job) == len(cluster.task_indices(job))
             for index in cluster.task_indices(job):
                 assert cluster.task_address(job, index) == tasks[index]
+
+
+def hostname(length: int) -> str:
+    """A hostname of ``length`` characters, in labels of at most 63."""
+    labels, left = [], length
+    while left > 0:
+        size = min(63, left)
+        labels.append("a" * size)
+        left -= size + 1
+    name = ".".join(labels)
+    return name if len(name) == length else name[:-2] + "b"
+
+
+class TestHostnameLength:
+    """A hostname has at most 253 characters (RFC 1035)."""
+
+    def test_253_characters_pass(self) -> None:
+        address = f"{hostname(253)}:2222"
+        assert len(address.partition(":")[0]) == 253
+        assert ClusterSpec({"worker": [address]}).task_address("worker", 0) == address
+        assert ClusterSpec({"worker": {"1": address}}).task_address("worker", 1) == address
+
+    def test_253_characters_pass_when_checked_one_by_one(self) -> None:
+        """An IPv6 address in the job sends every address of it to the full check."""
+        address = f"{hostname(253)}:2222"
+        assert address_problem(address) is None
+        cluster = ClusterSpec({"worker": ["[::1]:1", address]})
+        assert cluster.task_address("worker", 1) == address
+
+    @pytest.mark.parametrize("sparse", [False, True])
+    def test_254_characters_do_not(self, sparse: bool) -> None:
+        address = f"{hostname(254)}:2222"
+        assert len(address.partition(":")[0]) == 254
+        tasks = {"0": "h:1", "1": address} if sparse else ["h:1", address]
+        [(code, loc, msg)] = errors_of({"worker": tasks})
+        assert (code, loc) == ("address", ("worker", 1))
+        assert msg.endswith("the hostname is longer than 253 characters")
+
+
+class TestIPv6Addresses:
+    FULL = "[2001:0db8:0000:0000:0000:ff00:0042:8329]:2222"
+
+    @pytest.mark.parametrize(
+        "address",
+        [FULL, "[2001:db8::ff00:42:8329]:2222", "[fe80::1%eth0]:1", "[::ffff:10.0.0.1]:1"],
+    )
+    def test_every_spelling_is_an_address(self, address: str) -> None:
+        assert ClusterSpec({"worker": [address]}).task_address("worker", 0) == address
+
+    def test_distinct_addresses_on_one_port(self) -> None:
+        tasks = ["[::1]:2222", "[::2]:2222", self.FULL, "[2001:db8::ff00:42:8330]:2222"]
+        assert ClusterSpec({"worker": tasks}).job_tasks("worker") == tasks
+
+    def test_one_address_on_two_ports(self) -> None:
+        assert ClusterSpec({"worker": ["[::1]:1", "[0::1]:2"]}).num_tasks("worker") == 2
+
+    def test_full_and_short_spellings_of_one_address_are_the_same(self) -> None:
+        [(code, loc, msg)] = errors_of(
+            {"worker": [self.FULL], "ps": ["[2001:DB8::FF00:42:8329]:2222"]}
+        )
+        assert (code, loc) == ("address", ("ps", 0))
+        assert "is already the address of worker[0]" in msg
+
+    @pytest.mark.parametrize("address", ["[1:2:3]:1", "[1:2:3:4:5:6:7:8:9]:1", "[1::2::3]:1"])
+    def test_not_an_ipv6_address(self, address: str) -> None:
+        [(code, loc, msg)] = errors_of({"worker": [address]})
+        assert (code, loc) == ("address", ("worker", 0))
+        assert "bad IPv6 address" in msg
+
+
+def test_as_dict_gives_a_list_for_a_large_dense_job() -> None:
+    tasks = [f"h{index}:1" for index in range(300)]
+    cluster = ClusterSpec({"worker": {str(i): address for i, address in enumerate(tasks)}})
+    assert cluster.as_dict() == {"worker": tasks}
+
+
+def test_a_sparse_index_that_is_not_a_number_is_refused() -> None:
+    found = errors_of({"worker": {None: "h:1", (1,): "h:2"}})
+    assert [(code, loc) for code, loc, _ in found] == [
+        ("int_type", ("worker", "None", "[key]")),
+        ("int_type", ("worker", "(1,)", "[key]")),
+    ]
+
+
+def test_frozen() -> None:
+    """A cluster cannot change once built (its derived views are computed once)."""
+    cluster = ClusterSpec({"worker": ["h:1"]})
+    with pytest.raises(ValidationError) as info:
+        cluster.root = {"worker": ["h:2"]}  # type: ignore[misc]
+    assert info.value.errors()[0]["type"] == "frozen_instance"
+    assert cluster.task_address("worker", 0) == "h:1"

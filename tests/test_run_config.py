@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
+import estconf.run_config
 from estconf import ClusterSpec, RunConfig, TFConfig, TPURunConfig
 from estconf.run_config import REPLACEABLE
 from estconf.session_config import ConfigProto
@@ -115,7 +116,7 @@ class TestLocalMode:
         config = RunConfig(tf_config={"session_master": "grpc://m:1", "eval_session_master": "e"})
         assert (config.master, config.evaluation_master) == ("grpc://m:1", "e")
 
-    @pytest.mark.parametrize("task_type", ["ps", "chief", "evaluator", None, ""])
+    @pytest.mark.parametrize("task_type", ["ps", "chief", "evaluator", None, "", "workers"])
     def test_task_type_must_be_worker(self, task_type: Any) -> None:
         assert tf_config_errors({"task": {"type": task_type}}) == [
             (
@@ -125,7 +126,7 @@ class TestLocalMode:
             )
         ]
 
-    @pytest.mark.parametrize("index", [1, "2", None])
+    @pytest.mark.parametrize("index", [1, "2", None, -1])
     def test_task_index_must_be_0(self, index: Any) -> None:
         assert tf_config_errors({"task": {"index": index}}) == [
             (
@@ -856,6 +857,7 @@ class TestDistributionStrategies:
         config = RunConfig(experimental_distribute=DistributeConfig(Strategy(), remote=remote))
         assert config.cluster_spec == remote
         assert values(config) == LOCAL_VALUES
+        assert config.session_config is None  # the coordinator's cluster has no device filters
         with pytest.raises(ValueError, match='Cannot set both "cluster_spec" of TF_CONFIG'):
             RunConfig(
                 experimental_distribute=DistributeConfig(Strategy(), remote=remote),
@@ -913,10 +915,35 @@ class TestEstimatorErrorsBesideOtherErrors:
                 },
                 {"string_type", "negative_task_index"},
             ),
+            (
+                {"cluster": {"chief": ["h:0"], "w": ["bad"]}, "task": {"type": "chief"}},
+                {"address", "missing_task_index"},
+            ),
+            (
+                {"cluster": {"chief": ["h:0"], "w": ["bad"]}, "task": {"index": 0}},
+                {"address", "missing_task_type"},
+            ),
         ],
     )
     def test_reported_together(self, tf_config: dict[str, Any], codes: set[str]) -> None:
         assert {code for code, _, _ in tf_config_errors(tf_config)} == codes
+
+    @pytest.mark.parametrize(
+        "tf_config",
+        [
+            {"cluster": {"chief": ["h:0"], "worker": []}, "task": {"type": "worker", "index": 0}},
+            {"cluster": {"chief": [], "worker": ["h:1"]}, "task": {"index": 0}},
+            {
+                "cluster": {"chief": ["h:0"], "a": [], "w": ["h:1"]},
+                "task": {"type": "w", "index": 0},
+            },
+        ],
+    )
+    def test_tensorflow_fails_on_a_job_with_no_task_before_its_own_checks(
+        self, tf_config: dict[str, Any]
+    ) -> None:
+        """TensorFlow's job_tasks fails on an empty job (max() of nothing) once it reads it."""
+        assert [code for code, _, _ in tf_config_errors(tf_config)] == ["empty_job"]
 
     @pytest.mark.parametrize(
         "tf_config",
@@ -953,3 +980,263 @@ class TestModelDirConflictBesideOtherErrors:
             "local_task_type",
         ]
         assert "must have the same value as the model_dir in TF_CONFIG" in str(info.value)
+
+
+class IndexOnly:
+    """An integer only through ``__index__``, as NumPy's integers are."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+
+class TestFrozen:
+    def test_fields_cannot_be_assigned(self) -> None:
+        config = RunConfig(model_dir="/tmp/model")
+        with pytest.raises(ValidationError) as info:
+            config.model_dir = "/tmp/other"  # type: ignore[misc]
+        assert info.value.errors()[0]["type"] == "frozen_instance"
+        assert config.model_dir == "/tmp/model"
+
+    def test_equal_configs_hash_equal(self) -> None:
+        first, second = config_for("evaluator", 3), config_for("evaluator", 3)
+        assert hash(first) == hash(second)
+        assert len({first, second, RunConfig(model_dir="/tmp/model"), RunConfig()}) == 3
+
+
+class TestIntegersThroughIndex:
+    """TensorFlow only compares these settings or calls int(): NumPy integers do."""
+
+    @pytest.mark.parametrize("key", ["save_summary_steps", "keep_checkpoint_max"])
+    def test_read_as_int(self, key: str) -> None:
+        value = getattr(RunConfig(**{key: IndexOnly(7)}), key)
+        assert (value, type(value)) == (7, int)
+
+    @pytest.mark.parametrize("key", ["save_summary_steps", "keep_checkpoint_max"])
+    def test_bounds_still_apply(self, key: str) -> None:
+        assert errors_of(**{key: IndexOnly(-1)}) == [("bounds", (key,), f"{key} should be >= 0")]
+
+    def test_task_index(self) -> None:
+        config = config_for("worker", IndexOnly(2))
+        assert (config.task_id, config.master) == (2, "grpc://host5:2222")
+
+
+class TestUnreadableDeviceFnSignature:
+    class Opaque:
+        """Callable, but its signature cannot be read (``inspect`` raises TypeError)."""
+
+        __signature__ = "not a signature"
+
+        def __call__(self, op: Any) -> str:
+            return ""
+
+    @pytest.mark.parametrize("device_fn", [Opaque(), next], ids=["type_error", "value_error"])
+    def test_refused_with_tensorflows_sentence(self, device_fn: Any) -> None:
+        assert errors_of(device_fn=device_fn) == [
+            (
+                "device_fn",
+                ("device_fn",),
+                'device_fn must be callable with exactly one argument "op".',
+            )
+        ]
+
+
+class TestNotAnObject:
+    @pytest.mark.parametrize("value", [5, "text", [], None])
+    def test_whole_config(self, value: Any) -> None:
+        with pytest.raises(ValidationError) as info:
+            RunConfig.model_validate(value)
+        [error] = info.value.errors()
+        assert (error["type"], error["loc"], error["input"]) == ("model_type", (), value)
+
+    @pytest.mark.parametrize("value", [5, "text", []])
+    def test_tf_config_argument(self, value: Any) -> None:
+        with pytest.raises(ValidationError) as info:
+            RunConfig(tf_config=value)
+        [error] = info.value.errors()
+        assert (error["type"], error["loc"], error["input"]) == (
+            "model_type",
+            ("tf_config",),
+            value,
+        )
+
+    @pytest.mark.parametrize(
+        ("text", "value", "kind"),
+        [("5", 5, "a number"), ("null", None, "null"), ("[1]", [1], "an array")],
+    )
+    def test_tf_config_variable(self, text: str, value: Any, kind: str) -> None:
+        with pytest.raises(ValidationError) as info:
+            RunConfig.from_env({"TF_CONFIG": text})
+        [error] = info.value.errors()
+        assert (error["type"], error["loc"], error["input"], error["msg"]) == (
+            "tf_config_type",
+            ("tf_config",),
+            value,
+            f"TF_CONFIG must be a JSON object, got {kind}",
+        )
+
+
+class TestClusterInEstimatorErrors:
+    """A TF_CONFIG with other errors is still read as TensorFlow reads it, and the
+    estimator's errors show its cluster as ``tf.train.ClusterSpec.as_dict()`` does."""
+
+    CLUSTER = {
+        "ps": {"1": "h:1", "0": "h:0"},  # indices 0..n-1: a list
+        "worker": {"2": "h:2"},  # a hole: a dict
+        "empty": [],  # no task: an empty dict
+        "bad": ["nowhere"],  # the error that sends the TF_CONFIG down the lenient path
+    }
+
+    def test_missing_chief_input(self) -> None:
+        found = RunConfigErrors.of({"cluster": self.CLUSTER, "task": {"type": "ps", "index": 0}})
+        assert found["missing_chief"] == {
+            "ps": ["h:0", "h:1"],
+            "worker": {2: "h:2"},
+            "empty": {},
+            "bad": ["nowhere"],
+        }
+
+    def test_unknown_task_type_message(self) -> None:
+        cluster = {**self.CLUSTER, "chief": ["h:9"]}
+        found = RunConfigErrors.messages(
+            {"cluster": cluster, "task": {"type": "evaluatr", "index": 0}}
+        )
+        assert found["unknown_task_type"].startswith(
+            "evaluatr is not a valid task_type in the cluster_spec:\n"
+            "ClusterSpec({'bad': ['nowhere'], 'chief': ['h:9'], 'empty': {}, "
+            "'ps': ['h:0', 'h:1'], 'worker': {2: 'h:2'}})\n"
+        )
+
+
+class RunConfigErrors:
+    @staticmethod
+    def _errors(tf_config: dict[str, Any]) -> list[Any]:
+        with pytest.raises(ValidationError) as info:
+            RunConfig(tf_config=tf_config)
+        return info.value.errors()
+
+    @classmethod
+    def of(cls, tf_config: dict[str, Any]) -> dict[str, Any]:
+        return {error["type"]: error["input"] for error in cls._errors(tf_config)}
+
+    @classmethod
+    def messages(cls, tf_config: dict[str, Any]) -> dict[str, str]:
+        return {error["type"]: error["msg"] for error in cls._errors(tf_config)}
+
+
+class TestTaskTypesReadFromJSON:
+    """Task types compare by value: those parsed from TF_CONFIG text behave as literals do."""
+
+    @pytest.mark.parametrize(
+        "tf_config",
+        [
+            {"task": {"type": "worker", "index": 0}},
+            {"cluster": DOC_CLUSTER, "task": {"type": "chief", "index": 0}},
+            {"cluster": DOC_CLUSTER, "task": {"type": "worker", "index": 2}},
+            {"cluster": DOC_CLUSTER, "task": {"type": "ps", "index": 1}},
+            {"cluster": DOC_CLUSTER, "task": {"type": "evaluator", "index": 4}},
+            {
+                "cluster": {"master": ["m:1"], "worker": ["w:1"]},
+                "task": {"type": "master", "index": 0},
+            },
+        ],
+    )
+    def test_same_properties(self, tf_config: dict[str, Any]) -> None:
+        from_text = RunConfig.from_env({"TF_CONFIG": json.dumps(tf_config)})
+        assert from_text.model_dump() == RunConfig(tf_config=tf_config).model_dump()
+
+    def test_evaluator_in_master_mode_from_text(self) -> None:
+        text = json.dumps(
+            {"cluster": {"master": ["m:1"]}, "task": {"type": "evaluator", "index": 0}}
+        )
+        with pytest.raises(ValidationError) as info:
+            RunConfig.from_env({"TF_CONFIG": text})
+        assert [e["type"] for e in info.value.errors()] == ["evaluator_with_master"]
+
+
+class TestLenientReadingStopsWhereTensorFlowWould:
+    """A TF_CONFIG TensorFlow itself could not read adds no estimator error to its own."""
+
+    @pytest.mark.parametrize(
+        ("task", "cluster", "errors"),
+        [
+            (
+                {"type": ["chief"], "index": 0},
+                {"chief": ["h:0"], "w": ["bad"]},
+                [
+                    ("address", ("tf_config", "cluster", "w", 0)),
+                    ("string_type", ("tf_config", "task", "type")),
+                ],
+            ),
+            (
+                {"type": "chief", "index": 0},
+                {"chief": ["h:0"], "w": {"x": "h:1"}},
+                [("int_type", ("tf_config", "cluster", "w", "x", "[key]"))],
+            ),
+            (
+                {"type": "chief", "index": [0]},
+                {"chief": ["h:0"], "w": ["bad"]},
+                [
+                    ("address", ("tf_config", "cluster", "w", 0)),
+                    ("int_type", ("tf_config", "task", "index")),
+                ],
+            ),
+            (
+                {"type": "chief", "index": float("inf")},
+                {"chief": ["h:0"], "w": ["bad"]},
+                [
+                    ("address", ("tf_config", "cluster", "w", 0)),
+                    ("int_type", ("tf_config", "task", "index")),
+                ],
+            ),
+        ],
+        ids=["unhashable_type", "sparse_key_not_a_number", "index_a_list", "index_infinite"],
+    )
+    def test_only_the_values_own_errors(self, task: Any, cluster: Any, errors: Any) -> None:
+        found = tf_config_errors({"cluster": cluster, "task": task})
+        assert [(code, loc) for code, loc, _ in found] == errors
+
+
+@pytest.mark.parametrize("value", [[10], {"steps": 10}, object()])
+def test_step_counts_refuse_what_is_not_a_number(value: Any) -> None:
+    assert errors_of(save_summary_steps=value) == [
+        ("int_type", ("save_summary_steps",), "Input should be a valid integer")
+    ]
+
+
+@pytest.mark.parametrize("job", ["extra", "workers", "zone"])
+def test_no_default_session_config_for_a_job_of_another_name(job: str) -> None:
+    """Only chief, master, worker and ps get device filters, whatever the name sorts like."""
+    assert config_for(job, 0, cluster={**DOC_CLUSTER, job: ["h:9"]}).session_config is None
+
+
+@pytest.mark.parametrize(("argument", "in_tf_config"), [("/a", "/b"), ("/b", "/a")])
+def test_model_dir_conflict_either_way(argument: str, in_tf_config: str) -> None:
+    [(code, loc, _)] = errors_of(model_dir=argument, tf_config={"model_dir": in_tf_config})
+    assert (code, loc) == ("model_dir_conflict", ("model_dir",))
+
+
+class TestDerivedOnce:
+    """The distributed settings are derived once per construction, and defaults are shared."""
+
+    def test_one_derivation_per_construction(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        calls: list[TFConfig] = []
+        derive = estconf.run_config.derive_distributed
+
+        def counting(tf_config: TFConfig, *args: Any) -> Any:
+            calls.append(tf_config)
+            return derive(tf_config, *args)
+
+        monkeypatch.setattr(estconf.run_config, "derive_distributed", counting)
+        config = config_for("worker", 1)
+        assert (config.master, config.is_chief, config.global_id_in_cluster) == (
+            "grpc://host4:2222",
+            False,
+            2,
+        )
+        assert calls == [config.tf_config]
+
+    def test_equal_default_session_configs_are_one_object(self) -> None:
+        assert config_for("worker", 1).session_config is config_for("worker", 1).session_config

@@ -206,3 +206,45 @@ class TestRoundTrip:
         tf_config = TFConfig()
         with pytest.raises(ValidationError):
             tf_config.model_dir = "x"  # type: ignore[misc]
+
+
+class IndexOnly:
+    """An integer only through ``__index__``, as NumPy's integers are."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+
+class TestNotAnObject:
+    @pytest.mark.parametrize("value", [5, "text", [], None])
+    def test_whole_config_echoes_the_input(self, value: Any) -> None:
+        with pytest.raises(ValidationError) as info:
+            TFConfig.model_validate(value)
+        [error] = info.value.errors()
+        assert (error["type"], error["loc"], error["input"]) == ("model_type", (), value)
+
+    @pytest.mark.parametrize(("text", "value"), [("null", None), ("[1]", [1]), ('"x"', "x")])
+    def test_variable_echoes_the_parsed_value(self, text: str, value: Any) -> None:
+        for read in (TFConfig.from_env, lambda env: TFConfig.from_json(env["TF_CONFIG"])):
+            with pytest.raises(ValidationError) as info:
+                read({"TF_CONFIG": text})
+            [error] = info.value.errors()
+            assert (error["type"], error["loc"], error["input"]) == ("tf_config_type", (), value)
+
+
+class TestIndexThroughIndex:
+    def test_an_integer_through_index_is_read_as_int(self) -> None:
+        """NumPy integers: TensorFlow calls int() on the index, which they support."""
+        index = Task(index=IndexOnly(3)).index
+        assert (index, type(index)) == (3, int)
+        assert TFConfig.model_validate({"task": {"index": IndexOnly(0)}}).task.index == 0
+
+
+def test_an_index_too_long_for_int_is_refused() -> None:
+    """Python's int() refuses more than 4300 digits; TensorFlow would fail the same way."""
+    [(code, loc, msg)] = errors_of({"task": {"index": "9" * 5000}})
+    assert (code, loc) == ("int_type", ("task", "index"))
+    assert msg.startswith("Input is too long to convert to an integer: Exceeds the limit")

@@ -306,7 +306,23 @@ class TestInputPartitionDims:
         ],
     )
     def test_features_and_labels(self, dims: list[Any]) -> None:
-        assert TPUConfig.model_validate({**PARTITIONED, "input_partition_dims": dims})
+        config = TPUConfig.model_validate({**PARTITIONED, "input_partition_dims": dims})
+        assert config.input_partition_dims == dims
+        assert config.model_dump(mode="json")["input_partition_dims"] == dims
+
+    @pytest.mark.parametrize(
+        ("given", "parsed"),
+        [
+            ([(2.0, 2)], [[2, 2]]),
+            ([{"image": (1, 4)}, (4,)], [{"image": [1, 4]}, [4]]),
+        ],
+    )
+    def test_entries_are_read_as_lists_of_ints(self, given: list[Any], parsed: list[Any]) -> None:
+        config = TPUConfig.model_validate({**PARTITIONED, "input_partition_dims": given})
+        assert config.input_partition_dims == parsed
+        assert [type(dim) for dim in _every_dim(config.input_partition_dims)] == [int] * len(
+            _every_dim(parsed)
+        )
 
     def test_tuples_read_as_lists(self) -> None:
         config = TPUConfig.model_validate({**PARTITIONED, "input_partition_dims": ([1, 4], None)})
@@ -318,7 +334,10 @@ class TestInputPartitionDims:
             ("input_partition_dims_length", ("input_partition_dims",), LENGTH_MESSAGE)
         ]
 
-    @pytest.mark.parametrize("mode", [True, False, 2, 3.0, "PER_HOST_V1", None])
+    @pytest.mark.parametrize(
+        "mode",
+        [True, False, 2, 3.0, "PER_HOST_V1", None, 4, InputPipelineConfig.BROADCAST, "SLICED"],
+    )
     def test_needs_per_host_v2(self, mode: Any) -> None:
         """TensorFlow tests `is PER_HOST_V2` before it reads True, so True fails too."""
         found = errors_of(
@@ -413,7 +432,8 @@ class TestEvalTrainingInputConfiguration:
         )
         from_env = TPUConfig.from_env({}, tpu_job_name="t", per_host_input_for_training=3)
         assert from_env.per_host_input_for_training is InputPipelineConfig.PER_HOST_V2
-        assert TPUConfig.model_validate_json('{"eval_training_input_configuration": "SLICED"}')
+        in_json = TPUConfig.model_validate_json('{"eval_training_input_configuration": "SLICED"}')
+        assert in_json.eval_training_input_configuration is InputPipelineConfig.SLICED
 
     @pytest.mark.parametrize(
         ("value", "shown"),
@@ -894,7 +914,12 @@ class TestRunConfigSchema:
     def test_dumped_properties(self) -> None:
         properties = RunConfig.model_json_schema(mode="serialization")["properties"]
         assert properties["master"]["readOnly"] is True
+        assert properties["evaluation_master"]["readOnly"] is True
         assert "tpu_config" in properties
+
+    def test_the_masters_are_dumped(self) -> None:
+        dumped = RunConfig(master="grpc://tpu:1", evaluation_master="e").model_dump()
+        assert (dumped["master"], dumped["evaluation_master"]) == ("grpc://tpu:1", "e")
 
 
 run_configs = st.fixed_dictionaries(
@@ -926,3 +951,88 @@ class TestRunConfigRoundTrip:
             assert config.evaluation_master == derived.evaluation_master
         else:
             assert config.evaluation_master == config.master
+
+
+def _every_dim(partition_dims: Any) -> list[Any]:
+    """Every number in an ``input_partition_dims`` value, in order."""
+    found: list[Any] = []
+    for entry in partition_dims or []:
+        lists = entry.values() if isinstance(entry, dict) else [entry]
+        for dims in lists:
+            found.extend(dims or [])
+    return found
+
+
+class TestTFConfigNotAnObject:
+    """TPUConfig reads TF_CONFIG's service only: a TF_CONFIG that is not an object fails."""
+
+    @staticmethod
+    def error_of(build: Any) -> tuple[Any, ...]:
+        with pytest.raises(ValidationError) as info:
+            build()
+        [error] = info.value.errors()
+        return (error["type"], error["loc"], error["input"], error["msg"])
+
+    @pytest.mark.parametrize(
+        ("tf_config", "kind"), [(5, "a number"), ([], "an array"), ("text", "a string")]
+    )
+    def test_argument(self, tf_config: Any, kind: str) -> None:
+        assert self.error_of(lambda: TPUConfig(tf_config=tf_config)) == (
+            "tf_config_type",
+            ("tf_config",),
+            tf_config,
+            f"TF_CONFIG must be a JSON object, got {kind}",
+        )
+
+    @pytest.mark.parametrize(
+        ("text", "value", "kind"),
+        [("5", 5, "a number"), ("[1]", [1], "an array"), ("null", None, "null")],
+    )
+    def test_variable(self, text: str, value: Any, kind: str) -> None:
+        assert self.error_of(lambda: TPUConfig.from_env({"TF_CONFIG": text})) == (
+            "tf_config_type",
+            ("TF_CONFIG",),
+            value,
+            f"TF_CONFIG must be a JSON object, got {kind}",
+        )
+
+    @pytest.mark.parametrize("model", [TPUConfig, RunConfig])
+    @pytest.mark.parametrize("value", [5, "text", "master", [], None])
+    def test_whole_config_echoes_the_input(self, model: Any, value: Any) -> None:
+        assert self.error_of(lambda: model.model_validate(value)) == (
+            "model_type",
+            (),
+            value,
+            f"Input should be a valid dictionary or instance of {model.__name__}",
+        )
+
+
+class TestReadFromText:
+    """Names and task types parsed from JSON text compare by value, as literals do."""
+
+    def test_per_host_v2_by_name(self) -> None:
+        text = json.dumps(
+            {
+                "num_cores_per_replica": 4,
+                "per_host_input_for_training": "PER_HOST_V2",
+                "input_partition_dims": [[2, 2]],
+            }
+        )
+        config = TPUConfig.model_validate_json(text)
+        assert config.per_host_input_for_training is InputPipelineConfig.PER_HOST_V2
+        assert config.input_partition_dims == [[2, 2]]
+
+    @pytest.mark.parametrize("task", [("evaluator", 0), ("worker", 1), ("chief", 0)])
+    def test_masters_of_a_tf_config_variable(self, task: tuple[str, int]) -> None:
+        tf_config = node(*task)
+        from_text = RunConfig.from_env({"TF_CONFIG": json.dumps(tf_config)})
+        literal = RunConfig(tf_config=tf_config)
+        assert (from_text.master, from_text.evaluation_master) == (
+            literal.master,
+            literal.evaluation_master,
+        )
+
+    def test_an_evaluator_of_a_tf_config_variable_keeps_its_evaluation_master(self) -> None:
+        environ = {"TF_CONFIG": json.dumps(node("evaluator"))}
+        config = RunConfig.from_env(environ, master="grpc://tpu:1")
+        assert (config.master, config.evaluation_master) == ("grpc://tpu:1", "")

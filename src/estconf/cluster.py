@@ -338,12 +338,16 @@ class ClusterSpec(RootModel[dict[JobName, JobTasks]]):
         """Return ``len(job_tasks(job_name))`` without building the list.
 
         Raises:
-            ValueError: ``job_name`` is not a job of this cluster.
+            ValueError: ``job_name`` is not a job of this cluster, or (in a
+                cluster read leniently) a job with no task, on which
+                TensorFlow's ``job_tasks`` fails the same way.
         """
         tasks = self._job(job_name)
         if isinstance(tasks, list):
+            if not tasks:
+                raise ValueError(f"job {job_name!r} has no task")  # max() of none, in TensorFlow
             return len(tasks)
-        return max(tasks) + 1 if tasks else 0
+        return max(tasks) + 1  # ValueError on a job with no task, as in TensorFlow
 
     def as_dict(self) -> dict[str, list[str] | dict[int, str]]:
         """Return the cluster as a plain dict, as ``tf.train.ClusterSpec.as_dict()`` does.
