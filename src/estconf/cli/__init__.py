@@ -59,9 +59,11 @@ _RUN: dict[str, Callable[[argparse.Namespace], int]] = {
 }
 
 _DESCRIPTION = """\
-Validate TensorFlow Estimator run configuration -- TF_CONFIG, RunConfig --
-in JSON, TOML or YAML files, export JSON Schema for editors, and show what
-TensorFlow derives from a TF_CONFIG, without TensorFlow installed."""
+Validate TensorFlow run configuration -- TF_CONFIG, RunConfig, TPUConfig, and
+Kubeflow TFJob manifests -- in JSON, TOML or YAML files, as the Estimator or
+tf.distribute reads it; check the TF_CONFIGs of a whole job together; export
+JSON Schema for editors; and show what TensorFlow derives from a TF_CONFIG,
+without TensorFlow installed."""
 
 _EPILOG = """\
 examples:
