@@ -300,7 +300,7 @@ def _from_replicas(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
     from estconf.io import report
-    from estconf.kubeflow import check, predict_replicas, tfjob_for_replicas
+    from estconf.kubeflow import Operator, check, predict, tfjob_for_replicas
     from estconf.profiles import check_profile
 
     counts = {t: getattr(args, t.lower()) for t in REPLICA_TYPES if getattr(args, t.lower())}
@@ -313,13 +313,7 @@ def _from_replicas(args: argparse.Namespace) -> int:
         for finding in refused:
             print(f"{name}: {finding.message}", file=sys.stderr)
         return EXIT_INVALID
-    prediction = predict_replicas(
-        args.job,
-        counts,
-        namespace=args.namespace,
-        port=args.port,
-        cluster_domain=args.cluster_domain,
-    )
+    prediction = predict(tfjob, operator=Operator(cluster_domain=args.cluster_domain))
     outputs = _predicted(prediction, args)
     if outputs:
         try:
