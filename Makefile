@@ -7,7 +7,7 @@ DOCS_STAMP := $(VENV)/.installed-docs
 RELEASE_STAMP := $(VENV)/.installed-release
 DIST_CHECK := build/dist-check
 
-.PHONY: demo test lint typecheck unit compat bench fmt clean schemas docs docs-serve docs-examples  dist mutants
+.PHONY: demo test lint typecheck unit compat bench fmt clean schemas docs docs-serve docs-examples dist mutants
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -114,6 +114,18 @@ bench: $(BENCH_STAMP)
 		ESTCONF_PYTHON=$(CURDIR)/$(BIN)/python PYTHONPATH=$(CURDIR)/src $(BENCH_PYTHON) benchmarks/performance.py
 	$(BIN)/python benchmarks/bench_cli.py
 	$(BIN)/python benchmarks/bench_deployment.py
+
+# `make mutants`: mutation testing of the rules (docs/mutation.md); slow, so not part
+# of `make test`.  MUTANTS_ARGS=--all runs every mutant instead of the sample.
+MUTANTS_STAMP := $(VENV)/.installed-mutants
+MUTANTS_ARGS ?=
+
+$(MUTANTS_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,mutants]'
+	touch $(MUTANTS_STAMP)
+
+mutants: $(MUTANTS_STAMP)
+	$(BIN)/python tools/mutants.py $(MUTANTS_ARGS)
 
 clean:
 	rm -rf $(VENV) $(TF_VENV) .import_linter_cache .mypy_cache .pytest_cache .ruff_cache .hypothesis site dist build .mutants

@@ -10,13 +10,18 @@ exits 1 when the rate is below ``fail-under``.
 
 Usage::
 
-    python tools/mutants.py [--all | --sample N] [--seed S] [--resume]
+    python tools/mutants.py [--all | --sample N] [--seed S] [--jobs J] [--resume]
+
+With ``--jobs J`` (default: the number of CPUs), J mutants are tested at a
+time, each worker in its own copy of the tree (``.mutants/tree``,
+``.mutants/tree-2``, ...).
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import os
 import random
 import re
@@ -26,6 +31,8 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -95,29 +102,51 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="run the last session's survivors again against the current tests",
     )
+    parser.add_argument(
+        "--jobs", type=int, default=os.cpu_count() or 1, help="mutants tested at a time"
+    )
     parser.add_argument("--workdir", type=Path, default=ROOT / ".mutants")
     args = parser.parse_args(argv)
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
 
-    tree = args.workdir / "tree"
+    trees = [
+        args.workdir / ("tree" if job == 1 else f"tree-{job}") for job in range(1, args.jobs + 1)
+    ]
     session = args.workdir / "session.sqlite"
-    resume = (args.resume or args.retest_survivors) and session.exists() and tree.exists()
+    resume = (args.resume or args.retest_survivors) and session.exists() and trees[0].exists()
     if args.retest_survivors and not resume:
         sys.exit("no session to retest: run the mutants first")
-    if not resume or args.retest_survivors:
-        _copy_tree(tree)
-    os.chdir(tree)
-    os.environ["PYTHONPATH"] = os.pathsep.join(
-        [str(tree / "src"), *filter(None, [os.environ.get("PYTHONPATH")])]
-    )
+    for tree in trees:
+        if not (resume and tree.exists()) or args.retest_survivors:
+            _copy_tree(tree)
     os.environ["HYPOTHESIS_PROFILE"] = settings.hypothesis_profile
-    _baseline(settings)
-    with use_db(str(session), WorkDB.Mode.create) as db:
+    with _in_tree(trees[0]):
+        _baseline(settings)
+    with _in_tree(trees[0]), use_db(str(session.resolve()), WorkDB.Mode.create) as db:
         if not resume:
             _new_session(db, settings, None if args.all else args.sample, args.seed)
         if args.retest_survivors:
             _forget_survivors(db)
-        _run(db, settings)
+    with use_db(str(session.resolve()), WorkDB.Mode.open) as db:
+        _run(db, settings, trees)
         return _report(db, settings, args)
+
+
+@contextlib.contextmanager
+def _in_tree(tree: Path) -> Iterator[None]:
+    """Work in ``tree``, with its ``src`` first on the path of the tests' Python."""
+    before, path = Path.cwd(), os.environ.get("PYTHONPATH")
+    os.chdir(tree)
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(tree.resolve() / "src"), *filter(None, [path])])
+    try:
+        yield
+    finally:
+        os.chdir(before)
+        if path is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = path
 
 
 def _copy_tree(tree: Path) -> None:
@@ -207,18 +236,46 @@ def _forget_survivors(db: WorkDB) -> None:
     print(f"retesting {len(survivors)} survivors", flush=True)
 
 
-def _run(db: WorkDB, settings: Settings) -> None:
+def _run(db: WorkDB, settings: Settings, trees: list[Path]) -> None:
+    """Test the pending mutants, one per tree at a time, recording each result as it comes."""
     pending = sorted(db.pending_work_items, key=_key)
-    for number, item in enumerate(pending, 1):
-        module, operator, occurrence = _key(item)
-        started = time.monotonic()
-        result = mutate_and_test(item.mutations, settings.command_for(module), settings.timeout)
-        db.set_result(item.job_id, result)
-        print(
-            f"[{number}/{len(pending)}] {_outcome(result):<11} {_where(item)} "
-            f"{operator.removeprefix('core/')} #{occurrence} ({time.monotonic() - started:.1f} s)",
-            flush=True,
-        )
+    free = list(trees)
+    running: dict[Future[tuple[WorkResult, float]], tuple[WorkItem, Path]] = {}
+    done_count = 0
+    with ProcessPoolExecutor(max_workers=len(trees)) as pool:
+        queue = iter(pending)
+        while True:
+            while free:
+                item = next(queue, None)
+                if item is None:
+                    break
+                tree = free.pop()
+                command = settings.command_for(_key(item)[0])
+                future = pool.submit(_test_in, tree, item, command, settings.timeout)
+                running[future] = (item, tree)
+            if not running:
+                break
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                item, tree = running.pop(future)
+                free.append(tree)
+                result, seconds = future.result()
+                db.set_result(item.job_id, result)
+                done_count += 1
+                _module, operator, occurrence = _key(item)
+                print(
+                    f"[{done_count}/{len(pending)}] {_outcome(result):<11} {_where(item)} "
+                    f"{operator.removeprefix('core/')} #{occurrence} ({seconds:.1f} s)",
+                    flush=True,
+                )
+
+
+def _test_in(tree: Path, item: WorkItem, command: str, timeout: float) -> tuple[WorkResult, float]:
+    """Make one mutant in ``tree`` and run its tests there (in a worker process)."""
+    started = time.monotonic()
+    with _in_tree(tree):
+        result = mutate_and_test(item.mutations, command, timeout)
+    return result, time.monotonic() - started
 
 
 def _outcome(result: WorkResult) -> str:
