@@ -175,25 +175,35 @@ def _key(item: WorkItem) -> tuple[str, str, int]:
     return (str(mutation.module_path), mutation.operator_name, mutation.occurrence)
 
 
-_VALIDATORS = frozenset({"field_validator", "model_validator"})
+_APPLIED_ANYWAY = {
+    "classmethod": frozenset({"field_validator", "model_validator"}),
+    "property": frozenset({"computed_field"}),
+}
+"""Decorators that pydantic applies itself under these: removing one leaves the same class."""
 
 
-def _redundant_classmethods(module: str) -> set[int]:
-    """The lines of ``@classmethod`` under a pydantic validator, which applies it anyway."""
+def _decorator_name(decorator: ast.expr) -> str | None:
+    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+    return target.id if isinstance(target, ast.Name) else None
+
+
+def _redundant_decorators(module: str) -> set[int]:
+    """The lines of decorators that pydantic would apply anyway (see ``_APPLIED_ANYWAY``).
+
+    ``@classmethod`` under ``@field_validator`` or ``@model_validator``, and
+    ``@property`` under ``@computed_field``: pydantic makes the function a
+    classmethod or a property itself, so a mutant without the decorator is the
+    same program.
+    """
     lines = set()
     for node in ast.walk(ast.parse(Path(module).read_text(encoding="utf-8"))):
         if not isinstance(node, ast.FunctionDef):
             continue
-        names = {
-            getattr(decorator.func if isinstance(decorator, ast.Call) else decorator, "id", None)
-            for decorator in node.decorator_list
-        }
-        if names & _VALIDATORS:
-            lines.update(
-                decorator.lineno
-                for decorator in node.decorator_list
-                if isinstance(decorator, ast.Name) and decorator.id == "classmethod"
-            )
+        names = {_decorator_name(decorator) for decorator in node.decorator_list}
+        for decorator in node.decorator_list:
+            outer = _APPLIED_ANYWAY.get(_decorator_name(decorator) or "")
+            if outer is not None and not isinstance(decorator, ast.Call) and names & outer:
+                lines.add(decorator.lineno)
     return lines
 
 
@@ -208,7 +218,7 @@ def _excluded(item: WorkItem, settings: Settings, redundant: dict[str, set[int]]
 def _new_session(db: WorkDB, settings: Settings, sample: int | None, seed: int) -> None:
     init_session([Path(module) for module in settings.modules], db, {})
     items = sorted(db.work_items, key=_key)
-    redundant = {module: _redundant_classmethods(module) for module in settings.modules}
+    redundant = {module: _redundant_decorators(module) for module in settings.modules}
     kept = [item for item in items if not _excluded(item, settings, redundant)]
     chosen = kept
     if sample is not None and sample < len(kept):
@@ -287,8 +297,10 @@ def _outcome(result: WorkResult) -> str:
 
 
 def _where(item: WorkItem) -> str:
+    """The mutated module, as a path under ``src/estconf``, and the line of the change."""
     [mutation] = item.mutations
-    return f"{Path(mutation.module_path).name}:{mutation.start_pos[0]}"
+    module = Path(mutation.module_path).as_posix().removeprefix("src/estconf/")
+    return f"{module}:{mutation.start_pos[0]}"
 
 
 def _changed_lines(diff: str | None) -> list[str]:
