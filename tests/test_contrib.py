@@ -33,6 +33,16 @@ ClusterConfig = contrib.ClusterConfig
 RunConfig = contrib.RunConfig
 
 # The examples of TensorFlow 1.x's docstrings and tests.
+DERIVED = (
+    "cluster_spec",
+    "environment",
+    "is_chief",
+    "num_ps_replicas",
+    "num_worker_replicas",
+    "task_id",
+    "task_type",
+)
+"""The properties a contrib config derives from TF_CONFIG, each a key of its dump."""
 CLUSTER = {"ps": ["host1:2222", "host2:2222"], "worker": ["host3:2222", "host4:2222", "host5:2222"]}
 TEST_CLUSTER = {"ps": ["host1:1", "host2:2"], "worker": ["host3:3", "host4:4", "host5:5"]}
 
@@ -373,6 +383,31 @@ class TestCountsAndChief:
     def test_default_is_chief_without_a_job_name(self) -> None:
         assert make(TF_CONFIG={"cluster": {}, "task": {}}).is_chief
 
+    def test_without_a_job_name_only_index_0_is_chief(self) -> None:
+        assert not make(TF_CONFIG={"task": {"index": -1}}).is_chief
+
+    def test_the_dump_holds_every_property(self) -> None:
+        cluster = {"ps": ["host1:1"], "master": ["host3:3"], "worker": ["h:4", "h:5"]}
+        tf_config = {"cluster": cluster, "task": {"type": "master"}, "environment": "cloud"}
+        for model in (RunConfig, ClusterConfig):
+            with deprecation_expected():
+                dump = model(TF_CONFIG=tf_config).model_dump()
+            assert {key: dump[key] for key in DERIVED} == {
+                "cluster_spec": cluster,
+                "environment": "cloud",
+                "is_chief": True,
+                "num_ps_replicas": 1,
+                "num_worker_replicas": 3,
+                "task_id": 0,
+                "task_type": "master",
+            }
+
+    def test_only_tf_config_gets_the_tf_config_hint(self) -> None:
+        dump = make(TF_CONFIG={"task": {"index": 1}}).model_dump(mode="json")
+        [(code, loc, msg)] = errors_of(**{**dump, "is_chief": True})
+        assert (code, loc) == ("derived_mismatch", ("is_chief",))
+        assert msg.endswith("remove it or make it agree")
+
 
 class TestRunConfigArguments:
     def test_defaults(self) -> None:
@@ -472,6 +507,11 @@ class TestTFConfigProperty:
             gpu_options=GPUOptions(per_process_gpu_memory_fraction=1.0),
         )
 
+    def test_built_once(self) -> None:
+        """As TensorFlow's, the property gives the one ConfigProto the config holds."""
+        config = make(num_cores=2)
+        assert config.tf_config is config.tf_config
+
     def test_built_from_the_arguments(self) -> None:
         config = make(num_cores=-1, log_device_placement=True, gpu_memory_fraction=0.25)
         assert config.tf_config.model_dump(mode="json") == {
@@ -481,6 +521,15 @@ class TestTFConfigProperty:
             "gpu_options": {"per_process_gpu_memory_fraction": 0.25},
         }
         assert isinstance(make(gpu_memory_fraction=1).tf_config.gpu_options, GPUOptions)
+
+    @pytest.mark.parametrize("num_cores", [2**31 - 1, -(2**31)])
+    def test_num_cores_takes_every_int32(self, num_cores: int) -> None:
+        config = make(num_cores=num_cores)
+        assert config.tf_config.inter_op_parallelism_threads == num_cores
+
+    def test_num_cores_schema_is_the_int32_range(self) -> None:
+        schema = RunConfig.model_json_schema()["properties"]["num_cores"]
+        assert (schema["minimum"], schema["maximum"]) == (-(2**31), 2**31 - 1)
 
     @pytest.mark.parametrize("num_cores", [2**31, -(2**31) - 1])
     def test_num_cores_is_an_int32(self, num_cores: int) -> None:
@@ -602,6 +651,9 @@ class TestReplace:
 
 
 class TestUid:
+    def test_an_unset_property_is_not_its_name(self) -> None:
+        assert make(model_dir="None").uid() != make().uid()
+
     def test_stable(self) -> None:
         config = make(tf_random_seed=123, model_dir="test_dir")
         assert {config.uid() for _ in range(10)} == {config.uid()}

@@ -93,10 +93,12 @@ class TestMultiWorker:
 class TestRefusals:
     """TensorFlow's checks, in its order, then the section 6 rules."""
 
-    @pytest.mark.parametrize("task", [{}, {"type": "worker"}, {"index": 0}])
-    def test_task_type_and_index_must_be_set(self, task: dict[str, Any]) -> None:
-        code, _, msg = refusal({"cluster": WORKERS, "task": task})
-        assert code == "missing_task"
+    @pytest.mark.parametrize(
+        ("task", "missing"), [({}, "type"), ({"type": "worker"}, "index"), ({"index": 0}, "type")]
+    )
+    def test_task_type_and_index_must_be_set(self, task: dict[str, Any], missing: str) -> None:
+        code, loc, msg = refusal({"cluster": WORKERS, "task": task})
+        assert (code, loc) == ("missing_task", ("tf_config", "task", missing))
         assert (
             msg == "When `cluster_spec` is given, you must also specify `task_type` and `task_id`."
         )
@@ -120,11 +122,12 @@ class TestRefusals:
             "('chief', 'worker', 'evaluator', 'ps', None)"
         )
 
-    def test_task_type_must_be_a_job(self) -> None:
-        code, _, msg = refusal({"cluster": WORKERS, "task": {"type": "chief", "index": 0}})
+    @pytest.mark.parametrize("task_type", ["chief", "ps"])
+    def test_task_type_must_be_a_job(self, task_type: str) -> None:
+        code, _, msg = refusal({"cluster": WORKERS, "task": {"type": task_type, "index": 0}})
         assert (code, msg) == (
             "task_type_not_in_cluster",
-            "`task_type` 'chief' not found in cluster_spec.",
+            f"`task_type` {task_type!r} not found in cluster_spec.",
         )
 
     @pytest.mark.parametrize("job", ["chief", "evaluator"])
@@ -184,16 +187,54 @@ class TestFromEnv:
         text = json.dumps({"cluster": WORKERS, "task": {"type": "worker", "index": 1}})
         assert MultiWorkerConfig.from_env({"TF_CONFIG": text}) == config(WORKERS, "worker", 1)
 
+    def test_an_evaluator_read_from_json(self) -> None:
+        text = json.dumps(
+            {
+                "cluster": {**WORKERS, "evaluator": ["e:0"]},
+                "task": {"type": "evaluator", "index": 0},
+            }
+        )
+        evaluator = MultiWorkerConfig.from_env({"TF_CONFIG": text})
+        assert (evaluator.num_workers, evaluator.id_in_cluster, evaluator.is_chief) == (1, 0, True)
+        assert evaluator.collective_leader == ""
+        text = json.dumps({"cluster": WORKERS, "task": {"type": "evaluator", "index": 0}})
+        with pytest.raises(ValidationError) as info:
+            MultiWorkerConfig.from_env({"TF_CONFIG": text})
+        assert [e["type"] for e in info.value.errors()] == ["missing_evaluator_job"]
+
     def test_unset_is_single_worker(self) -> None:
         assert not MultiWorkerConfig.from_env({}).multi_worker
 
     def test_unreadable(self) -> None:
         with pytest.raises(ValidationError) as info:
             MultiWorkerConfig.from_env({"TF_CONFIG": "[]"})
-        assert [e["type"] for e in info.value.errors()] == ["tf_config_type"]
+        assert [(e["type"], e["input"]) for e in info.value.errors()] == [("tf_config_type", [])]
+
+    def test_not_json_is_shown_as_given(self) -> None:
+        with pytest.raises(ValidationError) as info:
+            MultiWorkerConfig.from_env({"TF_CONFIG": "{bad"})
+        [error] = info.value.errors()
+        assert (error["loc"], error["input"]) == (("tf_config",), "{bad")
 
 
 class TestDump:
+    def test_holds_every_derived_value(self) -> None:
+        tf_config = {"cluster": CHIEF_WORKERS, "task": {"type": "worker", "index": 1}}
+        dump = MultiWorkerConfig(tf_config={**tf_config, "rpc_layer": "grpc"}).model_dump()
+        assert {key: value for key, value in dump.items() if key != "tf_config"} == {
+            "cluster_spec": CHIEF_WORKERS,
+            "task_type": "worker",
+            "task_id": 1,
+            "rpc_layer": "grpc",
+            "multi_worker": True,
+            "num_workers": 3,
+            "id_in_cluster": 2,
+            "is_chief": False,
+            "collective_leader": "/job:chief/replica:0/task:0",
+            "coordination_leader": "/job:chief/replica:0/task:0",
+            "worker_device": "/job:worker/task:1",
+        }
+
     def test_derived_keys_are_computed_fields(self) -> None:
         dump = config(CHIEF_WORKERS, "worker", 1).model_dump(mode="json")
         assert dump["id_in_cluster"] == 2

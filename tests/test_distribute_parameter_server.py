@@ -142,6 +142,26 @@ class TestRefusals:
         )
 
 
+def test_dump_holds_every_derived_value() -> None:
+    tf_config = {"cluster": CLUSTER, "task": {"type": "worker", "index": 1}, "rpc_layer": "grpc"}
+    dump = ParameterServerConfig(tf_config=tf_config).model_dump()
+    assert {key: value for key, value in dump.items() if key != "tf_config"} == {
+        "cluster_spec": CLUSTER,
+        "task_type": "worker",
+        "task_id": 1,
+        "rpc_layer": "grpc",
+        "num_workers": 2,
+        "num_ps": 1,
+        "role": "worker",
+        "is_coordinator": False,
+        "device_filters": {
+            "worker:0": ["/job:ps", "/job:chief"],
+            "worker:1": ["/job:ps", "/job:chief"],
+            "ps:0": ["/job:worker", "/job:chief"],
+        },
+    }
+
+
 def test_from_env() -> None:
     text = json.dumps({"cluster": CLUSTER, "task": {"type": "ps", "index": 0}})
     assert ParameterServerConfig.from_env({"TF_CONFIG": text}).role == "ps"

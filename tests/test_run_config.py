@@ -6,7 +6,8 @@ import fractions
 import functools
 import json
 import pathlib
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, ClassVar
 
 import pytest
 from hypothesis import given
@@ -389,6 +390,15 @@ class TestModelDir:
 
     def test_path_like(self) -> None:
         assert RunConfig(model_dir=pathlib.PurePosixPath("/a/b")).model_dir == "/a/b"
+
+    def test_path_like_compared_as_text_with_tf_config(self) -> None:
+        agreeing = RunConfig(model_dir=pathlib.PurePosixPath("/m"), tf_config={"model_dir": "/m"})
+        assert agreeing.model_dir == "/m"
+        [(code, loc, msg)] = errors_of(
+            model_dir=pathlib.PurePosixPath("/a"), tf_config={"model_dir": "/m"}
+        )
+        assert (code, loc) == ("model_dir_conflict", ("model_dir",))
+        assert 'model_dir: /a\nTF_CONFIG["model_dir"]: /m.' in msg
 
     def test_empty_argument(self) -> None:
         assert errors_of(model_dir="") == [
@@ -1240,3 +1250,47 @@ class TestDerivedOnce:
 
     def test_equal_default_session_configs_are_one_object(self) -> None:
         assert config_for("worker", 1).session_config is config_for("worker", 1).session_config
+
+
+class TestFromTensorFlow:
+    """Reading TensorFlow's object back, with a stand-in that has its attributes.
+
+    ``tests/compat`` does the same with TensorFlow's own ``RunConfig``.
+    """
+
+    TF_CONFIG: ClassVar[dict[str, Any]] = {
+        "cluster": {"chief": ["c:0"], "worker": ["w:0", "w:1"], "ps": ["p:0"]},
+        "task": {"type": "worker", "index": 1},
+    }
+
+    @staticmethod
+    def stand_in(config: RunConfig, **changed: Any) -> SimpleNamespace:
+        values = {
+            name: getattr(config, name)
+            for name in (*RunConfig.model_fields, *RunConfig.model_computed_fields)
+        }
+        cluster = config.cluster_spec.as_dict()
+        values["cluster_spec"] = SimpleNamespace(as_dict=lambda: cluster)
+        values["session_config"] = None
+        values.update(changed)
+        return SimpleNamespace(**values)
+
+    def environ(self) -> dict[str, str]:
+        return {"TF_CONFIG": json.dumps(self.TF_CONFIG)}
+
+    def test_reads_the_arguments_back(self) -> None:
+        config = RunConfig(
+            tf_config=self.TF_CONFIG, model_dir="/m", session_config=None, save_summary_steps=7
+        )
+        assert RunConfig.from_tensorflow(self.stand_in(config), self.environ()) == config
+
+    def test_a_property_that_disagrees_is_named(self) -> None:
+        config = RunConfig(tf_config=self.TF_CONFIG)
+        with pytest.raises(ValueError, match=r"is_chief: TensorFlow True, estconf False$"):
+            RunConfig.from_tensorflow(self.stand_in(config, is_chief=True), self.environ())
+
+    def test_another_cluster_is_named(self) -> None:
+        config = RunConfig(tf_config=self.TF_CONFIG)
+        other = SimpleNamespace(as_dict=lambda: {"chief": ["c:0"]})
+        with pytest.raises(ValueError, match=r"environ it was built with\): cluster_spec$"):
+            RunConfig.from_tensorflow(self.stand_in(config, cluster_spec=other), self.environ())

@@ -116,6 +116,7 @@ class TestIterationsPerLoop:
         assert config.iterations_per_loop_counter == counter
         assert isinstance(config.iterations_per_loop_counter, IterationsPerLoopCounter)
         assert config.iterations_per_loop_counter.unit == counter[1]
+        assert config.iterations_per_loop_counter is config.iterations_per_loop_counter
 
     @pytest.mark.parametrize(
         "value",

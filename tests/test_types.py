@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from estconf._types import address_problem, all_plain_addresses_valid
+from estconf import _types
+from estconf._types import address_problem, all_plain_addresses_valid, text_names_host
 
 
 class TestAddressFastPath:
@@ -34,3 +35,13 @@ class TestAddressFastPath:
         assert all_plain_addresses_valid(["host:1", "10.0.0.1:2222", "a.b-c.example.com:0"])
         assert not all_plain_addresses_valid(["host:1", "1.2:3"])
         assert not all_plain_addresses_valid(["a:1\nb:2"])
+
+    def test_tells_when_text_names_the_host(self) -> None:
+        assert text_names_host(["host:1", "10.0.0.1:2"])
+        assert not text_names_host(["host:1", "Host:1"])  # host names ignore case
+        assert not text_names_host(["[::1]:1"])  # IPv6 compares by value
+
+    def test_rust_validators_are_built_once(self) -> None:
+        """Each regular expression is compiled on first use only, not on every check."""
+        assert _types._fast_addresses() is _types._fast_addresses()
+        assert _types._no_upper_case_or_bracket() is _types._no_upper_case_or_bracket()

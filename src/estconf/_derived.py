@@ -8,8 +8,9 @@ values only if they equal what the model computed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
-from typing import Any, TypeVar
+from collections.abc import Collection, Mapping
+from types import MappingProxyType
+from typing import Any, Final, TypeVar
 
 from pydantic import BaseModel, ModelWrapValidatorHandler
 from pydantic_core import to_jsonable_python
@@ -20,12 +21,14 @@ __all__ = ["read_back_derived"]
 
 Model = TypeVar("Model", bound=BaseModel)
 
+_NO_HINTS: Final[Mapping[str, str]] = MappingProxyType({})
+
 
 def read_back_derived(
     cls: type[Model],
     data: Any,
     handler: ModelWrapValidatorHandler[Model],
-    hint: Callable[[str], str] | None = None,
+    hints: Mapping[str, str] = _NO_HINTS,
     arguments: Collection[str] = (),
 ) -> Model:
     """Validate ``data`` with ``handler``, checking the computed fields it gives.
@@ -34,7 +37,7 @@ def read_back_derived(
         cls: The model being validated.
         data: The input; only a mapping can hold computed keys.
         handler: The wrap validator's handler, which builds the model.
-        hint: Gives text to append to the error for a key (``""`` for none).
+        hints: Text to append to the error for a key, by key.
         arguments: Computed keys that are also constructor arguments (left in ``data``).
 
     Returns:
@@ -62,7 +65,7 @@ def read_back_derived(
                     "{actual}; remove it or make it agree{hint}",
                     (key,),
                     value,
-                    {"key": key, "actual": repr(actual[key]), "hint": hint(key) if hint else ""},
+                    {"key": key, "actual": repr(actual[key]), "hint": hints.get(key, "")},
                 )
         errors.raise_if_any()
     return model

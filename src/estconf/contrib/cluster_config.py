@@ -10,7 +10,6 @@ from __future__ import annotations
 import sys
 import warnings
 from collections.abc import Mapping
-from functools import cached_property
 from typing import Annotated, Any, Final
 
 from pydantic import (
@@ -183,14 +182,13 @@ _INDEX_NOTE: Final = "Note that these value may be coming from the TF_CONFIG env
 """TensorFlow 1.15's last line under a bad task index (its words, ``value`` included)."""
 
 
-def _hint(key: str) -> str:
-    return _TF_CONFIG_HINT if key == "tf_config" else ""
-
-
-_TF_CONFIG_HINT: Final = (
-    " (tf_config is the ConfigProto built from num_cores, log_device_placement and "
-    "gpu_memory_fraction; the TF_CONFIG variable is passed as TF_CONFIG)"
-)
+_DERIVED_KEY_HINTS: Final = {
+    "tf_config": (
+        " (tf_config is the ConfigProto built from num_cores, log_device_placement and "
+        "gpu_memory_fraction; the TF_CONFIG variable is passed as TF_CONFIG)"
+    )
+}
+"""What a disagreeing derived key's error adds, by key."""
 
 
 # -- ClusterConfig ----------------------------------------------------------------------
@@ -264,7 +262,7 @@ class ClusterConfig(BaseModel):
     @classmethod
     def derived_keys_agree(cls, data: Any, handler: ModelWrapValidatorHandler[Self]) -> Self:
         """A dump's derived keys are read back only if they agree with what is derived."""
-        return read_back_derived(cls, data, handler, _hint)
+        return read_back_derived(cls, data, handler, _DERIVED_KEY_HINTS)
 
     @model_validator(mode="before")
     @classmethod
@@ -330,44 +328,44 @@ class ClusterConfig(BaseModel):
     # -- derived properties ------------------------------------------------------------
 
     @computed_field(description="The cluster of TF_CONFIG.")  # type: ignore[prop-decorator]
-    @cached_property
+    @property
     def cluster_spec(self) -> ClusterSpec:
         """The cluster of ``TF_CONFIG``; empty if it has none."""
         return self.TF_CONFIG.cluster
 
     @computed_field(description="TF_CONFIG's task type, or null.")  # type: ignore[prop-decorator]
-    @cached_property
+    @property
     def task_type(self) -> str | None:
         """``TF_CONFIG``'s task type, or ``None`` if it has none."""
         return self.TF_CONFIG.task.type
 
     @computed_field(description="TF_CONFIG's task index, or 0.")  # type: ignore[prop-decorator]
-    @cached_property
+    @property
     def task_id(self) -> int:
         """``TF_CONFIG``'s task index; 0 if it is missing, null or 0."""
         return self.TF_CONFIG.task.index or 0
 
     @computed_field(description="How many tasks the `ps` job has.")  # type: ignore[prop-decorator]
-    @cached_property
+    @property
     def num_ps_replicas(self) -> int:
         """How many tasks the ``ps`` job has."""
         return self._num_tasks(TaskType.PS)
 
     @computed_field(description="How many tasks the `worker` and `master` jobs have.")  # type: ignore[prop-decorator]
-    @cached_property
+    @property
     def num_worker_replicas(self) -> int:
         """How many tasks the ``worker`` and ``master`` jobs have together."""
         return self._num_tasks(TaskType.WORKER) + self._num_tasks(TaskType.MASTER)
 
     @computed_field(description="TF_CONFIG's environment, `local` by default.")  # type: ignore[prop-decorator]
-    @cached_property
+    @property
     def environment(self) -> str:
         """``TF_CONFIG``'s ``environment`` (see :class:`Environment`); ``local`` if missing."""
         environment = self.TF_CONFIG.environment
         return Environment.LOCAL if environment is None else environment
 
     @computed_field(description="Whether this task is the chief.")  # type: ignore[prop-decorator]
-    @cached_property
+    @property
     def is_chief(self) -> bool:
         """Whether this task is the chief, by the legacy rules.
 
