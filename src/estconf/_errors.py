@@ -13,7 +13,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ModelWrapValidatorHandler, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    ModelWrapValidatorHandler,
+    ValidationError,
+    model_validator,
+)
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from estconf._suggest import closest
@@ -146,6 +152,8 @@ class KnownKeys(BaseModel):
     ``RunConfig(save_checkpoint_steps=1)`` is refused with "did you mean
     'save_checkpoints_steps'?", as a config file with that key is.
     """
+
+    model_config = ConfigDict(defer_build=True)
 
     @model_validator(mode="wrap")
     @classmethod
