@@ -252,3 +252,18 @@ def test_architecture_page_names_every_module() -> None:
         if f"`{dotted}`" not in text and f"`{parts[-1]}`" not in text:
             missing.append(dotted)
     assert missing == []
+
+
+def test_every_make_target_named_in_the_docs_exists() -> None:
+    """A ``make <target>`` in the README or the docs is a rule of the Makefile."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    rules = set(re.findall(r"^([a-z][a-z-]*):", makefile, re.MULTILINE))
+    phony = set(re.search(r"^\.PHONY:(.*)$", makefile, re.MULTILINE).group(1).split())  # type: ignore[union-attr]
+    named = {
+        target
+        for path in DOCUMENTS
+        for target in re.findall(r"`make ([a-z][a-z-]*)", path.read_text(encoding="utf-8"))
+    }
+    assert named, "the docs name no make target"
+    assert named <= rules, sorted(named - rules)
+    assert phony <= rules, sorted(phony - rules)
