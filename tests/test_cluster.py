@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from pydantic import ValidationError
 
+import estconf.cluster
 from estconf import ClusterSpec
 from estconf._types import address_problem
 
@@ -381,3 +382,9 @@ def test_frozen() -> None:
         cluster.root = {"worker": ["h:2"]}  # type: ignore[misc]
     assert info.value.errors()[0]["type"] == "frozen_instance"
     assert cluster.task_address("worker", 0) == "h:1"
+
+
+def test_job_validators_are_built_once() -> None:
+    """The validators of a dense and of a sparse job are built on first use, then reused."""
+    assert estconf.cluster._dense() is estconf.cluster._dense()
+    assert estconf.cluster._sparse() is estconf.cluster._sparse()

@@ -285,6 +285,11 @@ class TestMaster:
     def test_no_cluster(self) -> None:
         assert make(TF_CONFIG={"task": {"type": "worker", "index": 3}}).master == ""
 
+    def test_one_job_of_two_tasks_is_not_local(self) -> None:
+        cluster = {"worker": ["host1:1", "host2:2"]}
+        config = make(TF_CONFIG={"cluster": cluster, "task": {"type": "worker", "index": 1}})
+        assert config.master == "grpc://host2:2"
+
     def test_a_single_node_cluster_is_local(self) -> None:
         config = make(TF_CONFIG={"cluster": {"worker": ["host1:1"]}, "task": {"type": "ps"}})
         assert config.master == ""
@@ -322,10 +327,12 @@ class TestMaster:
 
     @pytest.mark.parametrize("index", [3, "3", -1])
     def test_index_out_of_range(self, index: Any) -> None:
-        [(code, loc, msg)] = errors_of(
-            ClusterConfig,
-            TF_CONFIG={"cluster": TEST_CLUSTER, "task": {"type": "worker", "index": index}},
-        )
+        tf_config = {"cluster": TEST_CLUSTER, "task": {"type": "worker", "index": index}}
+        with pytest.raises(ValidationError) as info, deprecation_expected():
+            ClusterConfig(TF_CONFIG=tf_config)
+        [error] = info.value.errors()
+        code, loc, msg = error["type"], error["loc"], error["msg"]
+        assert error["input"] == int(index)
         assert (code, loc) == ("task_index_out_of_range", ("TF_CONFIG", "task", "index"))
         assert msg.startswith(f"{int(index)} is not a valid task_id for task_type worker in the ")
         assert msg.endswith(
@@ -385,6 +392,11 @@ class TestCountsAndChief:
 
     def test_without_a_job_name_only_index_0_is_chief(self) -> None:
         assert not make(TF_CONFIG={"task": {"index": -1}}).is_chief
+
+    def test_only_index_0_of_the_leading_job_is_chief(self) -> None:
+        # With a master given, the task is not looked up, so a negative index stays.
+        tf_config = {"cluster": {"worker": ["h:0", "h:1"]}, "task": {"type": "worker", "index": -1}}
+        assert not make(TF_CONFIG=tf_config, master="grpc://m:0").is_chief
 
     def test_the_dump_holds_every_property(self) -> None:
         cluster = {"ps": ["host1:1"], "master": ["host3:3"], "worker": ["h:4", "h:5"]}
@@ -489,6 +501,10 @@ class TestCheckpoints:
             make(save_checkpoints_secs=secs, save_checkpoints_steps=5).save_checkpoints_secs is None
         )
 
+    def test_negative_secs_are_kept(self) -> None:
+        # Only 0 stands for the default; TensorFlow 1.15 checks nothing else here.
+        assert make(save_checkpoints_secs=-1).save_checkpoints_secs == -1
+
     def test_both_may_be_set(self) -> None:
         config = make(save_checkpoints_secs=14, save_checkpoints_steps=13)
         assert (config.save_checkpoints_secs, config.save_checkpoints_steps) == (14, 13)
@@ -521,6 +537,11 @@ class TestTFConfigProperty:
             "gpu_options": {"per_process_gpu_memory_fraction": 0.25},
         }
         assert isinstance(make(gpu_memory_fraction=1).tf_config.gpu_options, GPUOptions)
+
+    def test_gpu_memory_fraction_is_a_double(self) -> None:
+        [(code, loc, msg)] = errors_of(gpu_memory_fraction=10**400)
+        assert (code, loc) == ("double_range", ("gpu_memory_fraction",))
+        assert msg.endswith("does not fit a double")
 
     @pytest.mark.parametrize("num_cores", [2**31 - 1, -(2**31)])
     def test_num_cores_takes_every_int32(self, num_cores: int) -> None:

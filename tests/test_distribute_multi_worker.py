@@ -187,6 +187,11 @@ class TestFromEnv:
         text = json.dumps({"cluster": WORKERS, "task": {"type": "worker", "index": 1}})
         assert MultiWorkerConfig.from_env({"TF_CONFIG": text}) == config(WORKERS, "worker", 1)
 
+    @pytest.mark.parametrize(("index", "id_in_cluster"), [(0, 1), (1, 2), (2, 3)])
+    def test_workers_count_after_the_chief(self, index: int, id_in_cluster: int) -> None:
+        cluster = {"chief": ["c:0"], "worker": ["w:0", "w:1", "w:2"]}
+        assert config(cluster, "worker", index).id_in_cluster == id_in_cluster
+
     def test_an_evaluator_read_from_json(self) -> None:
         text = json.dumps(
             {

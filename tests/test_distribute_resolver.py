@@ -158,3 +158,11 @@ def test_round_trip(data: dict[str, Any]) -> None:
         return
     assert TFConfigClusterResolver.model_validate(resolver.model_dump()) == resolver
     assert resolver.tf_config == TFConfig.model_validate(data)
+
+
+def test_a_document_without_the_arguments_takes_them_from_tf_config() -> None:
+    tf_config = {"cluster": {"worker": ["a:1", "b:2"]}, "task": {"type": "worker", "index": 1}}
+    resolver = TFConfigClusterResolver.model_validate(
+        {"tf_config": {**tf_config, "rpc_layer": "grpc"}}
+    )
+    assert (resolver.task_type, resolver.task_id, resolver.rpc_layer) == ("worker", 1, "grpc")

@@ -6,6 +6,8 @@ import fractions
 import functools
 import json
 import pathlib
+import subprocess
+import sys
 from types import SimpleNamespace
 from typing import Any, ClassVar
 
@@ -224,12 +226,18 @@ class TestChiefMode:
 
     @pytest.mark.parametrize(("task_type", "index"), [("worker", 3), ("chief", 1), ("ps", 7)])
     def test_task_index_must_be_in_range(self, task_type: str, index: int) -> None:
-        [(code, loc, msg)] = tf_config_errors(
-            {"cluster": DOC_CLUSTER, "task": {"type": task_type, "index": index}}
-        )
+        tf_config = {"cluster": DOC_CLUSTER, "task": {"type": task_type, "index": index}}
+        with pytest.raises(ValidationError) as info:
+            RunConfig(tf_config=tf_config)
+        [error] = info.value.errors()
+        code, loc, msg = error["type"], error["loc"], error["msg"]
+        assert error["input"] == index
         assert (code, loc) == ("task_index_out_of_range", ("tf_config", "task", "index"))
         assert msg.startswith(
             f"{index} is not a valid task_id for task_type {task_type} in the cluster_spec:\n"
+        )
+        assert msg.endswith(
+            "\n\nNote that these values may be coming from the TF_CONFIG environment variable."
         )
 
     def test_own_task_a_hole_of_a_sparse_job(self) -> None:
@@ -1294,3 +1302,15 @@ class TestFromTensorFlow:
         other = SimpleNamespace(as_dict=lambda: {"chief": ["c:0"]})
         with pytest.raises(ValueError, match=r"environ it was built with\): cluster_spec$"):
             RunConfig.from_tensorflow(self.stand_in(config, cluster_spec=other), self.environ())
+
+
+def test_built_on_first_use_not_at_import() -> None:
+    """Importing ``estconf.RunConfig`` builds no validator; the first config does."""
+    code = (
+        "import estconf\n"
+        "cls = estconf.RunConfig\n"
+        "assert not cls.__pydantic_complete__\n"
+        "cls()\n"
+        "assert cls.__pydantic_complete__\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
