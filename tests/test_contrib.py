@@ -122,6 +122,17 @@ class TestDeprecation:
             sys.modules["estconf.contrib"] = module
             estconf.contrib = module
 
+    def test_importing_warns_once_at_the_import(self) -> None:
+        for module in ("estconf.contrib", "estconf.contrib.cluster_config"):
+            done = subprocess.run(
+                [sys.executable, "-W", "always::DeprecationWarning", "-c", f"import {module}"],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            assert done.stderr.count("DeprecationWarning") == 1, done.stderr
+            assert done.stderr.startswith("<string>:1: DeprecationWarning: estconf.contrib")
+
     def test_importing_estconf_does_not_import_contrib(self) -> None:
         code = "import sys, estconf; assert 'estconf.contrib' not in sys.modules"
         subprocess.run([sys.executable, "-W", "error", "-c", code], check=True)

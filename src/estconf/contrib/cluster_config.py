@@ -49,8 +49,6 @@ DEPRECATION: Final = (
     "(see docs/contrib.md)"
 )
 
-warnings.warn(DEPRECATION, DeprecationWarning, stacklevel=2)
-
 
 class Environment:
     """Where a job runs, the ``environment`` key of ``TF_CONFIG`` (``tf.contrib.learn``)."""

@@ -140,7 +140,8 @@ def _derive(tf_config: TFConfig, title: str) -> _MultiWorker:
         task_id=task_id,
         num_workers=num_workers,
         id_in_cluster=id_in_cluster,
-        is_chief=task_type != TaskType.WORKER or (not chiefs and task_id == 0),
+        is_chief=task_type in (TaskType.CHIEF, TaskType.EVALUATOR)
+        or (task_type == TaskType.WORKER and not chiefs and task_id == 0),
         collective_leader=collective_leader,
         coordination_leader=coordination_leader,
         worker_device=f"/job:{task_type}/task:{task_id}",

@@ -11,8 +11,9 @@ environment, unless built with :meth:`TFConfigClusterResolver.from_env`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from operator import attrgetter
+from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 from typing_extensions import Self
@@ -25,6 +26,14 @@ from estconf.distribute._reading import ReaderTFConfig, tf_config_from_env
 from estconf.tf_config import TFConfig
 
 __all__ = ["TFConfigClusterResolver"]
+
+
+_FROM_TF_CONFIG: Final[dict[str, Callable[[TFConfig], Any]]] = {
+    "task_type": attrgetter("task.type"),
+    "task_id": attrgetter("task.index"),
+    "rpc_layer": attrgetter("rpc_layer"),
+}
+"""Where in ``TF_CONFIG`` each argument left out is read from."""
 
 
 class TFConfigClusterResolver(BaseModel):
@@ -53,23 +62,22 @@ class TFConfigClusterResolver(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    # ``tf_config`` comes first: the other fields fall back on it.
+    # ``tf_config`` comes first: the other fields fall back on it.  Every input,
+    # a document too, goes through ``__init__``, which passes each argument, so
+    # ``from_tf_config`` sees the ones left out.
     tf_config: ReaderTFConfig = Field(
         default_factory=TFConfig, description="The TF_CONFIG the resolver reads."
     )
     task_type: String | None = Field(
         None,
-        validate_default=True,
         description="This task's type: the argument, else TF_CONFIG's `task.type`.",
     )
     task_id: TaskIndex | None = Field(
         None,
-        validate_default=True,
         description="This task's index: the argument, else TF_CONFIG's `task.index`.",
     )
     rpc_layer: String | None = Field(
         None,
-        validate_default=True,
         description="The RPC layer (`grpc`, ...): the argument, else TF_CONFIG's `rpc_layer`.",
     )
     environment: String | None = Field(
@@ -105,18 +113,14 @@ class TFConfigClusterResolver(BaseModel):
         check_index_not_negative(tf_config.task.index, cls.__name__)
         return tf_config
 
-    @field_validator("task_type", "task_id", "rpc_layer")
+    @field_validator(*_FROM_TF_CONFIG)
     @classmethod
     def from_tf_config(cls, value: Any, info: ValidationInfo) -> Any:
         """An argument left out (``None``) takes its value from ``TF_CONFIG``."""
         tf_config = info.data.get("tf_config")
         if value is not None or tf_config is None:
             return value
-        if info.field_name == "task_type":
-            return tf_config.task.type
-        if info.field_name == "task_id":
-            return tf_config.task.index
-        return tf_config.rpc_layer
+        return _FROM_TF_CONFIG[info.field_name or ""](tf_config)
 
     @field_validator("task_id")
     @classmethod
