@@ -121,8 +121,7 @@ def main(argv: list[str] | None = None) -> int:
         if not (resume and tree.exists()) or args.retest_survivors:
             _copy_tree(tree)
     os.environ["HYPOTHESIS_PROFILE"] = settings.hypothesis_profile
-    with _in_tree(trees[0]):
-        _baseline(settings)
+    _baseline(settings, trees)
     with _in_tree(trees[0]), use_db(str(session.resolve()), WorkDB.Mode.create) as db:
         if not resume:
             _new_session(db, settings, None if args.all else args.sample, args.seed)
@@ -162,12 +161,25 @@ def _copy_tree(tree: Path) -> None:
             shutil.copy2(source, tree / name)
 
 
-def _baseline(settings: Settings) -> None:
-    """The tests must pass before anything is mutated."""
-    for command in sorted({settings.command_for(module) for module in settings.modules}):
+def _baseline(settings: Settings, trees: list[Path]) -> None:
+    """The tests must pass before anything is mutated (run in every tree, one command each)."""
+    commands = sorted({settings.command_for(module) for module in settings.modules})
+    with ProcessPoolExecutor(max_workers=len(trees)) as pool:
+        runs = [
+            pool.submit(_run_in, trees[number % len(trees)], command)
+            for number, command in enumerate(commands)
+        ]
+        for command, run in zip(commands, runs, strict=True):
+            returncode, output = run.result()
+            if returncode != 0:
+                sys.exit(f"the tests fail unmutated:\n$ {command}\n{output}")
+
+
+def _run_in(tree: Path, command: str) -> tuple[int, str]:
+    """Run ``command`` in ``tree`` (in a worker process); its exit status and output."""
+    with _in_tree(tree):
         done = subprocess.run(shlex.split(command), capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            sys.exit(f"the tests fail unmutated:\n$ {command}\n{done.stdout}{done.stderr}")
+    return done.returncode, done.stdout + done.stderr
 
 
 def _key(item: WorkItem) -> tuple[str, str, int]:
