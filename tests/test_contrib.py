@@ -404,6 +404,11 @@ class TestCountsAndChief:
     def test_without_a_job_name_only_index_0_is_chief(self) -> None:
         assert not make(TF_CONFIG={"task": {"index": -1}}).is_chief
 
+    def test_worker_0_read_from_the_environment_is_chief(self) -> None:
+        text = json.dumps({"cluster": {"worker": ["h:0", "h:1"]}, "task": {"type": "worker"}})
+        with pytest.deprecated_call():
+            assert RunConfig.from_env({"TF_CONFIG": text}).is_chief
+
     def test_only_index_0_of_the_leading_job_is_chief(self) -> None:
         # With a master given, the task is not looked up, so a negative index stays.
         tf_config = {"cluster": {"worker": ["h:0", "h:1"]}, "task": {"type": "worker", "index": -1}}
@@ -579,6 +584,13 @@ class TestTFConfigProperty:
 
 
 class TestModelDir:
+    def test_an_empty_model_dir_keeps_the_rest_of_tf_config(self) -> None:
+        cluster = {"worker": ["h:0", "h:1"]}
+        config = make(
+            TF_CONFIG={"model_dir": "", "cluster": cluster, "task": {"type": "worker", "index": 1}}
+        )
+        assert (config.model_dir, config.task_id, config.master) == ("", 1, "grpc://h:1")
+
     def test_argument_and_tf_config(self) -> None:
         assert make().model_dir is None
         assert make(model_dir="test_dir").model_dir == "test_dir"

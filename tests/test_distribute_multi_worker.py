@@ -192,6 +192,11 @@ class TestFromEnv:
         cluster = {"chief": ["c:0"], "worker": ["w:0", "w:1", "w:2"]}
         assert config(cluster, "worker", index).id_in_cluster == id_in_cluster
 
+    def test_a_chief_read_from_json(self) -> None:
+        text = json.dumps({"cluster": CHIEF_WORKERS, "task": {"type": "chief", "index": 0}})
+        chief = MultiWorkerConfig.from_env({"TF_CONFIG": text})
+        assert (chief.id_in_cluster, chief.is_chief, chief.num_workers) == (0, True, 3)
+
     def test_an_evaluator_read_from_json(self) -> None:
         text = json.dumps(
             {

@@ -503,6 +503,8 @@ class TestPropertyChecks:
             ("keep_checkpoint_every_n_hours", 0, "keep_checkpoint_every_n_hours should be > 0"),
             ("log_step_count_steps", 0, "log_step_count_steps should be > 0"),
             ("session_creation_timeout_secs", 0, "session_creation_timeout_secs should be > 0"),
+            ("keep_checkpoint_every_n_hours", -1, "keep_checkpoint_every_n_hours should be > 0"),
+            ("log_step_count_steps", -2, "log_step_count_steps should be > 0"),
             ("save_checkpoints_secs", float("nan"), "save_checkpoints_secs should be >= 0"),
         ],
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -10,7 +11,7 @@ from hypothesis import given
 from pydantic import ValidationError
 
 from estconf import ClusterSpec, TaskType, TFConfig
-from estconf.tf_config import Task
+from estconf.tf_config import Task, TFConfigText
 
 from strategies import valid_tf_configs
 
@@ -248,3 +249,11 @@ def test_an_index_too_long_for_int_is_refused() -> None:
     [(code, loc, msg)] = errors_of({"task": {"index": "9" * 5000}})
     assert (code, loc) == ("int_type", ("task", "index"))
     assert msg.startswith("Input is too long to convert to an integer: Exceeds the limit")
+
+
+def test_the_text_of_the_variable_is_a_value() -> None:
+    text = TFConfigText('{"task": {"type": "worker"}}')
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        text.text = None  # type: ignore[misc]
+    assert text == TFConfigText('{"task": {"type": "worker"}}')
+    assert hash(text) == hash(TFConfigText('{"task": {"type": "worker"}}'))

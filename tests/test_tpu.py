@@ -98,6 +98,11 @@ class TestDefaults:
 
 
 class TestIterationsPerLoop:
+    def test_an_integer_of_more_digits_than_python_prints_is_refused(self) -> None:
+        [(code, loc, msg)] = errors_of(iterations_per_loop=10**5000)
+        assert (code, loc) == ("iterations_per_loop", ("iterations_per_loop",))
+        assert msg.startswith("iterations_per_loop is too large: ")
+
     @pytest.mark.parametrize(
         ("value", "counter"),
         [
@@ -287,6 +292,22 @@ class TestInitialInfeedSleepSecs:
 
 
 class TestInputPartitionDims:
+    @pytest.mark.parametrize(
+        "mode",
+        [
+            InputPipelineConfig.PER_SHARD_V1,
+            InputPipelineConfig.PER_HOST_V1,
+            InputPipelineConfig.SLICED,
+        ],
+    )
+    def test_other_modes_are_refused(self, mode: InputPipelineConfig) -> None:
+        errors = errors_of(
+            **{**PARTITIONED, "per_host_input_for_training": mode, "input_partition_dims": [[4]]}
+        )
+        assert [(code, loc) for code, loc, _ in errors] == [
+            ("input_partition_dims_mode", ("per_host_input_for_training",))
+        ]
+
     def test_the_documented_example(self) -> None:
         config = TPUConfig(
             num_cores_per_replica=4,
@@ -816,6 +837,13 @@ class TestSessionConfig:
 
 
 class TestTPUConfigArgument:
+    def test_a_refused_tpu_config_is_reported_within_it(self) -> None:
+        with pytest.raises(ValidationError) as info:
+            RunConfig(tpu_config={"iterations_per_loop": "bad"})
+        assert [(e["type"], e["loc"]) for e in info.value.errors()] == [
+            ("iterations_per_loop", ("tpu_config", "iterations_per_loop"))
+        ]
+
     def test_defaults_to_tpu_config(self) -> None:
         assert RunConfig().tpu_config == TPUConfig()
 
