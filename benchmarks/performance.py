@@ -32,6 +32,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +75,8 @@ def reader(name: str, text: str) -> Callable[[], object]:
     """The call measured for ``name``; estconf and TensorFlow read ``os.environ``."""
     if name == "json.loads":
         return lambda: json.loads(text)
+    if name == FLOOR:
+        return lambda: parsed_with_distinct_addresses(text)
     os.environ["TF_CONFIG"] = text
     if name == "estconf":
         from estconf import RunConfig
@@ -82,6 +85,17 @@ def reader(name: str, text: str) -> Callable[[], object]:
     import tensorflow as tf
 
     return lambda: properties(tf.estimator.RunConfig())
+
+
+FLOOR = "json.loads + set"
+"""The least a reader that refuses two tasks with one address does: parse, then a set."""
+
+
+def parsed_with_distinct_addresses(text: str) -> object:
+    """Parse ``text`` and say whether its cluster's addresses are distinct."""
+    data = json.loads(text)
+    jobs = data["cluster"].values()
+    return len(set(chain.from_iterable(jobs))) == sum(map(len, jobs))
 
 
 def properties(config: Any) -> list[Any]:
@@ -172,7 +186,7 @@ IMPORTS = {
 
 def import_seconds(statement: str) -> float:
     start = time.perf_counter()
-    exec(statement)
+    exec(statement, {})  # a module's namespace: a class body there sees the names imported
     return time.perf_counter() - start
 
 
@@ -344,6 +358,12 @@ def report(print_only: bool, max_workers: int) -> None:
             for name in readers
         )
         print(f"{workers:>9} workers: {row}", flush=True)
+    floors = {
+        workers: median_times(["json.loads", FLOOR], workers)[FLOOR]
+        for workers in (1_000, 100_000)
+        if workers in times
+    }
+    print("floor:", ", ".join(f"{n:,} workers {t * 1e3:.3f} ms" for n, t in floors.items()))
     imported, pydantic, root_model = import_ratio()
     print(
         f"import: estconf.RunConfig {imported * 1e3:.0f} ms, pydantic {pydantic * 1e3:.0f} ms,"
@@ -366,7 +386,7 @@ def report(print_only: bool, max_workers: int) -> None:
     if print_only:
         return
     write_chart(CHART, chart_series(times, memory, readers))
-    DOC.write_text(document(rows, times, memory, readers), encoding="utf-8")
+    DOC.write_text(document(rows, times, memory, readers, floors), encoding="utf-8")
     print(f"\nwrote {DOC.relative_to(ROOT)} and {CHART.relative_to(ROOT)}")
 
 
@@ -449,11 +469,26 @@ def chart_series(
     ]
 
 
+def floor_lines(times: dict[int, dict[str, float]], floors: dict[int, float]) -> list[str]:
+    """How close to TensorFlow the least work of such a reader gets, at each measured size."""
+    lines = []
+    for workers, floor in floors.items():
+        tf = times[workers].get("tensorflow")
+        versus = "" if tf is None else f", {tf / floor:.1f}x faster than TensorFlow"
+        lines += [
+            f"- {workers:,} workers: `json.loads` and a set of the addresses, the least a reader",
+            f"  that refuses two tasks with one address does, take {floor * 1e3:.3f} ms"
+            f" ({floor / times[workers]['json.loads']:.2f}x `json.loads`{versus}).",
+        ]
+    return lines
+
+
 def document(
     rows: list[str],
     times: dict[int, dict[str, float]],
     memory: dict[int, dict[str, int]],
     readers: list[str],
+    floors: dict[int, float],
 ) -> str:
     commit = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
@@ -525,6 +560,7 @@ def document(
             "",
             "## What is left",
             "",
+            *floor_lines(times, floors),
             "- Small clusters: the time is the fixed cost of validating a `RunConfig` (its",
             "  validators, the `TFConfig` and `ClusterSpec` models, the default",
             "  `session_config`), about what TensorFlow's constructor costs; it is the same",
