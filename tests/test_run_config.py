@@ -1025,6 +1025,18 @@ class TestFrozen:
         assert hash(first) == hash(second)
         assert len({first, second, RunConfig(model_dir="/tmp/model"), RunConfig()}) == 3
 
+    def test_every_config_is_hashable(self) -> None:
+        """A worker's default session config holds device filters, TF_CONFIG a service."""
+        tf_config = {
+            "cluster": DOC_CLUSTER,
+            "task": {"type": "worker", "index": 1},
+            "service": {"tpu_worker_job_name": "tpu", "options": [1, 2]},
+        }
+        first, second = RunConfig(tf_config=tf_config), RunConfig(tf_config=tf_config)
+        assert first.session_config is not None and first.session_config.device_filters
+        assert hash(first) == hash(second)
+        assert len({first, second, RunConfig()}) == 2
+
 
 class TestIntegersThroughIndex:
     """TensorFlow only compares these settings or calls int(): NumPy integers do."""

@@ -190,6 +190,14 @@ def test_models_are_frozen() -> None:
         config.allow_soft_placement = False  # type: ignore[misc]
 
 
+@pytest.mark.parametrize("model", _models(), ids=lambda model: model.__name__)
+def test_every_message_with_every_field_is_hashable(model: type[Message]) -> None:
+    given, _ = _full_message(model, depth=2)
+    first, second = model.model_validate(given), model.model_validate(given)
+    assert hash(first) == hash(second)
+    assert len({first, second, model()}) == 2
+
+
 # --- scalar values ---------------------------------------------------------------------
 
 

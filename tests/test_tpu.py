@@ -308,6 +308,12 @@ class TestInputPartitionDims:
             ("input_partition_dims_mode", ("per_host_input_for_training",))
         ]
 
+    def test_a_config_with_partition_dims_is_hashable(self) -> None:
+        given = {**PARTITIONED, "input_partition_dims": [{"image": [1, 2, 2, 1]}, None]}
+        first, second = TPUConfig.model_validate(given), TPUConfig.model_validate(given)
+        assert hash(first) == hash(second)
+        assert hash(RunConfig(tpu_config=first)) == hash(RunConfig(tpu_config=second))
+
     def test_the_documented_example(self) -> None:
         config = TPUConfig(
             num_cores_per_replica=4,

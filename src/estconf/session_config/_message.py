@@ -25,6 +25,7 @@ from pydantic_core import PydanticCustomError
 from typing_extensions import Self
 
 from estconf._errors import Errors
+from estconf._hashing import field_hash
 
 __all__ = ["MAX_DEPTH", "Message", "json_name"]
 
@@ -65,6 +66,10 @@ class Message(BaseModel):
         validate_by_name=True,
         defer_build=True,
     )
+
+    def __hash__(self) -> int:
+        """Hash the field values, lists and mappings included (equal configs hash equal)."""
+        return field_hash(self)
 
     proto_name: ClassVar[str] = ""
     """The full name of the protobuf message, e.g. ``tensorflow.GPUOptions``."""

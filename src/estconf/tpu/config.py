@@ -31,6 +31,7 @@ from pydantic_core import PydanticCustomError
 
 from estconf._derived import read_back_derived
 from estconf._errors import Errors, KnownKeys, validate_along
+from estconf._hashing import field_hash
 from estconf._tensorflow import tensorflow, tf_config_environ
 from estconf._types import Bool, DocumentModel, Integer, String, bool_error, from_document
 from estconf.tf_config import (
@@ -128,6 +129,10 @@ class TPUConfig(DocumentModel, KnownKeys):
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+    def __hash__(self) -> int:
+        """Hash the field values, lists and mappings included (equal configs hash equal)."""
+        return field_hash(self)
 
     iterations_per_loop: IterationsPerLoop = Field(
         2,
