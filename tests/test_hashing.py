@@ -4,19 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
 
-from estconf._hashing import field_hash
+from estconf._hashing import HashedByValue, field_hash
 
 
-class Holder(BaseModel):
+class Holder(HashedByValue):
     model_config = ConfigDict(frozen=True)
 
     items: list[Any]
     table: dict[str, Any]
 
-    def __hash__(self) -> int:
-        return field_hash(self)
+
+class Nested(Holder):
+    """A subclass keeps the base's hash."""
+
+    more: list[int] = []
 
 
 def test_lists_and_mappings_hash_by_value() -> None:
@@ -30,3 +33,8 @@ def test_lists_and_mappings_hash_by_value() -> None:
 def test_other_values_hash_apart() -> None:
     assert hash(Holder(items=[1], table={})) != hash(Holder(items=[2], table={}))
     assert hash(Holder(items=[], table={"x": 1})) != hash(Holder(items=[], table={"x": 2}))
+
+
+def test_subclasses_hash_by_value_too() -> None:
+    first = Nested(items=[1], table={"x": [2]}, more=[3])
+    assert hash(first) == hash(Nested(items=[1], table={"x": [2]}, more=[3])) == field_hash(first)

@@ -33,6 +33,13 @@ def test_every_data_manifest_reads(path: Path) -> None:
     assert jobs and all(job.kind == "TFJob" for job in jobs)
 
 
+def test_equal_manifests_hash_equal() -> None:
+    (first,) = read_tfjobs(text("chief_worker_evaluator.yaml"))
+    second = TFJob.from_yaml(text("chief_worker_evaluator.yaml"))
+    assert first == second
+    assert hash(first) == hash(second)
+
+
 def test_stream_skips_other_kinds() -> None:
     (job,) = read_tfjobs(text("stream.yaml"))
     assert (job.metadata.name, job.metadata.namespace) == ("streamed", "ml")

@@ -2,9 +2,9 @@
 
 pydantic hashes a frozen model by the tuple of its field values, which fails
 on a list or a dict: a ``ConfigProto``'s ``device_filters``, a ``TF_CONFIG``'s
-``service``, a ``TPUConfig``'s ``input_partition_dims``.  These models hash
-a frozen copy of the values instead, so that every config is hashable and
-equal configs hash equal.
+``service``, a ``TPUConfig``'s ``input_partition_dims``, a TFJob's replica
+specs.  Models built on :class:`HashedByValue` hash a frozen copy of the
+values instead, so that they are hashable and equal models hash equal.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-__all__ = ["field_hash"]
+__all__ = ["HashedByValue", "field_hash"]
 
 
 def _frozen(value: Any) -> Any:
@@ -33,3 +33,15 @@ def field_hash(model: BaseModel) -> int:
     equal lists give equal tuples, and equal mappings equal sets of items.
     """
     return hash(tuple(_frozen(getattr(model, name)) for name in type(model).model_fields))
+
+
+class HashedByValue(BaseModel):
+    """A base for frozen models: hashed by :func:`field_hash`, lists and mappings included.
+
+    pydantic keeps a ``__hash__`` a base defines, so every subclass hashes
+    this way.
+    """
+
+    def __hash__(self) -> int:
+        """Hash the field values, lists and mappings included (equal models hash equal)."""
+        return field_hash(self)

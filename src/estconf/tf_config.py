@@ -27,7 +27,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from estconf._errors import Errors, Loc, fail
-from estconf._hashing import field_hash
+from estconf._hashing import HashedByValue
 from estconf._json import JSONInputError, loads, type_name
 from estconf._types import OmittableString, String, TaskIndex, absent_if_none
 from estconf.cluster import ClusterSpec
@@ -91,7 +91,7 @@ class Task(BaseModel):
         return data
 
 
-class TFConfig(BaseModel):
+class TFConfig(HashedByValue):
     """The whole ``TF_CONFIG`` object.
 
     Known keys are typed; any other key (cloud platforms add ``job``, …) is
@@ -110,10 +110,6 @@ class TFConfig(BaseModel):
     """
 
     model_config = ConfigDict(frozen=True, extra="allow", defer_build=True)
-
-    def __hash__(self) -> int:
-        """Hash the field values, lists and mappings included (equal configs hash equal)."""
-        return field_hash(self)
 
     cluster: ClusterSpec = Field(
         default_factory=ClusterSpec,

@@ -19,7 +19,6 @@ from functools import cached_property
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import (
-    BaseModel,
     ConfigDict,
     Field,
     ModelWrapValidatorHandler,
@@ -33,6 +32,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from estconf._derived import read_back_derived
+from estconf._hashing import HashedByValue
 from estconf.kubeflow._yaml import load_documents
 
 __all__ = [
@@ -88,7 +88,7 @@ def equal_fold(text: str, known: str) -> bool:
     )
 
 
-class _Manifest(BaseModel):
+class _Manifest(HashedByValue):
     model_config = ConfigDict(
         frozen=True,
         extra="allow",

@@ -14,7 +14,6 @@ from typing import Any, ClassVar
 from pydantic import (
     AliasChoices,
     AliasGenerator,
-    BaseModel,
     ConfigDict,
     PrivateAttr,
     SerializerFunctionWrapHandler,
@@ -25,7 +24,7 @@ from pydantic_core import PydanticCustomError
 from typing_extensions import Self
 
 from estconf._errors import Errors
-from estconf._hashing import field_hash
+from estconf._hashing import HashedByValue
 
 __all__ = ["MAX_DEPTH", "Message", "json_name"]
 
@@ -50,7 +49,7 @@ def _spellings(name: str) -> AliasChoices:
     return AliasChoices(name, json_name(name))
 
 
-class Message(BaseModel):
+class Message(HashedByValue):
     """Base of the messages: frozen, unknown keys refused, ``None`` for a field not set.
 
     A field is read under its protobuf name or its JSON name (``allowGrowth``),
@@ -66,10 +65,6 @@ class Message(BaseModel):
         validate_by_name=True,
         defer_build=True,
     )
-
-    def __hash__(self) -> int:
-        """Hash the field values, lists and mappings included (equal configs hash equal)."""
-        return field_hash(self)
 
     proto_name: ClassVar[str] = ""
     """The full name of the protobuf message, e.g. ``tensorflow.GPUOptions``."""

@@ -31,7 +31,7 @@ from pydantic_core import PydanticCustomError
 
 from estconf._derived import read_back_derived
 from estconf._errors import Errors, KnownKeys, validate_along
-from estconf._hashing import field_hash
+from estconf._hashing import HashedByValue
 from estconf._tensorflow import tensorflow, tf_config_environ
 from estconf._types import Bool, DocumentModel, Integer, String, bool_error, from_document
 from estconf.tf_config import (
@@ -105,7 +105,7 @@ def tpu_job_name_from(tf_config: Any, errors: Errors, service_checked: bool = Fa
     return name
 
 
-class TPUConfig(DocumentModel, KnownKeys):
+class TPUConfig(HashedByValue, DocumentModel, KnownKeys):
     """TPU settings of a ``TPUEstimator``, like ``tf.estimator.tpu.TPUConfig``.
 
     Every argument of tensorflow-estimator 2.15 is a field with its default;
@@ -129,10 +129,6 @@ class TPUConfig(DocumentModel, KnownKeys):
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-
-    def __hash__(self) -> int:
-        """Hash the field values, lists and mappings included (equal configs hash equal)."""
-        return field_hash(self)
 
     iterations_per_loop: IterationsPerLoop = Field(
         2,
