@@ -24,6 +24,8 @@ import timeit
 from collections.abc import Callable
 from pathlib import Path
 
+from _inputs import run_config_text
+
 from estconf.files import loads
 
 ESTCONF = Path(sys.executable).with_name("estconf")
@@ -39,22 +41,6 @@ def wall_times(command: list[str], runs: int = 15) -> list[float]:
         subprocess.run(command, check=False, capture_output=True)
         times.append(time.perf_counter() - start)
     return times
-
-
-def run_config_text(workers: int) -> str:
-    """A RunConfig file whose TF_CONFIG has ``workers`` workers."""
-    cluster = {
-        "chief": ["chief-0.train.svc:2222"],
-        "ps": ["ps-0.train.svc:2222", "ps-1.train.svc:2222"],
-        "worker": [f"worker-{i}.train.svc:2222" for i in range(workers)],
-    }
-    document = {
-        "model_dir": "gs://bucket/model",
-        "save_checkpoints_steps": 1000,
-        "session_config": {"allow_soft_placement": True},
-        "tf_config": {"cluster": cluster, "task": {"type": "worker", "index": 1}},
-    }
-    return json.dumps(document, indent=2)
 
 
 def best_seconds(function: Callable[[], object]) -> float:

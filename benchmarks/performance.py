@@ -39,6 +39,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parent))
 
 from _chart import Series, write_chart
+from _inputs import run_config_text, tf_config_text
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "performance.md"
@@ -59,16 +60,6 @@ PROPERTIES = (
 )
 SIZES = (10, 100, 1_000, 10_000, 100_000, 1_000_000)
 READERS = ("estconf", "tensorflow", "json.loads")
-
-
-def tf_config_text(workers: int) -> str:
-    """A chief-mode TF_CONFIG of ``workers`` workers, two parameter servers and a chief."""
-    cluster = {
-        "chief": ["chief-0.train.svc:2222"],
-        "ps": ["ps-0.train.svc:2222", "ps-1.train.svc:2222"],
-        "worker": [f"worker-{i}.train.svc:2222" for i in range(workers)],
-    }
-    return json.dumps({"cluster": cluster, "task": {"type": "worker", "index": 1}})
 
 
 def reader(name: str, text: str) -> Callable[[], object]:
@@ -203,21 +194,6 @@ def import_ratio(runs: int = 9) -> tuple[float, float, float]:
     return estconf, pydantic, root_model
 
 
-def run_config_file(workers: int) -> str:
-    cluster = {
-        "chief": ["chief-0.train.svc:2222"],
-        "ps": ["ps-0.train.svc:2222", "ps-1.train.svc:2222"],
-        "worker": [f"worker-{i}.train.svc:2222" for i in range(workers)],
-    }
-    document = {
-        "model_dir": "gs://bucket/model",
-        "save_checkpoints_steps": 1000,
-        "session_config": {"allow_soft_placement": True},
-        "tf_config": {"cluster": cluster, "task": {"type": "worker", "index": 1}},
-    }
-    return json.dumps(document, indent=2)
-
-
 def check_jsonschema() -> str | None:
     return os.environ.get("CHECK_JSONSCHEMA") or shutil.which("check-jsonschema")
 
@@ -242,7 +218,7 @@ def validate_ratio() -> tuple[float, float] | None:
         return None
     with tempfile.TemporaryDirectory() as tmp:
         small = Path(tmp, "small.json")
-        small.write_text(run_config_file(3), encoding="utf-8")
+        small.write_text(run_config_text(3), encoding="utf-8")
         schema = str(ROOT / "schemas" / "run_config.schema.json")
         walls = wall_medians(
             {
