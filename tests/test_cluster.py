@@ -266,6 +266,22 @@ class TestRejected:
             ("sparse_index_negative", ("w", -1)),
         ]
 
+    def test_invalid_addresses_of_sparse_jobs_are_reported_with_other_errors(self) -> None:
+        found = errors_of({"ps": [1], "worker": {"1": "bad", "0": "h:1"}, "chief": ["H:99999"]})
+        assert [(code, loc) for code, loc, _ in found] == [
+            ("string_type", ("ps", 0)),
+            ("address", ("worker", 1)),
+            ("address", ("chief", 0)),
+        ]
+
+    def test_an_address_used_twice_is_found_once_the_cluster_is_well_formed(self) -> None:
+        assert [(code, loc) for code, loc, _ in errors_of({"1ps": ["h:1", "h:1"]})] == [
+            ("job_name", ("1ps", "[key]"))
+        ]
+        assert [(code, loc) for code, loc, _ in errors_of({"ps": ["h:1", "H:1"]})] == [
+            ("address", ("ps", 1))
+        ]
+
 
 class TestRoundTrip:
     @given(clusters())

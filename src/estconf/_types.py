@@ -14,6 +14,7 @@ import ipaddress
 import operator
 import re
 from collections.abc import Collection
+from itertools import chain
 from typing import Annotated, Any, Final
 
 from pydantic import (
@@ -49,7 +50,6 @@ __all__ = [
     "bool_error",
     "from_document",
     "reject_null",
-    "text_names_host",
     "whole_number",
 ]
 
@@ -198,35 +198,17 @@ def _fast_addresses() -> SchemaValidator:
     return SchemaValidator(core_schema.str_schema(pattern=_FAST_MANY, regex_engine="rust-regex"))
 
 
-@functools.cache
-def _no_upper_case_or_bracket() -> SchemaValidator:
-    return SchemaValidator(
-        core_schema.str_schema(pattern=r"^[^A-Z\[]*$", regex_engine="rust-regex")
-    )
+def all_plain_addresses_valid(jobs: Collection[Collection[str]]) -> bool:
+    """Whether every address of these jobs is a plain, canonical ``host:port``.
 
-
-def text_names_host(addresses: Collection[str]) -> bool:
-    """Whether two of these valid addresses name the same host only if their text is equal.
-
-    True without upper case and IPv6 (hosts compare case-insensitively, IPv6
-    by value); checked in one pass in Rust, without a lower-case copy.
+    One pass in Rust over all the addresses.  Plain means a lower-case
+    hostname or an IPv4 address, so two plain addresses name the same host
+    only if their text is equal.  ``False`` means "look closer" (an invalid,
+    upper-case, IPv6 or unusual address, or no address at all), not "invalid".
     """
-    try:
-        _no_upper_case_or_bracket().validate_python("".join(addresses))
-    except ValidationError:
-        return False
-    return True
-
-
-def all_plain_addresses_valid(addresses: Collection[str]) -> bool:
-    """Whether every address is a plain, canonical ``host:port``, in one pass in Rust.
-
-    Plain means a lower-case hostname or an IPv4 address, whose text tells
-    two hosts apart.  ``False`` means "look closer" (an invalid, upper-case,
-    IPv6 or unusual address), not "invalid".
-    """
-    joined = "\n".join(addresses)
-    if joined.count("\n") != len(addresses) - 1:
+    count = sum(map(len, jobs))
+    joined = "\n".join(chain.from_iterable(jobs))
+    if joined.count("\n") != count - 1:
         return False  # an address holds a newline, or there is none
     try:
         _fast_addresses().validate_python(joined)

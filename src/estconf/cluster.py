@@ -23,12 +23,14 @@ from pydantic import (
     RootModel,
     SerializationInfo,
     TypeAdapter,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
     WithJsonSchema,
     field_validator,
 )
 from pydantic_core import PydanticCustomError
 
-from estconf._errors import Errors, Loc, fail
+from estconf._errors import Errors, Loc, details_of, fail
 from estconf._tensorflow import tensorflow
 from estconf._types import (
     ADDRESS_ERROR,
@@ -39,7 +41,6 @@ from estconf._types import (
     address_key,
     address_problem,
     all_plain_addresses_valid,
-    text_names_host,
 )
 
 __all__ = ["ClusterSpec", "check_task_not_a_hole"]
@@ -95,25 +96,9 @@ def _check_sparse_indices(tasks: dict[int, str]) -> dict[int, str]:
     return tasks
 
 
-def _check_addresses(tasks: Any) -> Any:
-    """Check every address of a job in one pass (a job may list thousands)."""
-    if all_plain_addresses_valid(tasks.values() if isinstance(tasks, dict) else tasks):
-        return tasks
-    errors = Errors("ClusterSpec")
-    items = tasks.items() if isinstance(tasks, dict) else enumerate(tasks)
-    for index, address in items:
-        reason = address_problem(address)
-        if reason is not None:
-            errors.add(
-                "address", ADDRESS_ERROR, (index,), address, {"address": address, "reason": reason}
-            )
-    errors.raise_if_any()
-    return tasks
-
-
 @functools.cache
 def _dense() -> TypeAdapter[list[str]]:
-    return TypeAdapter(Annotated[list[String], AfterValidator(_check_addresses)])
+    return TypeAdapter(list[String])
 
 
 @functools.cache
@@ -123,7 +108,6 @@ def _sparse() -> TypeAdapter[dict[int, str]]:
             dict[TaskIndex, String],
             BeforeValidator(_reject_repeated_indices),
             AfterValidator(_check_sparse_indices),
-            AfterValidator(_check_addresses),
         ]
     )
 
@@ -211,7 +195,70 @@ def _cluster_type(value: Any) -> Any:
     )
 
 
-class ClusterSpec(RootModel[dict[JobName, JobTasks]]):
+def _check_addresses(
+    errors: Errors, jobs: Mapping[str, list[str] | dict[int, str]], *, duplicates: bool
+) -> None:
+    """Record each invalid address of ``jobs`` and, if asked, each address used twice."""
+    owners: dict[str, tuple[str, int]] = {}
+    for job, tasks in jobs.items():
+        items = enumerate(tasks) if isinstance(tasks, list) else sorted(tasks.items())
+        for index, address in items:
+            reason = address_problem(address)
+            if reason is not None:
+                errors.add(
+                    "address",
+                    ADDRESS_ERROR,
+                    (job, index),
+                    address,
+                    {"address": address, "reason": reason},
+                )
+                continue
+            if not duplicates:
+                continue
+            key = address_key(address) if address[0] == "[" else address.lower()
+            if key not in owners:
+                owners[key] = (job, index)
+                continue
+            first_job, first_index = owners[key]
+            errors.add(
+                "address",
+                "address '{address}' of {job}[{index}] is already the address of "
+                "{first_job}[{first_index}]; each task needs its own host:port",
+                (job, index),
+                address,
+                {
+                    "address": address,
+                    "job": job,
+                    "index": index,
+                    "first_job": first_job,
+                    "first_index": first_index,
+                },
+            )
+
+
+def _along_with_invalid_addresses(error: ValidationError, value: Any) -> ValidationError:
+    """``error``, with the invalid addresses of ``value``'s well-formed jobs, in job order."""
+    if not isinstance(value, Mapping):
+        return error
+    well_formed: dict[str, list[str] | dict[int, str]] = {}
+    for job, tasks in value.items():
+        try:
+            well_formed[job] = _validate_job_tasks(tasks)
+        except (ValidationError, PydanticCustomError):
+            continue
+    found = Errors(error.title)
+    _check_addresses(found, well_formed, duplicates=False)
+    if not found:
+        return error
+    order = {job: position for position, job in enumerate(value)}
+    details = sorted(
+        details_of(error) + found.details(),
+        key=lambda detail: order.get(detail["loc"][0], len(order)) if detail["loc"] else -1,
+    )
+    return ValidationError.from_exception_data(error.title, details)
+
+
+class ClusterSpec(RootModel[Any]):
     """A cluster: job names mapped to task addresses, like ``tf.train.ClusterSpec``.
 
     Each job is a list of ``host:port`` addresses, where the position is the
@@ -237,39 +284,28 @@ class ClusterSpec(RootModel[dict[JobName, JobTasks]]):
         # Let type checkers accept any mapping of job name to tasks, as the validator does.
         def __init__(self, root: Mapping[str, Any] = ..., /) -> None: ...
 
-    @field_validator("root")
+    @field_validator("root", mode="wrap")
     @classmethod
-    def address(cls, root: dict[str, list[str] | dict[int, str]]) -> dict[str, Any]:
-        """No ``host:port`` serves two tasks of the cluster."""
+    def address(cls, value: Any, handler: ValidatorFunctionWrapHandler) -> dict[str, Any]:
+        """Each task has a valid ``host:port`` of its own.
+
+        The common case, every address plain and none repeated, is checked in
+        one pass over all the jobs' addresses and one set of them; anything
+        else is looked at address by address, to word each error.  When the
+        cluster breaks another rule, the invalid addresses of its well-formed
+        jobs are reported along with that error.
+        """
+        try:
+            root: dict[str, list[str] | dict[int, str]] = handler(value)
+        except ValidationError as exc:
+            raise _along_with_invalid_addresses(exc, value) from None
         jobs = [_addresses(tasks) for tasks in root.values()]
-        if all(map(text_names_host, jobs)) and len(set(chain.from_iterable(jobs))) == sum(
+        if all_plain_addresses_valid(jobs) and len(set(chain.from_iterable(jobs))) == sum(
             map(len, jobs)
         ):
             return root
         errors = Errors("ClusterSpec")
-        owners: dict[str, tuple[str, int]] = {}
-        for job, tasks in root.items():
-            items = enumerate(tasks) if isinstance(tasks, list) else sorted(tasks.items())
-            for index, address in items:
-                key = address_key(address) if address[0] == "[" else address.lower()
-                if key in owners:
-                    first_job, first_index = owners[key]
-                    errors.add(
-                        "address",
-                        "address '{address}' of {job}[{index}] is already the address of "
-                        "{first_job}[{first_index}]; each task needs its own host:port",
-                        (job, index),
-                        address,
-                        {
-                            "address": address,
-                            "job": job,
-                            "index": index,
-                            "first_job": first_job,
-                            "first_index": first_index,
-                        },
-                    )
-                else:
-                    owners[key] = (job, index)
+        _check_addresses(errors, root, duplicates=True)
         errors.raise_if_any()
         return root
 
