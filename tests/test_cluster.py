@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -404,3 +406,22 @@ def test_job_validators_are_built_once() -> None:
     """The validators of a dense and of a sparse job are built on first use, then reused."""
     assert estconf.cluster._dense() is estconf.cluster._dense()
     assert estconf.cluster._sparse() is estconf.cluster._sparse()
+
+
+def test_importing_builds_no_cluster_validator() -> None:
+    """Importing ``ClusterSpec`` builds nothing that validates a cluster; the first one does.
+
+    A base of ``ClusterSpec`` parametrized with the cluster's type would be
+    built at import, with every job-name and address validator in it.
+    """
+    code = (
+        "import typing, estconf\n"
+        "cls = estconf.ClusterSpec\n"
+        "built = [c for c in cls.__mro__ if c.__dict__.get('__pydantic_complete__')]\n"
+        "assert all(c.__module__ == 'pydantic.root_model' or c.model_fields['root'].annotation\n"
+        "           is typing.Any for c in built), built\n"
+        "assert not cls.__pydantic_complete__\n"
+        "cls({'worker': ['w:1']})\n"
+        "assert cls.__pydantic_complete__\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

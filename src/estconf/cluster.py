@@ -276,6 +276,8 @@ class ClusterSpec(RootModel[Any]):
 
     model_config = ConfigDict(frozen=True, defer_build=True)
 
+    # The root's type is this annotation; the base is RootModel[Any] because a
+    # base parametrized with the real type would be built at import.
     root: Annotated[dict[JobName, JobTasks], BeforeValidator(_cluster_type)] = Field(
         default_factory=dict
     )
