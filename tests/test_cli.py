@@ -133,7 +133,7 @@ class TestValidate:
             "line": 4,
             "column": 12,
             "code": "string_type",
-            "message": "Input should be a valid string",
+            "message": "Task address 2223 must be bytes or unicode",
             "value": 2223,
         }
 

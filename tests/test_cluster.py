@@ -276,6 +276,28 @@ class TestRejected:
             ("address", ("chief", 0)),
         ]
 
+    @pytest.mark.parametrize(
+        ("tasks", "loc", "address"),
+        [
+            (["h:1", 5], ("worker", 1), "5"),
+            ([None], ("worker", 0), "None"),
+            ([["h:1"]], ("worker", 0), "['h:1']"),
+            ({"0": 2.5}, ("worker", "0"), "2.5"),
+        ],
+    )
+    def test_an_address_that_is_not_text_is_refused_in_tensorflows_words(
+        self, tasks: Any, loc: tuple[Any, ...], address: str
+    ) -> None:
+        assert errors_of({"worker": tasks}) == [
+            ("string_type", loc, f"Task address {address} must be bytes or unicode")
+        ]
+
+    def test_bytes_are_refused_as_estconfs_own_rule(self) -> None:
+        """TensorFlow takes bytes addresses; JSON has none, and estconf takes text only."""
+        assert errors_of({"worker": [b"h:1"]}) == [
+            ("string_type", ("worker", 0), "Input should be a valid string")
+        ]
+
     def test_an_address_used_twice_is_found_once_the_cluster_is_well_formed(self) -> None:
         assert [(code, loc) for code, loc, _ in errors_of({"1ps": ["h:1", "h:1"]})] == [
             ("job_name", ("1ps", "[key]"))

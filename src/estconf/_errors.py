@@ -46,7 +46,7 @@ class Errors:
         ctx: Mapping[str, Any] | None = None,
     ) -> None:
         """Record an error of type ``code`` at ``loc``; ``message`` may use ``{ctx}`` keys."""
-        self._details.append(_detail(code, message, loc, value, ctx))
+        self._details.append(error_detail(code, message, loc, value, ctx))
 
     @property
     def title(self) -> str:
@@ -72,7 +72,9 @@ def fail(
     ctx: Mapping[str, Any] | None = None,
 ) -> ValidationError:
     """Build a :class:`~pydantic.ValidationError` holding a single error, to raise."""
-    return ValidationError.from_exception_data(title, [_detail(code, message, loc, value, ctx)])
+    return ValidationError.from_exception_data(
+        title, [error_detail(code, message, loc, value, ctx)]
+    )
 
 
 def details_of(error: ValidationError) -> list[InitErrorDetails]:
@@ -106,9 +108,10 @@ def validate_along(errors: Errors, data: Any, handler: ModelWrapValidatorHandler
     raise ValidationError.from_exception_data(errors.title, details)
 
 
-def _detail(
-    code: str, message: str, loc: Loc, value: Any, ctx: Mapping[str, Any] | None
+def error_detail(
+    code: str, message: str, loc: Loc, value: Any, ctx: Mapping[str, Any] | None = None
 ) -> InitErrorDetails:
+    """One error of type ``code`` at ``loc``, to raise along with others."""
     return InitErrorDetails(
         type=PydanticCustomError(code, message, dict(ctx or {})), loc=loc, input=value
     )
@@ -167,7 +170,7 @@ class KnownKeys(BaseModel):
                 raise
             keys = [info.alias or name for name, info in cls.model_fields.items()]
             details = [
-                _detail(
+                error_detail(
                     "unknown_key",
                     unknown_key_message(cls, str(e["loc"][0]), keys),
                     e["loc"],

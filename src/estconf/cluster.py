@@ -28,9 +28,9 @@ from pydantic import (
     WithJsonSchema,
     field_validator,
 )
-from pydantic_core import PydanticCustomError
+from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
-from estconf._errors import Errors, Loc, details_of, fail
+from estconf._errors import Errors, Loc, details_of, error_detail, fail
 from estconf._tensorflow import tensorflow
 from estconf._types import (
     ADDRESS_ERROR,
@@ -113,16 +113,20 @@ def _sparse() -> TypeAdapter[dict[int, str]]:
 
 
 def _validate_job_tasks(tasks: Any) -> list[str] | dict[int, str]:
-    result: list[str] | dict[int, str]
+    adapter: TypeAdapter[Any]
     if isinstance(tasks, (list, tuple)):
-        result = _dense().validate_python(tasks)
+        adapter = _dense()
     elif isinstance(tasks, Mapping):
-        result = _sparse().validate_python(tasks)
+        adapter = _sparse()
     else:
         raise PydanticCustomError(
             "job_tasks_type",
             "The tasks for a job must be a list or a dictionary from integers to strings.",
         )
+    try:
+        result: list[str] | dict[int, str] = adapter.validate_python(tasks)
+    except ValidationError as exc:
+        raise _address_types_in_tensorflow_words(exc) from None
     if not result:
         raise PydanticCustomError(
             "empty_job",
@@ -130,6 +134,33 @@ def _validate_job_tasks(tasks: Any) -> list[str] | dict[int, str]:
             "with: max() arg is an empty sequence)",
         )
     return result
+
+
+def _address_types_in_tensorflow_words(error: ValidationError) -> ValidationError:
+    """``error``, with each task address that is not text reported in TensorFlow's words.
+
+    Bytes, which TensorFlow takes, are refused as estconf's own rule (JSON has
+    no bytes), so TensorFlow's sentence is not given for them.
+    """
+    details = [
+        _address_type(found)
+        if found["type"] == "string_type"
+        and len(found["loc"]) == 1
+        and not isinstance(found["input"], bytes)
+        else detail
+        for found, detail in zip(error.errors(), details_of(error), strict=True)
+    ]
+    return ValidationError.from_exception_data(error.title, details)
+
+
+def _address_type(found: ErrorDetails) -> InitErrorDetails:
+    return error_detail(
+        "string_type",
+        "Task address {address} must be bytes or unicode",
+        found["loc"],
+        found["input"],
+        {"address": repr(found["input"])},
+    )
 
 
 def _dump_job_tasks(tasks: list[str] | dict[int, str], info: SerializationInfo) -> Any:

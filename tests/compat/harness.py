@@ -181,6 +181,7 @@ TF_SENTENCES: list[re.Pattern[str]] = [
         r"`cluster` must be a dictionary mapping one or more job names to lists of network "
         r"addresses, or a `ClusterDef` protocol buffer",
         r"The tasks for job .*? must be a list or a dictionary from integers to strings\.",
+        r"Task address .*? must be bytes or unicode",
         r"No such job in cluster: .*",
         r"No task with index .*? in job .*",
     ]
