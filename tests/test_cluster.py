@@ -283,6 +283,9 @@ class TestRejected:
             ([None], ("worker", 0), "None"),
             ([["h:1"]], ("worker", 0), "['h:1']"),
             ({"0": 2.5}, ("worker", "0"), "2.5"),
+            # TensorFlow formats with ``%``, which unpacks a one-item tuple.
+            ([("h:1",)], ("worker", 0), "'h:1'"),
+            ([("h:1", "h:2")], ("worker", 0), "('h:1', 'h:2')"),
         ],
     )
     def test_an_address_that_is_not_text_is_refused_in_tensorflows_words(

@@ -159,8 +159,18 @@ def _address_type(found: ErrorDetails) -> InitErrorDetails:
         "Task address {address} must be bytes or unicode",
         found["loc"],
         found["input"],
-        {"address": repr(found["input"])},
+        {"address": _shown_as_tensorflow_shows(found["input"])},
     )
+
+
+def _shown_as_tensorflow_shows(address: object) -> str:
+    """``repr(address)``, except that a one-item tuple shows its item.
+
+    TensorFlow formats the address with ``%``, which unpacks a tuple.
+    """
+    if isinstance(address, tuple) and len(address) == 1:
+        return repr(address[0])
+    return repr(address)
 
 
 def _dump_job_tasks(tasks: list[str] | dict[int, str], info: SerializationInfo) -> Any:
