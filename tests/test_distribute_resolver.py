@@ -44,6 +44,23 @@ class TestTaskAndRpcLayer:
         )
         assert (resolver.task_type, resolver.task_id, resolver.rpc_layer) == ("ps", 0, "grpc+verbs")
 
+    @pytest.mark.parametrize(
+        ("argument", "task_type"),
+        [(5, "5"), (b"worker", "b'worker'"), (1.5, "1.5"), (True, "True"), ("", "")],
+    )
+    def test_task_type_argument_is_read_with_str(self, argument: object, task_type: str) -> None:
+        resolver = TFConfigClusterResolver(
+            task_type=argument, tf_config={"task": {"type": "worker", "index": 0}}
+        )
+        assert resolver.task_type == task_type
+
+    @pytest.mark.parametrize("name", ["rpc_layer", "environment"])
+    def test_rpc_layer_and_environment_are_kept_so_must_be_strings(self, name: str) -> None:
+        kwargs: dict[str, Any] = {name: 5}
+        with pytest.raises(ValidationError) as info:
+            TFConfigClusterResolver(**kwargs)
+        assert codes(info.value) == [("string_type", (name,))]
+
     def test_nothing_given_is_none(self) -> None:
         resolver = TFConfigClusterResolver()
         assert (resolver.task_type, resolver.task_id, resolver.rpc_layer) == (None, None, None)

@@ -326,6 +326,10 @@ MASTER_ARGS: list[dict[str, Any]] = [
 ]
 
 
+KEPT = ("rpc_layer", "environment")
+"""The resolver's arguments TensorFlow keeps unchecked (``task_type`` it reads with ``str()``)."""
+
+
 def check_resolver(text: str | None, kwargs: dict[str, Any]) -> None:
     """Mirrors ``TFConfigClusterResolver``: its properties, then ``master(...)``."""
     what = f"TFConfigClusterResolver(**{kwargs!r}) with TF_CONFIG={text!r}"
@@ -334,6 +338,8 @@ def check_resolver(text: str | None, kwargs: dict[str, Any]) -> None:
     rules = deliberate(text)
     if kwargs.get("task_id") is not None and int(kwargs["task_id"]) < 0:
         rules.add("negative_index")
+    if any(kwargs.get(key) is not None and not isinstance(kwargs[key], str) for key in KEPT):
+        rules.add("type")  # TensorFlow keeps these arguments as given
     judge_reader(what, tf_out, ours, rules, compare_values)
     if not (tf_out.ok and ours.ok):
         return
@@ -488,17 +494,35 @@ def distribute_texts(draw: st.DrawFn) -> str | None:
 RESOLVER_KWARGS = st.fixed_dictionaries(
     {},
     optional={
-        "task_type": st.sampled_from(["worker", "chief", "ps", "other"]),
+        "task_type": st.sampled_from(["worker", "chief", "ps", "other", 5, b"worker"]),
         "task_id": st.sampled_from([0, 1, 2, "1", -1]),
-        "rpc_layer": st.sampled_from(["grpc", ""]),
-        "environment": st.sampled_from(["cloud", "google"]),
+        "rpc_layer": st.sampled_from(["grpc", "", 5]),
+        "environment": st.sampled_from(["cloud", "google", 5]),
     },
 )
+
+RESOLVER_ARGUMENTS: list[dict[str, Any]] = [
+    {"task_type": 5},
+    {"task_type": b"worker"},
+    {"task_type": 1.5, "task_id": 0},
+    {"task_type": True},
+    {"rpc_layer": 5},
+    {"environment": 5},
+]
+"""Arguments of other types than TensorFlow documents: it reads ``task_type`` with ``str()``."""
 
 
 @pytest.mark.parametrize("text", TABLE, ids=repr)
 def test_table(text: str | None) -> None:
     check_all(text)
+
+
+@pytest.mark.parametrize("kwargs", RESOLVER_ARGUMENTS, ids=repr)
+@pytest.mark.parametrize(
+    "text", [_text({"cluster": WORKERS, "task": {"type": "worker", "index": 1}})]
+)
+def test_resolver_argument_table(text: str, kwargs: dict[str, Any]) -> None:
+    check_resolver(text, kwargs)
 
 
 @given(distribute_texts())
