@@ -269,6 +269,17 @@ def _local_task(tf_config: TFConfig) -> tuple[str | None, int | None]:
 
 
 def _check_local(tf_config: TFConfig, title: str) -> None:
+    # TensorFlow reads the index with int() before it checks the task.
+    if "index" in tf_config.task.model_fields_set and tf_config.task.index is None:
+        raise fail(
+            title,
+            "type",
+            "task index is null; with no cluster, TensorFlow's estimator fails on it before "
+            "anything else: int() argument must be a string, a bytes-like object or a real "
+            "number, not 'NoneType'. Leave the key out or give 0",
+            ("task", "index"),
+            None,
+        )
     task_type, task_id = _local_task(tf_config)
     errors = Errors(title)
     hint = top_level_jobs_hint(tf_config)
@@ -498,12 +509,13 @@ def with_estimator_errors(
     if lenient is None:
         return invalid
     task = raw.get("task", {})
-    # What TensorFlow cannot read is already reported: it is not also "missing".
+    # What TensorFlow cannot read is already reported: it is not also "missing",
+    # and an index int() cannot read is not also null (read leniently, it is).
     unreadable = set()
     if not isinstance(task, Mapping):
         unreadable = {"missing_task_type", "missing_task_index"}
-    elif "index" in task and lenient.task.index is None:
-        unreadable = {"missing_task_index"}
+    elif task.get("index") is not None and lenient.task.index is None:
+        unreadable = {"missing_task_index", "type"}
     try:
         check_estimator_rules(lenient, title, strategies)
     except ValidationError as rules:
