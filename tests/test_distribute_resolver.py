@@ -162,6 +162,13 @@ class TestFromEnv:
             TFConfigClusterResolver.from_env({"TF_CONFIG": text})
         assert all(e["loc"][:1] == ("tf_config",) for e in info.value.errors())
 
+    def test_what_tensorflow_reads_of_duplicate_keys_is_checked_too(self) -> None:
+        """TensorFlow keeps the last value, then refuses it with its own sentence."""
+        with pytest.raises(ValidationError) as info:
+            TFConfigClusterResolver.from_env({"TF_CONFIG": '{"cluster": {}, "cluster": null}'})
+        assert [e["type"] for e in info.value.errors()] == ["duplicate_key", "cluster_type"]
+        assert "`cluster` must be a dictionary mapping one or more job names" in str(info.value)
+
     def test_tf_config_argument_is_refused(self) -> None:
         with pytest.raises(TypeError):
             TFConfigClusterResolver.from_env({}, tf_config={})

@@ -15,9 +15,8 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from pydantic import ValidationError
-from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from estconf._errors import Errors, Loc, details_of, fail
+from estconf._errors import Errors, Loc, details_of, fail, with_errors_of
 from estconf._estimator_hints import missing_chief_hint, top_level_jobs_hint
 from estconf.cluster import ClusterSpec, check_task_not_a_hole
 from estconf.tf_config import Task, TaskType, TFConfig
@@ -32,6 +31,7 @@ __all__ = [
     "check_tf_config_file",
     "derive_distributed",
     "distributed_settings",
+    "read_like_tensorflow",
     "single_task",
     "with_estimator_errors",
 ]
@@ -505,7 +505,7 @@ def with_estimator_errors(
     it; when that is impossible, or the estimator has nothing to add,
     ``invalid`` is returned unchanged.
     """
-    lenient = _read_like_tensorflow(raw)
+    lenient = read_like_tensorflow(raw)
     if lenient is None:
         return invalid
     task = raw.get("task", {})
@@ -516,30 +516,18 @@ def with_estimator_errors(
         unreadable = {"missing_task_type", "missing_task_index"}
     elif task.get("index") is not None and lenient.task.index is None:
         unreadable = {"missing_task_index", "type"}
-    try:
-        check_estimator_rules(lenient, title, strategies)
-    except ValidationError as rules:
-        added = [error for error in rules.errors() if error["type"] not in unreadable]
-    except Exception:
-        return invalid
-    else:
-        return invalid
-    if not added:
-        return invalid
-    details = [_as_detail(error) for error in [*invalid.errors(), *added]]
-    return ValidationError.from_exception_data(invalid.title, details)
-
-
-def _as_detail(error: Any) -> InitErrorDetails:
-    return InitErrorDetails(
-        type=PydanticCustomError(error["type"], error["msg"]),
-        loc=error["loc"],
-        input=error["input"],
+    return with_errors_of(
+        invalid,
+        lambda: check_estimator_rules(lenient, title, strategies),
+        ignored=unreadable,
     )
 
 
-def _read_like_tensorflow(raw: Any) -> TFConfig | None:
-    """A TFConfig built, unchecked, from what TensorFlow would read of ``raw``; else None."""
+def read_like_tensorflow(raw: Any) -> TFConfig | None:
+    """A TFConfig built, unchecked, from what TensorFlow would read of ``raw``; else None.
+
+    An index ``int()`` cannot read is ``None``, as a null one is.
+    """
     if not isinstance(raw, Mapping):
         return None
     cluster = raw.get("cluster", {})
