@@ -80,7 +80,10 @@ EXPECTED: dict[tuple[str, str], list[str]] = {
     ("dynamic_worker.yaml", "mwms"): [
         f"10:5: {SPECS}.Chief: tfjob_dynamic_worker_empty_cluster",
         f"10:5: {SPECS}.Chief: tfjob_empty_job",
+        f"10:5: {SPECS}.Chief: tfjob_task_type_not_in_cluster",
         f"17:5: {SPECS}.PS: tfjob_empty_job",
+        f"17:5: {SPECS}.PS: {NO_PS}",
+        f"17:5: {SPECS}.PS: tfjob_task_id_out_of_range",
         f"24:5: {SPECS}.Worker: tfjob_task_id_out_of_range",
     ],
     ("dynamic_worker_no_ps.yaml", "ps"): [

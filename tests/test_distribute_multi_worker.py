@@ -182,6 +182,87 @@ class TestRefusals:
         assert code == "no_id_for_task_type"
 
 
+class TestTensorFlowsComplaintBesideAStricterRule:
+    """A TF_CONFIG a section 6 rule refuses is still checked as the strategy reads it."""
+
+    @pytest.mark.parametrize(
+        ("tf_config", "errors", "sentence"),
+        [
+            (
+                {"cluster": {"worker": ["w0", "w1:2222"]}, "task": {"type": "chief", "index": 0}},
+                [
+                    ("address", ("tf_config", "cluster", "worker", 0)),
+                    ("task_type_not_in_cluster", ("tf_config", "task", "type")),
+                ],
+                "`task_type` 'chief' not found in cluster_spec.",
+            ),
+            (
+                {
+                    "cluster": {"worker": ["w0:2222"], "aux-1": ["a:2222"]},
+                    "task": {"type": "worker", "index": 0},
+                },
+                [
+                    ("job_name", ("tf_config", "cluster", "aux-1", "[key]")),
+                    ("disallowed_job", ("tf_config", "cluster", "aux-1")),
+                ],
+                "Disallowed task type found in cluster spec. Allowed types are ('chief', "
+                "'worker', 'evaluator', 'ps', None) and the cluster spec is ClusterSpec("
+                "{'aux-1': ['a:2222'], 'worker': ['w0:2222']}).",
+            ),
+            (
+                {"cluster": {"worker": ["w:1", "w:1"]}, "task": {"type": "worker", "index": 2}},
+                [
+                    ("address", ("tf_config", "cluster", "worker", 1)),
+                    ("task_id_out_of_range", ("tf_config", "task", "index")),
+                ],
+                "The `task_id` 2 exceeds the maximum id of worker.",
+            ),
+            (
+                {"cluster": {"worker": ["w0"]}, "task": {"type": None, "index": 0}},
+                [
+                    ("address", ("tf_config", "cluster", "worker", 0)),
+                    ("unrecognized_task_type", ("tf_config", "task", "type")),
+                ],
+                "Unrecognized task_type: None, valid task types are:",
+            ),
+        ],
+        ids=["task_type_not_in_cluster", "disallowed_job", "index_out_of_range", "null_type"],
+    )
+    def test_both_reported(
+        self, tf_config: dict[str, Any], errors: list[tuple[str, Any]], sentence: str
+    ) -> None:
+        with pytest.raises(ValidationError) as info:
+            MultiWorkerConfig.from_env({"TF_CONFIG": json.dumps(tf_config)})
+        assert [(e["type"], e["loc"]) for e in info.value.errors()] == errors
+        assert sentence in str(info.value)
+
+    @pytest.mark.parametrize(
+        ("index", "errors"),
+        [
+            ("x", ["address", "int_type"]),
+            ([], ["address", "int_type"]),
+            (None, ["address"]),  # the null check runs on a valid TF_CONFIG only
+            (1.5, ["address", "int_type", "task_type_not_in_cluster"]),  # int(1.5) is 1
+        ],
+    )
+    def test_nothing_added_once_tensorflow_fails_reading_the_index(
+        self, index: Any, errors: list[str]
+    ) -> None:
+        tf_config = {"cluster": {"worker": ["w0"]}, "task": {"type": "chief", "index": index}}
+        with pytest.raises(ValidationError) as info:
+            MultiWorkerConfig(tf_config=tf_config)
+        assert [e["type"] for e in info.value.errors()] == errors
+
+    def test_tensorflows_complaint_about_what_it_reads_of_duplicate_keys(self) -> None:
+        text = (
+            '{"cluster": {"worker": ["w:1"]}, "cluster": {"worker": ["w:1"], "ps": ["p:1"]}, '
+            '"task": {"type": "ps", "index": 0}}'
+        )
+        with pytest.raises(ValidationError) as info:
+            MultiWorkerConfig.from_env({"TF_CONFIG": text})
+        assert [e["type"] for e in info.value.errors()] == ["duplicate_key", "no_id_for_task_type"]
+
+
 class TestFromEnv:
     def test_reads_the_variable(self) -> None:
         text = json.dumps({"cluster": WORKERS, "task": {"type": "worker", "index": 1}})

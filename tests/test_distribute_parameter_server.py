@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from pydantic import ValidationError
 
+from estconf import TFConfig
 from estconf.distribute import ParameterServerConfig
 
 from strategies import distribute_tf_configs
@@ -140,6 +141,76 @@ class TestRefusals:
             refusal({"cluster": sparse, "task": {"type": "worker", "index": 1}})[0]
             == "task_in_hole"
         )
+
+
+class TestTensorFlowsComplaintBesideAStricterRule:
+    """A TF_CONFIG a section 6 rule refuses is still checked as the strategy reads it."""
+
+    @pytest.mark.parametrize(
+        ("text", "errors", "sentence"),
+        [
+            (
+                json.dumps({"cluster": {"worker": ["w0:2222", "w0:2222"]}}),
+                [
+                    ("address", ("tf_config", "cluster", "worker", 1)),
+                    ("missing_ps", ("tf_config", "cluster")),
+                ],
+                "There must be at least one ps.",
+            ),
+            (
+                json.dumps(
+                    {
+                        "cluster": {"worker": ["w0:2222"], "ps": ["p:1"], "aux-1": ["a:2222"]},
+                        "task": {"type": "worker", "index": 0},
+                    }
+                ),
+                [
+                    ("job_name", ("tf_config", "cluster", "aux-1", "[key]")),
+                    ("disallowed_job", ("tf_config", "cluster", "aux-1")),
+                ],
+                "Disallowed task type found in cluster spec.",
+            ),
+            (
+                json.dumps({"cluster": {}, "task": {"type": "worker", "index": None}}),
+                [
+                    ("type", ("tf_config", "task", "index")),
+                    ("empty_cluster", ("tf_config", "cluster")),
+                ],
+                "Cluster spec must be non-empty",
+            ),
+            (
+                "[]",
+                [("tf_config_type", ("tf_config",)), ("empty_cluster", ("tf_config", "cluster"))],
+                "Cluster spec must be non-empty",
+            ),
+            (
+                '{"task": {}, "task": null}',
+                [
+                    ("duplicate_key", ("tf_config",)),
+                    ("model_type", ("tf_config", "task")),
+                    ("empty_cluster", ("tf_config", "cluster")),
+                ],
+                "Cluster spec must be non-empty",
+            ),
+        ],
+        ids=["repeated_address", "job_name", "null_index", "not_an_object", "duplicate_key"],
+    )
+    def test_both_reported(self, text: str, errors: list[tuple[str, Any]], sentence: str) -> None:
+        with pytest.raises(ValidationError) as info:
+            ParameterServerConfig.from_env({"TF_CONFIG": text})
+        assert [(e["type"], e["loc"]) for e in info.value.errors()] == errors
+        assert sentence in str(info.value)
+
+    def test_a_tf_config_instance_is_read_with_its_cluster(self) -> None:
+        tf_config = TFConfig(cluster=CLUSTER, task={"type": "worker", "index": None})
+        with pytest.raises(ValidationError) as info:
+            ParameterServerConfig(tf_config=tf_config)
+        assert [e["type"] for e in info.value.errors()] == ["type"]
+
+    def test_nothing_added_when_tensorflow_fails_on_the_cluster(self) -> None:
+        with pytest.raises(ValidationError) as info:
+            ParameterServerConfig(tf_config={"cluster": {"worker": "w:1"}})
+        assert [e["type"] for e in info.value.errors()] == ["job_tasks_type"]
 
 
 def test_dump_holds_every_derived_value() -> None:

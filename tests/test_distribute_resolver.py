@@ -44,6 +44,23 @@ class TestTaskAndRpcLayer:
         )
         assert (resolver.task_type, resolver.task_id, resolver.rpc_layer) == ("ps", 0, "grpc+verbs")
 
+    @pytest.mark.parametrize(
+        ("argument", "task_type"),
+        [(5, "5"), (b"worker", "b'worker'"), (1.5, "1.5"), (True, "True"), ("", "")],
+    )
+    def test_task_type_argument_is_read_with_str(self, argument: object, task_type: str) -> None:
+        resolver = TFConfigClusterResolver(
+            task_type=argument, tf_config={"task": {"type": "worker", "index": 0}}
+        )
+        assert resolver.task_type == task_type
+
+    @pytest.mark.parametrize("name", ["rpc_layer", "environment"])
+    def test_rpc_layer_and_environment_are_kept_so_must_be_strings(self, name: str) -> None:
+        kwargs: dict[str, Any] = {name: 5}
+        with pytest.raises(ValidationError) as info:
+            TFConfigClusterResolver(**kwargs)
+        assert codes(info.value) == [("string_type", (name,))]
+
     def test_nothing_given_is_none(self) -> None:
         resolver = TFConfigClusterResolver()
         assert (resolver.task_type, resolver.task_id, resolver.rpc_layer) == (None, None, None)
@@ -144,6 +161,13 @@ class TestFromEnv:
         with pytest.raises(ValidationError) as info:
             TFConfigClusterResolver.from_env({"TF_CONFIG": text})
         assert all(e["loc"][:1] == ("tf_config",) for e in info.value.errors())
+
+    def test_what_tensorflow_reads_of_duplicate_keys_is_checked_too(self) -> None:
+        """TensorFlow keeps the last value, then refuses it with its own sentence."""
+        with pytest.raises(ValidationError) as info:
+            TFConfigClusterResolver.from_env({"TF_CONFIG": '{"cluster": {}, "cluster": null}'})
+        assert [e["type"] for e in info.value.errors()] == ["duplicate_key", "cluster_type"]
+        assert "`cluster` must be a dictionary mapping one or more job names" in str(info.value)
 
     def test_tf_config_argument_is_refused(self) -> None:
         with pytest.raises(TypeError):

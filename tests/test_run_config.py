@@ -129,7 +129,7 @@ class TestLocalMode:
             )
         ]
 
-    @pytest.mark.parametrize("index", [1, "2", None, -1])
+    @pytest.mark.parametrize("index", [1, "2", -1])
     def test_task_index_must_be_0(self, index: Any) -> None:
         assert tf_config_errors({"task": {"index": index}}) == [
             (
@@ -137,6 +137,36 @@ class TestLocalMode:
                 ("tf_config", "task", "index"),
                 'If "cluster" is not set in TF_CONFIG, task index must be 0.',
             )
+        ]
+
+    @pytest.mark.parametrize("task_type", ["worker", "chief"])
+    def test_a_null_index_fails_where_tensorflow_reads_it(self, task_type: str) -> None:
+        """TensorFlow reads the index with int() before it checks the task type."""
+        [(code, loc, msg)] = tf_config_errors({"task": {"type": task_type, "index": None}})
+        assert (code, loc) == ("type", ("tf_config", "task", "index"))
+        assert "int() argument must be a string, a bytes-like object or a real number" in msg
+
+    @pytest.mark.parametrize("model", [RunConfig, TPURunConfig])
+    @pytest.mark.parametrize(
+        "task",
+        [
+            {"type": "worker", "index": "x"},
+            {"type": "chief", "index": "x"},
+            {"index": "x"},
+            {"type": "worker", "index": float("nan")},
+            {"type": "worker", "index": float("inf")},
+            {"type": "worker", "index": []},
+            {"type": "worker", "index": {}},
+        ],
+    )
+    def test_an_unreadable_index_is_its_only_error(
+        self, model: type[RunConfig], task: dict[str, Any]
+    ) -> None:
+        """TensorFlow fails on int() of the index, before it checks type or index."""
+        with pytest.raises(ValidationError) as info:
+            model.from_env({"TF_CONFIG": json.dumps({"task": task})})
+        assert [(e["type"], e["loc"]) for e in info.value.errors()] == [
+            ("int_type", ("tf_config", "task", "index"))
         ]
 
 
@@ -942,6 +972,17 @@ class TestEstimatorErrorsBesideOtherErrors:
             (
                 {"cluster": {"chief": ["h:0"], "w": ["bad"]}, "task": {"index": 0}},
                 {"address", "missing_task_type"},
+            ),
+            (
+                {
+                    "cluster": {"chief": ["h:0"], "w": ["bad"]},
+                    "task": {"type": "chief", "index": None},
+                },
+                {"address", "missing_task_index"},
+            ),
+            (
+                {"task": {"type": "worker", "index": None}, "model_dir": 0},
+                {"string_type", "type"},
             ),
         ],
     )

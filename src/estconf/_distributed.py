@@ -15,9 +15,8 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from pydantic import ValidationError
-from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from estconf._errors import Errors, Loc, details_of, fail
+from estconf._errors import Errors, Loc, details_of, fail, with_errors_of
 from estconf._estimator_hints import missing_chief_hint, top_level_jobs_hint
 from estconf.cluster import ClusterSpec, check_task_not_a_hole
 from estconf.tf_config import Task, TaskType, TFConfig
@@ -32,6 +31,7 @@ __all__ = [
     "check_tf_config_file",
     "derive_distributed",
     "distributed_settings",
+    "read_like_tensorflow",
     "single_task",
     "with_estimator_errors",
 ]
@@ -269,6 +269,17 @@ def _local_task(tf_config: TFConfig) -> tuple[str | None, int | None]:
 
 
 def _check_local(tf_config: TFConfig, title: str) -> None:
+    # TensorFlow reads the index with int() before it checks the task.
+    if "index" in tf_config.task.model_fields_set and tf_config.task.index is None:
+        raise fail(
+            title,
+            "type",
+            "task index is null; with no cluster, TensorFlow's estimator fails on it before "
+            "anything else: int() argument must be a string, a bytes-like object or a real "
+            "number, not 'NoneType'. Leave the key out or give 0",
+            ("task", "index"),
+            None,
+        )
     task_type, task_id = _local_task(tf_config)
     errors = Errors(title)
     hint = top_level_jobs_hint(tf_config)
@@ -494,40 +505,29 @@ def with_estimator_errors(
     it; when that is impossible, or the estimator has nothing to add,
     ``invalid`` is returned unchanged.
     """
-    lenient = _read_like_tensorflow(raw)
+    lenient = read_like_tensorflow(raw)
     if lenient is None:
         return invalid
     task = raw.get("task", {})
-    # What TensorFlow cannot read is already reported: it is not also "missing".
+    # What TensorFlow cannot read is already reported: it is not also "missing",
+    # and an index int() cannot read is not also null (read leniently, it is).
     unreadable = set()
     if not isinstance(task, Mapping):
         unreadable = {"missing_task_type", "missing_task_index"}
-    elif "index" in task and lenient.task.index is None:
-        unreadable = {"missing_task_index"}
-    try:
-        check_estimator_rules(lenient, title, strategies)
-    except ValidationError as rules:
-        added = [error for error in rules.errors() if error["type"] not in unreadable]
-    except Exception:
-        return invalid
-    else:
-        return invalid
-    if not added:
-        return invalid
-    details = [_as_detail(error) for error in [*invalid.errors(), *added]]
-    return ValidationError.from_exception_data(invalid.title, details)
-
-
-def _as_detail(error: Any) -> InitErrorDetails:
-    return InitErrorDetails(
-        type=PydanticCustomError(error["type"], error["msg"]),
-        loc=error["loc"],
-        input=error["input"],
+    elif task.get("index") is not None and lenient.task.index is None:
+        unreadable = {"missing_task_index", "type"}
+    return with_errors_of(
+        invalid,
+        lambda: check_estimator_rules(lenient, title, strategies),
+        ignored=unreadable,
     )
 
 
-def _read_like_tensorflow(raw: Any) -> TFConfig | None:
-    """A TFConfig built, unchecked, from what TensorFlow would read of ``raw``; else None."""
+def read_like_tensorflow(raw: Any) -> TFConfig | None:
+    """A TFConfig built, unchecked, from what TensorFlow would read of ``raw``; else None.
+
+    An index ``int()`` cannot read is ``None``, as a null one is.
+    """
     if not isinstance(raw, Mapping):
         return None
     cluster = raw.get("cluster", {})

@@ -9,7 +9,7 @@ which pydantic merges under the location of the model being validated.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -106,6 +106,39 @@ def validate_along(errors: Errors, data: Any, handler: ModelWrapValidatorHandler
     except ValidationError as exc:
         details += details_of(exc)
     raise ValidationError.from_exception_data(errors.title, details)
+
+
+def with_errors_of(
+    invalid: ValidationError, check: Callable[[], object], ignored: Collection[str] = ()
+) -> ValidationError:
+    """``invalid`` with the errors ``check()`` raises after its own, to raise.
+
+    A value that failed validation is often still read by TensorFlow, which
+    then refuses it for a reason of its own: ``check`` runs that reader's
+    rules on what it reads, so that its sentence is reported too.  Errors
+    whose type is in ``ignored`` are left out.  When ``check`` raises nothing
+    else, or fails on the unchecked values it is given, ``invalid`` is
+    returned unchanged.
+    """
+    try:
+        check()
+    except ValidationError as refused:
+        added = [error for error in refused.errors() if error["type"] not in ignored]
+    except Exception:
+        return invalid
+    else:
+        return invalid
+    if not added:
+        return invalid
+    details = details_of(invalid) + [
+        InitErrorDetails(
+            type=PydanticCustomError(error["type"], error["msg"]),
+            loc=error["loc"],
+            input=error["input"],
+        )
+        for error in added
+    ]
+    return ValidationError.from_exception_data(invalid.title, details)
 
 
 def error_detail(

@@ -7,22 +7,49 @@ unreadable variable is reported like any other error of the field.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Mapping
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BeforeValidator, ValidationError
 
-from estconf._errors import Errors, Refused, raise_refused
-from estconf.tf_config import TF_CONFIG, TFConfig, read_env
+from estconf._distributed import read_like_tensorflow
+from estconf._errors import Errors, Refused, details_of
+from estconf.tf_config import TF_CONFIG, Task, TFConfig, read_env
 
-__all__ = ["ReaderTFConfig", "check_task_readable", "tf_config_from_env"]
+__all__ = ["ReaderTFConfig", "check_task_readable", "read_like_resolver", "tf_config_from_env"]
 
 
 def _tf_config_input(value: Any) -> Any:
     """``None`` stands for an unset ``TF_CONFIG``; a refused variable raises its error."""
-    value = raise_refused(value)
+    if isinstance(value, Refused):
+        raise _with_errors_of_its_reading(value)
     return TFConfig() if value is None else value
+
+
+def _with_errors_of_its_reading(refused: Refused) -> Exception:
+    """The error of a refused ``TF_CONFIG`` text, and the errors of what TensorFlow reads of it.
+
+    Where estconf refuses the text itself (duplicate keys), TensorFlow's
+    ``json.loads`` reads it, keeping the last of duplicate keys, and may then
+    refuse what it read with a sentence of its own: those errors are reported
+    too.
+    """
+    error = refused.error
+    try:
+        parsed = json.loads(refused.value)
+    except (TypeError, ValueError, RecursionError):
+        return error
+    if not isinstance(parsed, Mapping) or not isinstance(error, ValidationError):
+        return error
+    try:
+        TFConfig.model_validate(parsed)
+    except ValidationError as read:
+        return ValidationError.from_exception_data(
+            error.title, [*details_of(error), *details_of(read)]
+        )
+    return error
 
 
 _NULL_READINGS = {
@@ -56,6 +83,47 @@ def check_task_readable(tf_config: TFConfig) -> TFConfig:
             )
     errors.raise_if_any()
     return tf_config
+
+
+def read_like_resolver(raw: Any) -> TFConfig | None:
+    """What a strategy reads of a ``raw`` TF_CONFIG that failed validation, unchecked.
+
+    ``raw`` is the ``tf_config`` input: a parsed object, a ``TFConfig``, or
+    the variable's text that estconf refused (:class:`~estconf._errors.Refused`), which
+    TensorFlow parses with ``json.loads``, keeping the last of duplicate keys.
+    The strategies read ``cluster`` and ``task`` through
+    ``TFConfigClusterResolver`` (``value[key] if key in value``, so that a JSON
+    array reads as empty), and only with a cluster the task's type with
+    ``str()`` and index with ``int()``.  ``None`` when TensorFlow fails
+    before any of the strategy's checks: on the text, the cluster, or the
+    task as it reads them.
+    """
+    if isinstance(raw, Refused):
+        try:
+            raw = json.loads(raw.value)
+        except (TypeError, ValueError, RecursionError):
+            return None
+    elif isinstance(raw, TFConfig):  # valid but for a null task type or index
+        raw = raw.model_dump(mode="json", exclude_unset=True)
+    try:
+        read = {key: raw[key] for key in ("cluster", "task") if key in raw}
+    except Exception:  # TensorFlow fails on it too: 5, "cluster", ...
+        return None
+    lenient = read_like_tensorflow({"cluster": read.get("cluster", {})})
+    if lenient is None or not lenient.cluster:
+        return lenient  # with no cluster, the strategies read no task
+    task = read.get("task", {})
+    fields: dict[str, Any] = {}
+    try:
+        if "type" in task:
+            fields["type"] = str(task["type"])
+        if "index" in task:
+            fields["index"] = int(task["index"])
+    except Exception:
+        return None
+    return lenient.model_copy(
+        update={"task": Task.model_construct(_fields_set=set(fields), **fields)}
+    )
 
 
 ReaderTFConfig = Annotated[

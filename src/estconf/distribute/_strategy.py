@@ -16,13 +16,16 @@ from pydantic import (
     ConfigDict,
     Field,
     ModelWrapValidatorHandler,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
     field_validator,
     model_validator,
 )
 from typing_extensions import Self
 
 from estconf._derived import read_back_derived
-from estconf.distribute._reading import ReaderTFConfig, tf_config_from_env
+from estconf._errors import with_errors_of
+from estconf.distribute._reading import ReaderTFConfig, read_like_resolver, tf_config_from_env
 from estconf.tf_config import TFConfig
 
 __all__ = ["StrategyConfig"]
@@ -58,10 +61,22 @@ class StrategyConfig(BaseModel, Generic[Derived]):
         """A dump's derived keys are read back only if they agree with what is derived."""
         return read_back_derived(cls, data, handler)
 
-    @field_validator("tf_config")
+    @field_validator("tf_config", mode="wrap")
     @classmethod
-    def strategy_rules(cls, tf_config: TFConfig) -> TFConfig:
-        """The cluster and task are ones the strategy can start with (see :meth:`derive`)."""
+    def strategy_rules(cls, value: Any, handler: ValidatorFunctionWrapHandler) -> TFConfig:
+        """The cluster and task are ones the strategy can start with (see :meth:`derive`).
+
+        A TF_CONFIG that is invalid (say, an address has no port) is also read
+        as the strategy reads it, and the strategy's own complaints are
+        reported with its errors, so that TensorFlow's sentence is never missing.
+        """
+        try:
+            tf_config: TFConfig = handler(value)
+        except ValidationError as invalid:
+            lenient = read_like_resolver(value)
+            if lenient is None:
+                raise
+            raise with_errors_of(invalid, lambda: cls.derive(lenient)) from None
         cls.derive(tf_config)
         return tf_config
 

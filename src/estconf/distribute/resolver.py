@@ -70,7 +70,7 @@ class TFConfigClusterResolver(BaseModel):
     )
     task_type: String | None = Field(
         None,
-        description="This task's type: the argument, else TF_CONFIG's `task.type`.",
+        description="This task's type: the argument as a string, else TF_CONFIG's `task.type`.",
     )
     task_id: TaskIndex | None = Field(
         None,
@@ -86,7 +86,7 @@ class TFConfigClusterResolver(BaseModel):
 
     def __init__(
         self,
-        task_type: str | None = None,
+        task_type: object = None,
         task_id: int | str | None = None,
         rpc_layer: str | None = None,
         environment: str | None = None,
@@ -112,6 +112,16 @@ class TFConfigClusterResolver(BaseModel):
         """``TF_CONFIG``'s task index is not negative (stricter than TensorFlow, on purpose)."""
         check_index_not_negative(tf_config.task.index, cls.__name__)
         return tf_config
+
+    @field_validator("task_type", mode="before")
+    @classmethod
+    def task_type_as_str(cls, task_type: object) -> object:
+        """A ``task_type`` argument is read with ``str()`` as TensorFlow does: ``5`` is ``'5'``.
+
+        TensorFlow keeps ``rpc_layer`` and ``environment`` as given; those
+        must be strings (stricter than TensorFlow, on purpose).
+        """
+        return task_type if task_type is None else str(task_type)
 
     @field_validator(*_FROM_TF_CONFIG)
     @classmethod
