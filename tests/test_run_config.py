@@ -1369,3 +1369,56 @@ def test_built_on_first_use_not_at_import() -> None:
         "assert cls.__pydantic_complete__\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+class TestStrategiesFromExperimentalDistribute:
+    """TensorFlow copies the strategies a DistributeConfig carries into its own properties."""
+
+    @pytest.mark.parametrize("model", [RunConfig, TPURunConfig])
+    def test_the_properties_give_them(self, model: type[RunConfig]) -> None:
+        train, evaluate = Strategy(), Strategy()
+        config = model(experimental_distribute=DistributeConfig(train=train, evaluate=evaluate))
+        assert config.train_distribute is train
+        assert config.eval_distribute is evaluate
+        assert config.replace(save_summary_steps=1).train_distribute is train
+
+    def test_truth_decides_as_in_tensorflow(self) -> None:
+        own, nested = Strategy(), Strategy()
+        kept = RunConfig(train_distribute=own, experimental_distribute=DistributeConfig())
+        assert kept.train_distribute is own
+        config = RunConfig(train_distribute="", experimental_distribute=DistributeConfig(nested))
+        assert config.train_distribute is nested
+
+    @pytest.mark.parametrize("key", ["train", "eval"])
+    def test_given_both_ways(self, key: str) -> None:
+        nested = {"train" if key == "train" else "evaluate": Strategy()}
+        found = errors_of(
+            **{f"{key}_distribute": Strategy()}, experimental_distribute=DistributeConfig(**nested)
+        )
+        assert found == [
+            (
+                "strategy_conflict",
+                (f"{key}_distribute",),
+                f"Either `{key}_distribute` or`experimental_distribute.{key}_distribute` "
+                "can be set.",
+            )
+        ]
+
+    def test_replace_sets_each_property_alone(self) -> None:
+        """TensorFlow's replace sets the attributes; nothing is copied again."""
+        train = Strategy()
+        config = RunConfig(experimental_distribute=DistributeConfig(train=train))
+        assert config.replace(experimental_distribute=None).train_distribute is train
+        assert config.replace(train_distribute=None).train_distribute is None
+        other = RunConfig().replace(experimental_distribute=DistributeConfig(train=train))
+        assert other.train_distribute is None
+
+    def test_the_v2_parameter_server_strategy_is_refused_only_as_an_argument(self) -> None:
+        strategy = ParameterServerStrategyV2()
+        config = RunConfig(experimental_distribute=DistributeConfig(train=strategy))
+        assert config.train_distribute is strategy
+        assert RunConfig().replace(train_distribute=strategy).train_distribute is strategy
+
+    def test_left_out_of_dumps(self) -> None:
+        config = RunConfig(experimental_distribute=DistributeConfig(train=Strategy()))
+        assert "train_distribute" not in config.model_dump()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from decimal import Decimal
 from fractions import Fraction
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -13,7 +14,8 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 import estconf
-from estconf import TFConfig
+from estconf import ClusterSpec, TFConfig
+from estconf.distribute import TFConfigClusterResolver
 from estconf.run_config import REPLACEABLE
 from estconf.tpu import InputPipelineConfig, IterationsPerLoopCounter, RunConfig, TPUConfig
 
@@ -1071,3 +1073,167 @@ class TestReadFromText:
         environ = {"TF_CONFIG": json.dumps(node("evaluator"))}
         config = RunConfig.from_env(environ, master="grpc://tpu:1")
         assert (config.master, config.evaluation_master) == ("grpc://tpu:1", "")
+
+
+class Resolver:
+    """Stands for a tf.distribute cluster resolver: what the TPU RunConfig calls of one."""
+
+    def __init__(self, cluster: Any, master: Any = "grpc://w0:1", *, true: bool = True) -> None:
+        self._cluster = cluster
+        self._master = master
+        self._true = true
+        self.calls: list[str] = []
+
+    def __bool__(self) -> bool:
+        return self._true
+
+    def master(self) -> Any:
+        self.calls.append("master")
+        return self._master
+
+    def cluster_spec(self) -> Any:
+        self.calls.append("cluster_spec")
+        return self._cluster
+
+
+RESOLVED = {"worker": ["w0:1", "w1:1"], "ps": ["p0:1"]}
+RESOLVED_CLUSTER_DEF = {
+    "job": [
+        {"name": "ps", "tasks": {"0": "p0:1"}},
+        {"name": "worker", "tasks": {"0": "w0:1", "1": "w1:1"}},
+    ]
+}
+
+
+def session_json(config: RunConfig) -> Any:
+    return None if config.session_config is None else config.session_config.model_dump(mode="json")
+
+
+class TestClusterResolver:
+    """``tpu.RunConfig(cluster=...)``: the master, cluster and session's cluster_def it gives."""
+
+    def test_master_cluster_and_session_config(self) -> None:
+        resolver = Resolver(RESOLVED)
+        config = RunConfig(cluster=resolver)
+        assert config.cluster is resolver
+        assert (config.master, config.evaluation_master) == ("grpc://w0:1", "grpc://w0:1")
+        assert config.cluster_spec == RESOLVED
+        assert session_json(config) == {
+            "allow_soft_placement": True,
+            "cluster_def": RESOLVED_CLUSTER_DEF,
+            "isolate_session_state": True,
+        }
+        assert resolver.calls == ["master", "cluster_spec"]
+
+    def test_the_rest_is_read_from_tf_config(self) -> None:
+        config = RunConfig(tf_config=node("worker", 1), cluster=Resolver(RESOLVED))
+        assert (config.task_type, config.task_id, config.global_id_in_cluster) == ("worker", 1, 2)
+        assert config.num_ps_replicas == 2
+        assert config.cluster_spec == RESOLVED
+
+    def test_an_evaluator_keeps_its_evaluation_master(self) -> None:
+        config = RunConfig(tf_config=node("evaluator"), cluster=Resolver(RESOLVED))
+        assert (config.master, config.evaluation_master) == ("grpc://w0:1", "")
+
+    def test_a_given_evaluation_master(self) -> None:
+        config = RunConfig(cluster=Resolver(RESOLVED), evaluation_master="e")
+        assert (config.master, config.evaluation_master) == ("grpc://w0:1", "e")
+
+    def test_a_given_session_config_takes_the_cluster_def(self) -> None:
+        config = RunConfig(
+            cluster=Resolver(RESOLVED), session_config={"log_device_placement": True}
+        )
+        assert session_json(config) == {
+            "log_device_placement": True,
+            "cluster_def": RESOLVED_CLUSTER_DEF,
+        }
+
+    def test_an_empty_cluster_has_no_cluster_def(self) -> None:
+        config = RunConfig(cluster=Resolver(ClusterSpec({}), master=""))
+        assert session_json(config) == {"allow_soft_placement": True, "isolate_session_state": True}
+        assert not config.cluster_spec
+
+    @pytest.mark.parametrize(
+        "cluster", [RESOLVED, ClusterSpec(RESOLVED), SimpleNamespace(as_dict=lambda: RESOLVED)]
+    )
+    def test_a_cluster_spec_of_any_form(self, cluster: Any) -> None:
+        assert RunConfig(cluster=Resolver(cluster)).cluster_spec == RESOLVED
+
+    def test_estconfs_tf_config_resolver(self) -> None:
+        tf_config = {"cluster": RESOLVED, "task": {"type": "worker", "index": 1}}
+        config = RunConfig(cluster=TFConfigClusterResolver(tf_config=tf_config))
+        assert config.master == "w1:1"
+        assert config.cluster_spec == RESOLVED
+
+    @pytest.mark.parametrize("cluster", [Resolver(RESOLVED, true=False), 0, ""])
+    def test_a_false_one_is_not_read(self, cluster: Any) -> None:
+        config = RunConfig(tf_config=node("worker", 1), cluster=cluster)
+        assert config.cluster is cluster
+        assert config.master == "grpc://host4:2222"
+        assert config.cluster_spec == DOC_CLUSTER
+        assert config.session_config is None
+        assert getattr(cluster, "calls", []) == []
+
+    @pytest.mark.parametrize("master", ["", "grpc://tpu:1", 5])
+    @pytest.mark.parametrize("cluster", [Resolver(RESOLVED), Resolver(RESOLVED, true=False), 0])
+    def test_not_with_a_master(self, master: Any, cluster: Any) -> None:
+        found = run_config_errors(master=master, cluster=cluster)
+        assert ("master_and_cluster", ("master",), "Both master and cluster are set.") in found
+
+    @pytest.mark.parametrize("cluster_def", [{}, RESOLVED_CLUSTER_DEF])
+    def test_not_with_a_cluster_def(self, cluster_def: Any) -> None:
+        assert run_config_errors(
+            cluster=Resolver(RESOLVED), session_config={"cluster_def": cluster_def}
+        ) == [
+            (
+                "cluster_def_conflict",
+                ("session_config", "cluster_def"),
+                "You cannot provide a ClusterResolver and session_config.cluster_def.",
+            )
+        ]
+
+    def test_a_cluster_def_is_fine_without_one(self) -> None:
+        config = RunConfig(session_config={"cluster_def": RESOLVED_CLUSTER_DEF})
+        assert session_json(config) == {"cluster_def": RESOLVED_CLUSTER_DEF}
+
+    @pytest.mark.parametrize(
+        ("cluster", "code", "loc"),
+        [
+            (object(), "cluster_resolver", ("cluster",)),
+            (Resolver({"worker": ["no port"]}), "address", ("cluster", "worker", 0)),
+            (Resolver(RESOLVED, master=None), "string_type", ("cluster",)),
+        ],
+    )
+    def test_what_is_no_resolver(self, cluster: Any, code: str, loc: tuple[Any, ...]) -> None:
+        [(found_code, found_loc, _)] = run_config_errors(cluster=cluster)
+        assert (found_code, found_loc) == (code, loc)
+
+    def test_a_failing_resolver(self) -> None:
+        class Failing(Resolver):
+            def master(self) -> Any:
+                raise ValueError("no master here")
+
+        assert run_config_errors(cluster=Failing(RESOLVED)) == [
+            ("cluster_resolver", ("cluster",), "no master here")
+        ]
+        resolver = TFConfigClusterResolver(
+            tf_config={"cluster": RESOLVED, "task": {"type": "chief", "index": 0}}
+        )
+        [(code, loc, _)] = run_config_errors(cluster=resolver)
+        assert (code, loc[0]) == ("task_not_in_cluster", "cluster")
+
+    def test_python_only(self) -> None:
+        config = RunConfig(cluster=Resolver(RESOLVED))
+        assert "cluster" not in config.model_dump()
+        assert "cluster" not in RunConfig.model_json_schema()["properties"]
+        assert "cluster" not in RunConfig.model_json_schema(mode="serialization")["properties"]
+
+    def test_replace_keeps_it(self) -> None:
+        resolver = Resolver(RESOLVED)
+        replaced = RunConfig(cluster=resolver).replace(save_summary_steps=1)
+        assert replaced.cluster is resolver
+        assert replaced.master == "grpc://w0:1"
+        assert replaced.session_config is not None
+        assert replaced.replace(session_config=None).session_config is None
+        with pytest.raises(ValueError, match="Replacing cluster is not supported"):
+            replaced.replace(cluster=None)

@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from estconf._errors import Errors, Loc, details_of, fail, with_errors_of
 from estconf._estimator_hints import missing_chief_hint, top_level_jobs_hint
+from estconf._strategies import Strategies
 from estconf.cluster import ClusterSpec, check_task_not_a_hole
 from estconf.tf_config import Task, TaskType, TFConfig
 
@@ -25,7 +26,6 @@ __all__ = [
     "GRPC",
     "NOTE",
     "Distributed",
-    "Strategies",
     "check_estimator_rules",
     "check_task_in_cluster",
     "check_tf_config_file",
@@ -56,54 +56,6 @@ class Distributed:
     service: dict[str, Any] | None
     between_graph: bool = True
     """False when the distribute coordinator manages the cluster (no device filters)."""
-
-
-@dataclass(frozen=True)
-class Strategies:
-    """The Python-only distribution arguments, which change how TF_CONFIG is read."""
-
-    train_distribute: Any = None
-    eval_distribute: Any = None
-    experimental_distribute: Any = None
-
-    @classmethod
-    def of(cls, values: Mapping[str, Any]) -> Strategies:
-        """Pick the distribution arguments out of validated field values."""
-        return cls(
-            values.get("train_distribute"),
-            values.get("eval_distribute"),
-            values.get("experimental_distribute"),
-        )
-
-    def use_coordinator(self) -> bool:
-        """Whether TensorFlow hands the config to its distribute coordinator."""
-        return bool(
-            _non_tpu(self.train_distribute)
-            or _non_tpu(self.eval_distribute)
-            or self.experimental_distribute
-        )
-
-    def effective_train(self, title: str) -> Any:
-        """The training strategy, which ``experimental_distribute`` may carry instead."""
-        for own, key in ((self.train_distribute, "train"), (self.eval_distribute, "eval")):
-            nested = getattr(self.experimental_distribute, f"{key}_distribute", None)
-            if nested and own:
-                raise fail(
-                    title,
-                    "strategy_conflict",
-                    "Either `{key}_distribute` or`experimental_distribute.{key}_distribute` "
-                    "can be set.",
-                    (f"{key}_distribute",),
-                    None,
-                    {"key": key},
-                )
-        return self.train_distribute or getattr(
-            self.experimental_distribute, "train_distribute", None
-        )
-
-
-def _non_tpu(strategy: Any) -> bool:
-    return bool(strategy) and not type(strategy).__name__.startswith("TPUStrategy")
 
 
 def derive_distributed(
@@ -241,7 +193,7 @@ def _coordinated_cluster(
     if strategies is None or not strategies.use_coordinator():
         return None
     cluster = tf_config.cluster
-    train = strategies.effective_train(title)
+    train = strategies.train_distribute
     remote = getattr(strategies.experimental_distribute, "remote_cluster", None)
     if train and remote:
         if cluster:

@@ -51,8 +51,9 @@ def fspath(value: Any) -> Any:
     return value
 
 
-_UNCHECKED: Final = ("tf_config", "experimental_distribute")
-"""Fields no property check reads: ``replace`` keeps their values as given."""
+_UNCHECKED: Final = ("tf_config", "train_distribute", "eval_distribute", "experimental_distribute")
+"""Fields no property check reads (TensorFlow checks the strategies only as constructor
+arguments): ``replace`` keeps their values as given."""
 
 
 def replaced_values(

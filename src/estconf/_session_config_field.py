@@ -17,12 +17,16 @@ from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler, TypeAdapter
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema, to_json
 
+from estconf.tf_config import TaskType
+
 if TYPE_CHECKING:
+    from estconf.cluster import ClusterSpec
     from estconf.session_config import ConfigProto
 
 __all__ = [
     "LazySessionConfig",
     "between_graph_session_config",
+    "cluster_session_config",
     "config_proto_from_proto",
     "session_config_adapter",
 ]
@@ -35,11 +39,54 @@ def session_config_adapter() -> TypeAdapter[ConfigProto | None]:
 
 
 @functools.lru_cache(maxsize=256)
-def between_graph_session_config(device_filters: tuple[str, ...]) -> ConfigProto:
-    """The estimator's default for between-graph training (shared: models are frozen)."""
+def between_graph_session_config(task_type: str, task_id: int) -> ConfigProto | None:
+    """The estimator's default for between-graph training (shared: models are frozen).
+
+    Its device filters depend on the task type; a type the estimator does not
+    know has no default.
+    """
     from estconf.session_config import default_distributed_session_config
 
-    return default_distributed_session_config(device_filters)
+    filters = _device_filters(task_type, task_id)
+    return None if filters is None else default_distributed_session_config(filters)
+
+
+def _device_filters(task_type: str, task_id: int) -> tuple[str, ...] | None:
+    if task_type == TaskType.MASTER:
+        return ("/job:ps", "/job:master")
+    if task_type == TaskType.CHIEF:
+        return ("/job:ps", "/job:chief")
+    if task_type == TaskType.WORKER:
+        return ("/job:ps", f"/job:worker/task:{task_id}")
+    if task_type == TaskType.PS:
+        return ("/job:ps", "/job:worker", "/job:chief", "/job:master")
+    return None
+
+
+def cluster_session_config(given: ConfigProto | None, cluster: ClusterSpec) -> ConfigProto:
+    """The session config of a TPU RunConfig built with a cluster resolver.
+
+    The given one, or soft placement with isolated session state; with the
+    resolver's cluster as its ``cluster_def`` (jobs sorted by name) unless
+    that cluster is empty.  ``given`` must have no ``cluster_def`` of its own.
+    """
+    from estconf.session_config import ClusterDef, ConfigProto, JobDef
+
+    config = (
+        given
+        if given is not None
+        else ConfigProto(allow_soft_placement=True, isolate_session_state=True)
+    )
+    if not cluster:
+        return config
+    jobs = [
+        JobDef(
+            name=job,
+            tasks={index: cluster.task_address(job, index) for index in cluster.task_indices(job)},
+        )
+        for job in sorted(cluster.jobs)
+    ]
+    return config.model_copy(update={"cluster_def": ClusterDef(job=jobs)})
 
 
 def config_proto_from_proto(message: Any) -> ConfigProto:

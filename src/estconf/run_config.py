@@ -32,12 +32,7 @@ from pydantic_core import PydanticCustomError
 from typing_extensions import Self
 
 from estconf._derived import read_back_derived
-from estconf._distributed import (
-    Distributed,
-    Strategies,
-    derive_distributed,
-    with_estimator_errors,
-)
+from estconf._distributed import Distributed, derive_distributed, with_estimator_errors
 from estconf._errors import Errors, KnownKeys, Refused, raise_refused, validate_along
 from estconf._estimator_rules import (
     REPLACEABLE,
@@ -51,10 +46,17 @@ from estconf._session_config_field import (
     between_graph_session_config,
     config_proto_from_proto,
 )
+from estconf._strategies import (
+    STRATEGY_KEYS,
+    Strategies,
+    refuse_v2_parameter_server,
+    strategies_from_distribute_config,
+    strategy_arguments,
+)
 from estconf._tensorflow import tensorflow, tf_config_environ
 from estconf._types import Bool, Integer, Number, String
 from estconf.cluster import ClusterSpec
-from estconf.tf_config import TaskType, TFConfig, read_env
+from estconf.tf_config import TFConfig, read_env
 
 if TYPE_CHECKING:
     from estconf.session_config import ConfigProto
@@ -193,7 +195,7 @@ class RunConfig(KnownKeys):
             pass  # reported by the field, with the estimator's complaints (estimator_rules)
         else:
             strategies = Strategies.of(
-                {key: value for key, value in data.items() if not _v2_parameter_server(value)}
+                {key: value for key, value in data.items() if not isinstance(value, Refused)}
             )
             try:
                 derived = derive_distributed(tf_config, cls.__name__, strategies)
@@ -210,6 +212,28 @@ class RunConfig(KnownKeys):
         assert settings is not None  # else the handler raised
         config._distributed = settings
         return config
+
+    # Wrap validators run before the others, the one defined last first: a strategy
+    # is refused as an argument, then taken from experimental_distribute, then TF_CONFIG read.
+    @model_validator(mode="wrap")
+    @classmethod
+    def strategies_from_experimental_distribute(
+        cls, data: Any, handler: ModelWrapValidatorHandler[Self]
+    ) -> Self:
+        """The strategies ``experimental_distribute`` carries are this config's strategies.
+
+        As in TensorFlow, where ``train_distribute`` and ``eval_distribute``
+        give them; giving a strategy both ways is an error.
+        """
+        return handler(
+            strategies_from_distribute_config(data) if isinstance(data, Mapping) else data
+        )
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def estimator_strategy(cls, data: Any, handler: ModelWrapValidatorHandler[Self]) -> Self:
+        """The estimator takes the v1 parameter-server strategy as an argument, not the v2 one."""
+        return handler(refuse_v2_parameter_server(data) if isinstance(data, Mapping) else data)
 
     @model_validator(mode="wrap")
     @classmethod
@@ -248,7 +272,9 @@ class RunConfig(KnownKeys):
         """
         return model_dir_rule(data, "tf_config", legacy=False)
 
-    @field_validator("save_checkpoints_secs", "model_dir", "tf_config", mode="before")
+    @field_validator(
+        "save_checkpoints_secs", "model_dir", "tf_config", *STRATEGY_KEYS, mode="before"
+    )
     @classmethod
     def refused_input(cls, value: Any) -> Any:
         """Report, at its field, a value a whole-input rule refused (see ``Refused``)."""
@@ -268,18 +294,6 @@ class RunConfig(KnownKeys):
         if isinstance(value, bool):
             message += " Got a boolean; write a number."
         raise PydanticCustomError("int_type", message)
-
-    @field_validator("train_distribute", "eval_distribute")
-    @classmethod
-    def estimator_strategy(cls, strategy: Any) -> Any:
-        """The estimator takes the v1 parameter-server strategy, not the v2 one."""
-        if _v2_parameter_server(strategy):
-            raise PydanticCustomError(
-                "strategy",
-                "Please use `tf.compat.v1.distribute.experimental.ParameterServerStrategy` for "
-                "parameter server strategy with estimator.",
-            )
-        return strategy
 
     @field_validator("model_dir")
     @classmethod
@@ -372,8 +386,7 @@ class RunConfig(KnownKeys):
         """The session config of a distributed task that gave none (between-graph filters)."""
         if not (distributed.cluster_spec and distributed.between_graph):
             return None
-        filters = _device_filters(distributed.task_type, distributed.task_id)
-        return None if filters is None else between_graph_session_config(filters)
+        return between_graph_session_config(distributed.task_type, distributed.task_id)
 
     # -- derived properties ------------------------------------------------------------
 
@@ -480,11 +493,13 @@ class RunConfig(KnownKeys):
         restored afterwards.
         """
         tf = tensorflow()
-        arguments = {
-            name: getattr(self, name)
-            for name in type(self).model_fields
-            if name not in self._NOT_TENSORFLOW_ARGUMENTS
-        }
+        arguments = strategy_arguments(
+            {
+                name: getattr(self, name)
+                for name in type(self).model_fields
+                if name not in self._NOT_TENSORFLOW_ARGUMENTS
+            }
+        )
         if self.session_config is not None:
             arguments["session_config"] = self.session_config.to_proto()
         with tf_config_environ(self.tf_config.to_json()):
@@ -505,17 +520,20 @@ class RunConfig(KnownKeys):
         Raises:
             ValueError: ``config`` was built under another ``TF_CONFIG``.
         """
-        arguments: dict[str, Any] = {
-            # experimental_distribute has no public property in TensorFlow.
-            name: getattr(config, name, getattr(config, f"_{name}", None))
-            for name in cls.model_fields
-            if name not in (*cls._NOT_TENSORFLOW_ARGUMENTS, "session_config")
-        }
+        arguments = strategy_arguments(
+            {
+                # experimental_distribute has no public property in TensorFlow.
+                name: getattr(config, name, getattr(config, f"_{name}", None))
+                for name in cls.model_fields
+                if name not in (*cls._NOT_TENSORFLOW_ARGUMENTS, "session_config")
+            }
+        )
         session_config = config.session_config
         arguments["session_config"] = (
             None if session_config is None else config_proto_from_proto(session_config)
         )
-        ours = cls.from_env(environ, **arguments, **cls._tensorflow_extra_arguments(config))
+        arguments.update(cls._tensorflow_extra_arguments(config, arguments))
+        ours = cls.from_env(environ, **arguments)
         mismatched = [
             f"{name}: TensorFlow {getattr(config, name)!r}, estconf {getattr(ours, name)!r}"
             for name in cls.model_computed_fields
@@ -531,8 +549,8 @@ class RunConfig(KnownKeys):
         return ours
 
     @classmethod
-    def _tensorflow_extra_arguments(cls, config: Any) -> dict[str, Any]:
-        """Arguments read back from TensorFlow's object besides the estimator's fields."""
+    def _tensorflow_extra_arguments(cls, config: Any, arguments: dict[str, Any]) -> dict[str, Any]:
+        """Arguments read back from TensorFlow's object besides (or for) the estimator's."""
         return {}
 
     def replace(self, **kwargs: Any) -> Self:
@@ -555,10 +573,6 @@ class RunConfig(KnownKeys):
         )
 
 
-def _v2_parameter_server(strategy: Any) -> bool:
-    return type(strategy).__name__ == "ParameterServerStrategyV2"
-
-
 _PROTOCOLS: Final = ("grpc", "grpc+verbs")
 _POSITIVE: Final = frozenset(
     {"keep_checkpoint_every_n_hours", "log_step_count_steps", "session_creation_timeout_secs"}
@@ -578,15 +592,3 @@ def _positional_names(function: Any) -> list[str] | None:
         for parameter in signature.parameters.values()
         if parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD)
     ]
-
-
-def _device_filters(task_type: str, task_id: int) -> tuple[str, ...] | None:
-    if task_type == TaskType.MASTER:
-        return ("/job:ps", "/job:master")
-    if task_type == TaskType.CHIEF:
-        return ("/job:ps", "/job:chief")
-    if task_type == TaskType.WORKER:
-        return ("/job:ps", f"/job:worker/task:{task_id}")
-    if task_type == TaskType.PS:
-        return ("/job:ps", "/job:worker", "/job:chief", "/job:master")
-    return None

@@ -240,3 +240,84 @@ def test_every_error_is_reported(text: str | None, kwargs: dict[str, Any]) -> No
 @given(text=tf_config_texts(), kwargs=run_config_kwargs(), replace=replace_kwargs())
 def test_generated(text: str | None, kwargs: dict[str, Any], replace: dict[str, Any]) -> None:
     check(text, kwargs, replace)
+
+
+class Strategy:
+    """Stands for a strategy; every RunConfig here holds the one object, compared by identity."""
+
+
+def check_strategies(text: str | None, kwargs: dict[str, Any], replace: dict[str, Any]) -> None:
+    """As ``check``, with the same strategy objects given to both (no deep copy)."""
+    tf_out = tf_attempt(text, lambda: tf.estimator.RunConfig(**kwargs))
+    ours = attempt(lambda: RunConfig.from_env(environ_of(text), **kwargs))
+    what = f"TF_CONFIG={text!r} RunConfig(**{kwargs!r})"
+    judge(what, tf_out, ours, set(), compare_run_configs)
+    if not (tf_out.ok and ours.ok):
+        return
+    assert ours.value.to_tensorflow().train_distribute is tf_out.value.train_distribute
+    back = attempt(lambda: RunConfig.from_tensorflow(tf_out.value, environ_of(text)))
+    judge(f"{what} read back", tf_out, back, set(), compare_run_configs)
+    # TensorFlow's replace deep-copies the config, strategies included.
+    tf_replaced = tf_attempt(text, lambda: tf_out.value.replace(**replace))
+    our_replaced = attempt(lambda: ours.value.replace(**replace))
+    judge(f"{what}.replace(**{replace!r})", tf_replaced, our_replaced, set(), same_strategy_types)
+
+
+def same_strategy_types(tf_config: Any, ours: Any) -> None:
+    for name in ("train_distribute", "eval_distribute"):
+        mine, theirs = getattr(ours, name), getattr(tf_config, name)
+        assert type(mine) is type(theirs), f"{name}: TensorFlow {theirs!r}, estconf {mine!r}"
+
+
+STRATEGY = Strategy()
+EVAL_STRATEGY = Strategy()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [None, tf_config(DOC_CLUSTER, task("worker", 1)), tf_config(DOC_CLUSTER, task("trainer", 0))],
+    ids=["local", "worker", "unknown type"],
+)
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"train": "S"},
+        {"eval": "E"},
+        {"train": "S", "eval": "E"},
+        {"train": "S", "train_distribute": "S"},
+        {"eval": "E", "eval_distribute": "S"},
+        {"train": None, "train_distribute": "S"},
+        {"train": "S", "eval_distribute": "E"},
+    ],
+    ids=repr,
+)
+@pytest.mark.parametrize(
+    "replace",
+    [
+        {"experimental_distribute": None},
+        {"train_distribute": None},
+        {"eval_distribute": "S"},
+        {"save_summary_steps": 3},
+    ],
+    ids=repr,
+)
+def test_strategies_of_experimental_distribute(
+    text: str | None, kwargs: dict[str, Any], replace: dict[str, Any]
+) -> None:
+    """ "S" and "E" stand for two strategy objects."""
+    from tensorflow.python.distribute.distribute_config import DistributeConfig
+
+    objects = {"S": STRATEGY, "E": EVAL_STRATEGY, None: None}
+    kwargs = {key: objects[value] for key, value in kwargs.items()}
+    replace = {key: objects.get(value, value) for key, value in replace.items()}
+    config = DistributeConfig(
+        train_distribute=kwargs.pop("train", None), eval_distribute=kwargs.pop("eval", None)
+    )
+    check_strategies(text, {**kwargs, "experimental_distribute": config}, replace)
+
+
+def test_replace_with_experimental_distribute() -> None:
+    from tensorflow.python.distribute.distribute_config import DistributeConfig
+
+    config = DistributeConfig(train_distribute=STRATEGY)
+    check_strategies(None, {}, {"experimental_distribute": config})

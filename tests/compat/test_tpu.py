@@ -251,3 +251,70 @@ def test_replace_tpu_config() -> None:
         compare_tpu_run_configs,
     )
     assert Outcome().ok
+
+
+RESOLVED = {"worker": ["w0:1", "w1:1"], "ps": ["p0:1"]}
+
+
+def resolvers() -> dict[str, Any]:
+    """TensorFlow's cluster resolvers, by name (TFConfigClusterResolver reads TF_CONFIG)."""
+    resolver = tf.distribute.cluster_resolver
+    return {
+        "simple": resolver.SimpleClusterResolver(
+            tf.train.ClusterSpec(RESOLVED), master="grpc://w0:1"
+        ),
+        "simple sparse": resolver.SimpleClusterResolver(
+            tf.train.ClusterSpec({"worker": {1: "w1:1", 3: "w3:1"}}), master="m"
+        ),
+        "simple empty": resolver.SimpleClusterResolver(tf.train.ClusterSpec({})),
+        "tf_config": resolver.TFConfigClusterResolver(),
+    }
+
+
+def compare_with_cluster(tf_config: Any, ours: Any) -> None:
+    compare_tpu_run_configs(tf_config, ours)
+    assert ours.cluster is tf_config.cluster
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        None,
+        json.dumps({"cluster": DOC_CLUSTER, "task": {"type": "worker", "index": 1}}),
+        json.dumps({"cluster": DOC_CLUSTER, "task": {"type": "evaluator", "index": 0}}),
+        json.dumps({"cluster": RESOLVED, "task": {"type": "worker", "index": 1}}),
+    ],
+    ids=["unset", "worker", "evaluator", "no chief"],
+)
+@pytest.mark.parametrize("name", ["simple", "simple sparse", "simple empty", "tf_config"])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"master": ""},
+        {"evaluation_master": "e"},
+        {"session_config": {"log_device_placement": True}},
+        {"session_config": {"cluster_def": {}}},
+        {"save_checkpoints_steps": 5},
+    ],
+    ids=repr,
+)
+def test_run_config_cluster_resolver(text: str | None, name: str, kwargs: dict[str, Any]) -> None:
+    cluster = resolvers()[name]
+    tf_out = tf_attempt(text, lambda: TF_TPU.RunConfig(cluster=cluster, **tf_kwargs(kwargs)))
+    # TensorFlow's TFConfigClusterResolver reads os.environ when asked: set it for both.
+    ours = tf_attempt(
+        text, lambda: tpu.RunConfig.from_env(environ_of(text), cluster=cluster, **kwargs)
+    )
+    what = f"TF_CONFIG={text!r} tpu.RunConfig(cluster={name}, **{kwargs!r})"
+    judge(what, tf_out, ours, set(), compare_with_cluster)
+    if tf_out.ok and ours.ok:
+        with_env = tf_attempt(
+            text, lambda: tpu.RunConfig.from_tensorflow(tf_out.value, environ_of(text))
+        )
+        judge(f"{what} read back", tf_out, with_env, set(), compare_with_cluster)
+        built = tf_attempt(text, ours.value.to_tensorflow)
+        judge(f"{what} built", built, ours, set(), compare_with_cluster)
+        tf_replaced = tf_attempt(text, lambda: tf_out.value.replace(session_config=None))
+        our_replaced = tf_attempt(text, lambda: ours.value.replace(session_config=None))
+        judge(f"{what}.replace()", tf_replaced, our_replaced, set(), compare_tpu_run_configs)

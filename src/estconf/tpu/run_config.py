@@ -17,11 +17,14 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+from pydantic.json_schema import SkipJsonSchema
 from typing_extensions import Self
 
 from estconf._distributed import Distributed
 from estconf._errors import Errors, Refused, details_of, raise_refused, validate_along
+from estconf._session_config_field import cluster_session_config, session_config_adapter
 from estconf._types import DocumentModel, String, from_document
+from estconf.cluster import ClusterSpec
 from estconf.run_config import RunConfig as EstimatorRunConfig
 from estconf.tf_config import UNREADABLE, TaskType, TFConfig
 from estconf.tpu.config import (
@@ -34,6 +37,7 @@ from estconf.tpu.config import (
 _SETTING_ARGUMENTS: Final = ("master", "evaluation_master")
 """The arguments of the TPU constructor that are no field but set a distributed setting."""
 _OPTIONAL_STRING: TypeAdapter[str | None] = TypeAdapter(String | None)
+_STRING: TypeAdapter[str] = TypeAdapter(String)
 
 
 def _argument_schema(schema: dict[str, Any]) -> None:
@@ -87,16 +91,24 @@ class RunConfig(EstimatorRunConfig, DocumentModel):
         description="TPU settings; by default a TPUConfig whose job name comes from TF_CONFIG.",
     )
 
+    cluster: SkipJsonSchema[Any] = Field(
+        None,
+        exclude=True,
+        description="A cluster resolver giving the master, the cluster and the session's "
+        "cluster_def (Python only).",
+    )
+
     _SETTING_ARGUMENTS: ClassVar[tuple[str, ...]] = _SETTING_ARGUMENTS
 
     if TYPE_CHECKING:
-        # The estimator's arguments, plus the three of the TPU constructor.
+        # The estimator's arguments, plus the four of the TPU constructor.
         def __init__(
             self,
             *,
             tpu_config: TPUConfig | Mapping[str, Any] | None = ...,
             evaluation_master: str | None = ...,
             master: str | None = ...,
+            cluster: Any = ...,
             **kwargs: Any,
         ) -> None: ...
 
@@ -130,35 +142,48 @@ class RunConfig(EstimatorRunConfig, DocumentModel):
 
     @classmethod
     def _setting_arguments(cls, data: Any, errors: Errors) -> tuple[Any, dict[str, Any]]:
-        """Take ``master`` and ``evaluation_master`` out of ``data``, checked."""
-        if not isinstance(data, Mapping) or not any(key in data for key in _SETTING_ARGUMENTS):
+        """Take ``master`` and ``evaluation_master`` out of ``data``, checked; read ``cluster``."""
+        if not isinstance(data, Mapping):
             return data, {}
         data = dict(data)
+        raw = {key: data.pop(key) for key in _SETTING_ARGUMENTS if key in data}
         given: dict[str, Any] = {}
-        for key in _SETTING_ARGUMENTS:
-            value = data.pop(key, None)
+        for key, value in raw.items():
             try:
                 given[key] = _OPTIONAL_STRING.validate_python(value)
             except ValidationError as exc:
-                for detail in exc.errors():
-                    errors.add(detail["type"], detail["msg"], (key, *detail["loc"]), value)
+                _add_errors(errors, exc, (key,))
+        cluster = data.get("cluster")
+        if cluster is not None and raw.get("master") is not None:
+            errors.add(
+                "master_and_cluster", "Both master and cluster are set.", ("master",), raw["master"]
+            )
+        elif cluster:
+            given.update(_from_cluster_resolver(cluster, data, errors))
         return data, given
 
     @classmethod
     def _settings(cls, derived: Distributed, arguments: dict[str, Any]) -> Distributed:
         """A given ``master`` or ``evaluation_master`` replaces the derived one.
 
-        Otherwise an empty evaluation master becomes the master, except on an evaluator.
+        So does the master of a cluster resolver, whose cluster replaces the
+        derived one too.  Without an ``evaluation_master``, an empty one
+        becomes the master, except on an evaluator.
         """
         master = arguments.get("master")
         evaluation_master = arguments.get("evaluation_master")
         if master is None:
-            master = derived.master
+            master = arguments.get("cluster_master", derived.master)
         if evaluation_master is None:
             evaluation_master = derived.evaluation_master
             if not evaluation_master and derived.task_type != TaskType.EVALUATOR:
                 evaluation_master = master
-        return dataclasses.replace(derived, master=master, evaluation_master=evaluation_master)
+        return dataclasses.replace(
+            derived,
+            master=master,
+            evaluation_master=evaluation_master,
+            cluster_spec=arguments.get("cluster_spec", derived.cluster_spec),
+        )
 
     @classmethod
     def _default_session_config(cls, distributed: Distributed) -> None:
@@ -182,22 +207,38 @@ class RunConfig(EstimatorRunConfig, DocumentModel):
     _NOT_TENSORFLOW_ARGUMENTS: ClassVar[tuple[str, ...]] = ("tf_config", "tpu_config")
 
     def _build_tensorflow(self, tf: Any, arguments: dict[str, Any]) -> Any:
-        """Build TensorFlow's TPU ``RunConfig``, with its three arguments of its own."""
+        """Build TensorFlow's TPU ``RunConfig``, with its arguments of its own.
+
+        With a cluster resolver, TensorFlow takes the master and the session's
+        ``cluster_def`` from it again.
+        """
+        masters = {"master": self.master, "evaluation_master": self.evaluation_master}
+        if self.cluster is not None:
+            del masters["master"]
+            session_config = arguments["session_config"]
+            if self.cluster and session_config is not None:
+                session_config.ClearField("cluster_def")
         return tf.compat.v1.estimator.tpu.RunConfig(
-            tpu_config=self.tpu_config.to_tensorflow(),
-            master=self.master,
-            evaluation_master=self.evaluation_master,
-            **arguments,
+            tpu_config=self.tpu_config.to_tensorflow(), **masters, **arguments
         )
 
     @classmethod
-    def _tensorflow_extra_arguments(cls, config: Any) -> dict[str, Any]:
-        """``tpu_config``, ``master`` and ``evaluation_master`` of TensorFlow's TPU RunConfig."""
-        return {
+    def _tensorflow_extra_arguments(cls, config: Any, arguments: dict[str, Any]) -> dict[str, Any]:
+        """``tpu_config``, ``master`` and ``evaluation_master`` of TensorFlow's TPU RunConfig.
+
+        With a cluster resolver, the master and the session's ``cluster_def``
+        are the resolver's, so they are not read back as arguments.
+        """
+        extra = {
             "tpu_config": TPUConfig.from_tensorflow(config.tpu_config),
-            "master": config.master,
             "evaluation_master": config.evaluation_master,
         }
+        if config.cluster is None:
+            return {**extra, "master": config.master}
+        session_config = arguments["session_config"]
+        if config.cluster and session_config is not None:
+            extra["session_config"] = session_config.model_copy(update={"cluster_def": None})
+        return extra
 
     def replace(self, **kwargs: Any) -> Self:
         """Return a copy with some properties replaced, as :meth:`estconf.RunConfig.replace`.
@@ -226,6 +267,58 @@ class RunConfig(EstimatorRunConfig, DocumentModel):
             for detail in details:
                 detail["loc"] = ("tpu_config", *detail["loc"])
             raise ValidationError.from_exception_data(errors.title, details) from None
+
+
+def _from_cluster_resolver(cluster: Any, data: dict[str, Any], errors: Errors) -> dict[str, Any]:
+    """What a (true) cluster resolver sets, as TensorFlow's TPU RunConfig takes it.
+
+    The resolver's master and cluster (``cluster_master``, ``cluster_spec``);
+    ``data``'s ``session_config`` becomes the given one, or soft placement with
+    isolated session state, with the cluster merged in as its ``cluster_def``.
+    """
+    master_of = getattr(cluster, "master", None)
+    cluster_spec_of = getattr(cluster, "cluster_spec", None)
+    if not (callable(master_of) and callable(cluster_spec_of)):
+        errors.add(
+            "cluster_resolver",
+            "cluster must be a ClusterResolver, with master() and cluster_spec(); got {type}",
+            ("cluster",),
+            cluster,
+            {"type": type(cluster).__name__},
+        )
+        return {}
+    try:
+        master = _STRING.validate_python(master_of())
+        spec = cluster_spec_of()
+        as_dict = getattr(spec, "as_dict", None)
+        cluster_spec = ClusterSpec.model_validate(as_dict() if callable(as_dict) else spec)
+    except ValidationError as exc:
+        _add_errors(errors, exc, ("cluster",))
+        return {}
+    except ValueError as exc:
+        errors.add("cluster_resolver", "{error}", ("cluster",), cluster, {"error": str(exc)})
+        return {}
+    try:
+        session_config = session_config_adapter().validate_python(data.get("session_config"))
+    except ValidationError:
+        pass  # reported by the field
+    else:
+        if session_config is not None and session_config.cluster_def is not None:
+            errors.add(
+                "cluster_def_conflict",
+                "You cannot provide a ClusterResolver and session_config.cluster_def.",
+                ("session_config", "cluster_def"),
+                session_config.cluster_def.model_dump(mode="json"),
+            )
+        else:
+            data["session_config"] = cluster_session_config(session_config, cluster_spec)
+    return {"cluster_master": master, "cluster_spec": cluster_spec}
+
+
+def _add_errors(errors: Errors, exc: ValidationError, loc: tuple[str, ...]) -> None:
+    """Record the errors of ``exc`` in ``errors``, located under ``loc``."""
+    for detail in exc.errors():
+        errors.add(detail["type"], detail["msg"], (*loc, *detail["loc"]), detail["input"])
 
 
 def _tpu_config_input(tpu_config: Any, tf_config: Any, errors: Errors) -> Any:
