@@ -754,6 +754,32 @@ class TestFromEnv:
             ("tf_config_empty", ("tf_config",)),
         ]
 
+    @pytest.mark.parametrize(
+        "text",
+        [
+            '{"cluster": {"worker": ["h:1"]}, "task": {"type": "worker", "index": 0, "index": 1}}',
+            '{"cluster": {"worker": ["h:1"], "worker": ["h:2"]},'
+            ' "task": {"type": "worker", "index": 0}}',
+        ],
+    )
+    def test_a_repeated_key_is_reported_with_what_tensorflow_says_of_the_rest(
+        self, text: str
+    ) -> None:
+        """TensorFlow keeps the last of two equal keys and goes on to its own rules."""
+        with pytest.raises(ValidationError) as info:
+            RunConfig.from_env({"TF_CONFIG": text})
+        assert [(e["type"], e["loc"]) for e in info.value.errors()] == [
+            ("duplicate_key", ("tf_config",)),
+            ("missing_chief", ("tf_config", "cluster")),
+        ]
+        assert 'it must have one "chief" node' in str(info.value)
+
+    def test_a_repeated_key_alone_is_the_only_error(self) -> None:
+        text = '{"cluster":{"chief":["h:1"]},"task":{"type":"chief","type":"chief","index":0}}'
+        with pytest.raises(ValidationError) as info:
+            RunConfig.from_env({"TF_CONFIG": text})
+        assert [e["type"] for e in info.value.errors()] == ["duplicate_key"]
+
 
 class TestDumps:
     def test_derived_keys_read_back_when_they_agree(self) -> None:
@@ -1418,6 +1444,22 @@ class TestStrategiesFromExperimentalDistribute:
         config = RunConfig(experimental_distribute=DistributeConfig(train=strategy))
         assert config.train_distribute is strategy
         assert RunConfig().replace(train_distribute=strategy).train_distribute is strategy
+
+    def test_tensorflow_is_given_each_strategy_once(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """A strategy that experimental_distribute carries is not passed again on its own."""
+
+        def arguments(**kwargs: Any) -> dict[str, Any]:
+            return kwargs
+
+        tf = SimpleNamespace(estimator=SimpleNamespace(RunConfig=arguments))
+        monkeypatch.setattr(estconf.run_config, "tensorflow", lambda: tf)
+        train, evaluate = Strategy(), Strategy()
+        distribute = DistributeConfig(train=train)
+        config = RunConfig(experimental_distribute=distribute, eval_distribute=evaluate)
+        built = config.to_tensorflow()
+        assert built["experimental_distribute"] is distribute
+        assert built["train_distribute"] is None
+        assert built["eval_distribute"] is evaluate
 
     def test_left_out_of_dumps(self) -> None:
         config = RunConfig(experimental_distribute=DistributeConfig(train=Strategy()))

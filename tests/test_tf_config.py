@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -70,6 +72,27 @@ class TestFromEnv:
         [(code, _, msg)] = env_errors('{"task": {"type": "worker", "type": "ps"}}')
         assert code == "duplicate_key"
         assert "'type'" in msg
+
+    @pytest.mark.parametrize("read", ["from_json", "from_env"])
+    def test_duplicate_keys_are_also_read_as_tensorflow_reads_them(self, read: str) -> None:
+        """TensorFlow keeps the last ``cluster``, a null one here, and refuses it."""
+        text = '{"cluster": {}, "cluster": null}'
+        with pytest.raises(ValidationError) as info:
+            if read == "from_json":
+                TFConfig.from_json(text)
+            else:
+                TFConfig.from_env({"TF_CONFIG": text})
+        assert [(e["type"], e["loc"]) for e in info.value.errors()] == [
+            ("duplicate_key", ()),
+            ("cluster_type", ("cluster",)),
+        ]
+        assert "`cluster` must be a dictionary" in str(info.value)
+
+    @pytest.mark.parametrize(
+        "text", ['{"task": {"type": "worker", "type": "ps"}}', '[{"a": 1, "a": 2}]']
+    )
+    def test_duplicate_keys_alone_when_the_rest_is_valid_or_no_object(self, text: str) -> None:
+        assert [code for code, _, _ in env_errors(text)] == ["duplicate_key"]
 
     def test_deep_nesting_is_an_error_not_a_crash(self) -> None:
         [(code, _, _)] = env_errors('{"x": ' + "[" * 100_000 + "]" * 100_000 + "}")
@@ -173,6 +196,21 @@ class TestKeys:
         # only the Estimator refuses it (test_run_config); tf.distribute never reads it
         assert TFConfig.model_validate({"model_dir": ""}).model_dir == ""
 
+    @pytest.mark.parametrize("model_dir", [0, False, 0.0, [], {}])
+    def test_a_false_model_dir_that_is_no_text_is_refused_in_tensorflows_words(
+        self, model_dir: Any
+    ) -> None:
+        """TensorFlow reads it as a model directory and finds it empty."""
+        with pytest.raises(ValidationError) as info:
+            TFConfig.model_validate({"model_dir": model_dir})
+        [error] = info.value.errors()
+        assert (error["type"], error["loc"]) == ("string_type", ("model_dir",))
+        assert error["msg"].startswith("model_dir should be non-empty")
+
+    def test_a_true_model_dir_that_is_no_text_is_refused_as_no_string(self) -> None:
+        with pytest.raises(ValidationError, match="Input should be a valid string"):
+            TFConfig.model_validate({"model_dir": 5})
+
     def test_model_dir_null_means_unset(self) -> None:
         assert TFConfig.model_validate({"model_dir": None}).model_dir is None
 
@@ -257,3 +295,16 @@ def test_the_text_of_the_variable_is_a_value() -> None:
         text.text = None  # type: ignore[misc]
     assert text == TFConfigText('{"task": {"type": "worker"}}')
     assert hash(text) == hash(TFConfigText('{"task": {"type": "worker"}}'))
+
+
+def test_built_on_first_use_not_at_import() -> None:
+    """Importing ``TFConfig`` and ``Task`` builds neither; each is built on its first use."""
+    code = (
+        "from estconf.tf_config import Task, TFConfig\n"
+        "assert not Task.__pydantic_complete__ and not TFConfig.__pydantic_complete__\n"
+        'TFConfig.from_json(\'{"task": {"type": "worker", "index": 0}}\')\n'
+        "assert TFConfig.__pydantic_complete__\n"
+        "Task(type='worker')\n"
+        "assert Task.__pydantic_complete__\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -206,6 +206,18 @@ class TestNumCoresPerReplica:
             ("num_cores_per_replica", ("num_cores_per_replica",), CORES_MESSAGE.format(shown))
         ]
 
+    def test_what_is_no_number_is_refused_even_if_it_compares_equal(self) -> None:
+        """TensorFlow looks the value up in a dict: what cannot be hashed fails there."""
+
+        class EqualToAll:
+            __hash__ = None  # type: ignore[assignment]
+
+            def __eq__(self, other: object) -> bool:
+                return True
+
+        [(code, loc, _)] = errors_of(num_cores_per_replica=EqualToAll())
+        assert (code, loc) == ("num_cores_per_replica", ("num_cores_per_replica",))
+
     def test_true_is_refused(self) -> None:
         """SPEC section 6 `int_type`: TensorFlow finds True in [1, 2, ...]."""
         [(code, loc, _)] = errors_of(num_cores_per_replica=True)
@@ -378,6 +390,18 @@ class TestInputPartitionDims:
             ("per_host_input_for_training",),
             MODE_MESSAGE,
         )
+
+    def test_the_name_as_keyword_argument_is_not_the_constant(self) -> None:
+        """To TensorFlow's ``is`` test, ``'PER_HOST_V2'`` is a string; a document may name it."""
+        arguments: dict[str, Any] = {
+            "num_cores_per_replica": 2,
+            "per_host_input_for_training": "PER_HOST_V2",
+            "input_partition_dims": [[1, 2]],
+        }
+        with pytest.raises(ValidationError) as info:
+            TPUConfig(**arguments)
+        assert [e["type"] for e in info.value.errors()] == ["input_partition_dims_mode", "enum"]
+        assert TPUConfig.model_validate(arguments).input_partition_dims == [[1, 2]]
 
     def test_default_mode_is_not_per_host_v2(self) -> None:
         assert errors_of(num_cores_per_replica=4, input_partition_dims=[None]) == [
@@ -1109,6 +1133,30 @@ def session_json(config: RunConfig) -> Any:
     return None if config.session_config is None else config.session_config.model_dump(mode="json")
 
 
+class SessionProto:
+    """Stands for a ConfigProto: records the fields cleared."""
+
+    def __init__(self) -> None:
+        self.cleared: list[str] = []
+
+    def ClearField(self, name: str) -> None:
+        self.cleared.append(name)
+
+
+def stand_in_tensorflow(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A ``tensorflow`` module whose TPU classes give back their keyword arguments."""
+
+    def arguments(**kwargs: Any) -> dict[str, Any]:
+        return kwargs
+
+    tpu = SimpleNamespace(RunConfig=arguments, TPUConfig=arguments)
+    tf = SimpleNamespace(
+        compat=SimpleNamespace(v1=SimpleNamespace(estimator=SimpleNamespace(tpu=tpu)))
+    )
+    monkeypatch.setattr(estconf.tpu.config, "tensorflow", lambda: tf)
+    return tf
+
+
 class TestClusterResolver:
     """``tpu.RunConfig(cluster=...)``: the master, cluster and session's cluster_def it gives."""
 
@@ -1221,6 +1269,29 @@ class TestClusterResolver:
         )
         [(code, loc, _)] = run_config_errors(cluster=resolver)
         assert (code, loc[0]) == ("task_not_in_cluster", "cluster")
+
+    @pytest.mark.parametrize(("true", "cleared"), [(True, ["cluster_def"]), (False, [])])
+    def test_tensorflow_is_given_the_resolver_not_its_master(
+        self, true: bool, cleared: list[str], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """TensorFlow asks the resolver again for the master and, if it is true, the cluster_def."""
+        tf = stand_in_tensorflow(monkeypatch)
+        config = RunConfig(cluster=Resolver(RESOLVED, true=true))
+        session = SessionProto()
+        built = config._build_tensorflow(tf, {"session_config": session})
+        assert "master" not in built
+        assert built["evaluation_master"] == config.evaluation_master
+        assert session.cleared == cleared
+
+    def test_tensorflow_is_given_the_master_without_a_resolver(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        tf = stand_in_tensorflow(monkeypatch)
+        config = RunConfig(master="grpc://tpu:1")
+        session = SessionProto()
+        built = config._build_tensorflow(tf, {"session_config": session})
+        assert built["master"] == "grpc://tpu:1"
+        assert session.cleared == []
 
     def test_python_only(self) -> None:
         config = RunConfig(cluster=Resolver(RESOLVED))

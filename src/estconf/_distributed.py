@@ -16,11 +16,11 @@ from typing import Any, Final
 
 from pydantic import ValidationError
 
-from estconf._errors import Errors, Loc, details_of, fail, with_errors_of
+from estconf._errors import Errors, Loc, Refused, details_of, fail, with_errors_of
 from estconf._estimator_hints import missing_chief_hint, top_level_jobs_hint
 from estconf._strategies import Strategies
 from estconf.cluster import ClusterSpec, check_task_not_a_hole
-from estconf.tf_config import Task, TaskType, TFConfig
+from estconf.tf_config import Task, TaskType, TFConfig, parse_as_tensorflow
 
 __all__ = [
     "GRPC",
@@ -455,8 +455,15 @@ def with_estimator_errors(
     would still have read it and stopped at one of its own rules, whose
     sentence the user should see.  The TF_CONFIG is read as TensorFlow reads
     it; when that is impossible, or the estimator has nothing to add,
-    ``invalid`` is returned unchanged.
+    ``invalid`` is returned unchanged.  TF_CONFIG text is parsed as
+    TensorFlow parses it, keeping the last of two equal keys.
     """
+    if isinstance(raw, Refused):
+        if not isinstance(raw.value, (str, bytes)):
+            return invalid  # refused by the estimator's rules: their errors are all there
+        raw = raw.value  # TF_CONFIG text from_env could not read
+    if isinstance(raw, (str, bytes)):
+        raw = parse_as_tensorflow(raw)
     lenient = read_like_tensorflow(raw)
     if lenient is None:
         return invalid

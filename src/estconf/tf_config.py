@@ -26,7 +26,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from estconf._errors import Errors, Loc, fail
+from estconf._errors import Errors, Loc, fail, with_errors_of
 from estconf._hashing import HashedByValue
 from estconf._json import JSONInputError, loads, type_name
 from estconf._types import OmittableString, String, TaskIndex, absent_if_none
@@ -39,7 +39,9 @@ __all__ = [
     "TFConfigText",
     "Task",
     "TaskType",
+    "has_duplicate_key",
     "load_json",
+    "parse_as_tensorflow",
     "parse_json",
     "read_env",
     "read_service",
@@ -147,6 +149,22 @@ class TFConfig(HashedByValue):
         description="The RPC layer cluster resolvers use, e.g. `grpc`.",
     )
 
+    @field_validator("model_dir", mode="before")
+    @classmethod
+    def model_dir_text(cls, model_dir: Any) -> Any:
+        """``model_dir`` is text; one that is no text and false is reported in TensorFlow's words.
+
+        TensorFlow takes ``0`` or ``false`` as a model directory and then
+        finds it empty.
+        """
+        if model_dir is not None and not isinstance(model_dir, str) and not model_dir:
+            raise PydanticCustomError(
+                "string_type",
+                "model_dir should be non-empty: got {value}, which is not a string either",
+                {"value": repr(model_dir)},
+            )
+        return model_dir
+
     @field_validator("service", mode="before")
     @classmethod
     def service_type(cls, service: Any) -> Any:
@@ -164,7 +182,17 @@ class TFConfig(HashedByValue):
             pydantic.ValidationError: the text is empty, not JSON, repeats a key,
                 is not a JSON object, or holds an invalid value.
         """
-        return cls.model_validate(parse_json(text))
+        try:
+            data = parse_json(text)
+        except ValidationError as invalid:
+            if not has_duplicate_key(invalid):
+                raise
+            # TensorFlow keeps the last value of a key: say what it would say of the rest.
+            lenient = parse_as_tensorflow(text)
+            if lenient is None:
+                raise
+            raise with_errors_of(invalid, lambda: cls.model_validate(lenient)) from None
+        return cls.model_validate(data)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> TFConfig:
@@ -175,7 +203,8 @@ class TFConfig(HashedByValue):
         Raises:
             pydantic.ValidationError: the variable is set but is not a valid TF_CONFIG.
         """
-        return cls.model_validate(read_env(environ))
+        text = (os.environ if environ is None else environ).get(TF_CONFIG)
+        return cls.model_validate({}) if text is None else cls.from_json(text)
 
     def to_json(self) -> str:
         """Return the compact JSON text to put in the ``TF_CONFIG`` variable."""
@@ -218,6 +247,24 @@ _NOT_AN_OBJECT: Final = "TF_CONFIG must be a JSON object, got {kind}"
 
 def _kind(data: Any) -> dict[str, str]:
     return {"kind": type_name(data)}
+
+
+def has_duplicate_key(invalid: ValidationError) -> bool:
+    """Whether ``invalid`` says that a TF_CONFIG text repeats a key."""
+    return any(error["type"] == "duplicate_key" for error in invalid.errors())
+
+
+def parse_as_tensorflow(text: str | bytes) -> dict[str, Any] | None:
+    """The JSON object of ``text`` as TensorFlow parses it (the last of two equal keys wins).
+
+    ``None`` when that is not a JSON object either.  Only for reporting what
+    TensorFlow would say of a text estconf refuses for its repeated keys.
+    """
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return data if isinstance(data, dict) else None
 
 
 def load_json(text: str | bytes) -> Any:

@@ -280,17 +280,19 @@ TensorPartitionDims = Annotated[
 """The partition dims of the features (or the labels): one tensor's, a dict's, or none."""
 
 
-def is_per_host_v2_constant(mode: Any) -> bool:
+def is_per_host_v2_constant(mode: Any, *, names: bool) -> bool:
     """Whether ``mode`` is PER_HOST_V2 itself, as TensorFlow's ``is`` test sees it.
 
-    The member and its name stand for TensorFlow's constant.  Small Python
-    ints are unique objects, so an ``int`` equal to 3 *is* the constant;
-    ``3.0``, ``True`` or a NumPy integer is not.
+    The member stands for TensorFlow's constant, and so does its name when
+    ``names`` (a document; a keyword argument ``'PER_HOST_V2'`` is just a
+    string to TensorFlow).  Small Python ints are unique objects, so an
+    ``int`` equal to 3 *is* the constant; ``3.0``, ``True`` or a NumPy
+    integer is not.
     """
     if isinstance(mode, InputPipelineConfig):
         return mode is InputPipelineConfig.PER_HOST_V2
     if isinstance(mode, str):
-        return mode == InputPipelineConfig.PER_HOST_V2.name
+        return names and mode == InputPipelineConfig.PER_HOST_V2.name
     return type(mode) is int and mode == InputPipelineConfig.PER_HOST_V2.value
 
 

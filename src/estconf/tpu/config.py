@@ -28,6 +28,7 @@ from pydantic import (
 )
 from pydantic.json_schema import SkipJsonSchema
 from pydantic_core import PydanticCustomError
+from typing_extensions import Self
 
 from estconf._derived import read_back_derived
 from estconf._errors import Errors, KnownKeys, validate_along
@@ -296,8 +297,8 @@ class TPUConfig(HashedByValue, DocumentModel, KnownKeys):
     @model_validator(mode="wrap")
     @classmethod
     def input_partition_dims_mode(
-        cls, data: Any, handler: ModelWrapValidatorHandler[TPUConfig]
-    ) -> TPUConfig:
+        cls, data: Any, handler: ModelWrapValidatorHandler[Self], info: ValidationInfo
+    ) -> Self:
         """``input_partition_dims`` needs PER_HOST_V2 mode and ``num_cores_per_replica``.
 
         TensorFlow checks the arguments as given: ``per_host_input_for_training``
@@ -308,7 +309,7 @@ class TPUConfig(HashedByValue, DocumentModel, KnownKeys):
         errors = Errors("TPUConfig")
         if isinstance(data, Mapping) and data.get("input_partition_dims") is not None:
             mode = data.get("per_host_input_for_training", True)
-            if not is_per_host_v2_constant(mode):
+            if not is_per_host_v2_constant(mode, names=from_document(info)):
                 errors.add(
                     "input_partition_dims_mode",
                     "input_partition_dims is only supported in PER_HOST_V2 mode.",
@@ -326,9 +327,7 @@ class TPUConfig(HashedByValue, DocumentModel, KnownKeys):
 
     @model_validator(mode="wrap")
     @classmethod
-    def derived_keys_agree(
-        cls, data: Any, handler: ModelWrapValidatorHandler[TPUConfig]
-    ) -> TPUConfig:
+    def derived_keys_agree(cls, data: Any, handler: ModelWrapValidatorHandler[Self]) -> Self:
         """A dump's derived keys are read back only if they agree with what is derived."""
         return read_back_derived(cls, data, handler)
 
@@ -461,7 +460,7 @@ class TPUConfig(HashedByValue, DocumentModel, KnownKeys):
         or 1 (the tensor is copied to every core), as TensorFlow requires when
         it builds the infeed.
         """
-        if self.input_partition_dims is None or self.num_cores_per_replica is None:
+        if self.num_cores_per_replica is None:  # refused with input_partition_dims
             return self
         errors = Errors("TPUConfig")
         for loc, dims in each_dims(self.input_partition_dims):
