@@ -15,7 +15,7 @@ from compat.harness import (
     deliberate_kwargs,
     deliberate_tf_config,
     environ_of,
-    hide_sentence_if_unreadable,
+    hide_sentence_if_model_dir_first,
     import_tensorflow,
     judge,
     tf_attempt,
@@ -46,7 +46,7 @@ def check(text: str | None, kwargs: dict[str, Any], replace: dict[str, Any] | No
     tf_out, ours = build(text, kwargs)
     rules = deliberate_tf_config(text) | deliberate_kwargs(kwargs)
     what = f"TF_CONFIG={text!r} RunConfig(**{kwargs!r})"
-    tf_out = hide_sentence_if_unreadable(text, tf_out, ours)
+    tf_out = hide_sentence_if_model_dir_first(tf_out, ours)
     judge(what, tf_out, ours, rules, compare_run_configs)
     if replace is None or not (tf_out.ok and ours.ok):
         return

@@ -17,7 +17,7 @@ from compat.harness import (
     deliberate_tf_config,
     deliberate_tpu_kwargs,
     environ_of,
-    hide_sentence_if_unreadable,
+    hide_sentence_if_model_dir_first,
     import_tensorflow,
     judge,
     tf_attempt,
@@ -65,7 +65,7 @@ def check_tpu_config(text: str | None, kwargs: dict[str, Any]) -> None:
     tf_out = tf_attempt(text, lambda: TF_TPU.TPUConfig(**copy.deepcopy(kwargs)))
     ours = attempt(lambda: tpu.TPUConfig.from_env(environ_of(text), **copy.deepcopy(kwargs)))
     rules = deliberate_tpu_kwargs(kwargs) | service_rules(text, kwargs.get("tpu_job_name"))
-    tf_out = hide_sentence_if_unreadable(text, tf_out, ours)
+    tf_out = hide_sentence_if_model_dir_first(tf_out, ours)
     judge(f"TF_CONFIG={text!r} TPUConfig(**{kwargs!r})", tf_out, ours, rules, compare_tpu_configs)
 
 
@@ -152,7 +152,7 @@ def check_run_config(
         | deliberate_tpu_kwargs(tpu_kwargs or {})
         | service_rules(text, (tpu_kwargs or {}).get("tpu_job_name"))
     )
-    tf_out = hide_sentence_if_unreadable(text, tf_out, ours)
+    tf_out = hide_sentence_if_model_dir_first(tf_out, ours)
     if tf_out.error is not None and not ours.ok and tpu_kwargs is not None:
         alone = tf_attempt(text, lambda: TF_TPU.TPUConfig(**copy.deepcopy(tpu_kwargs)))
         if alone.error is not None:
