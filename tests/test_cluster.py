@@ -96,6 +96,12 @@ class TestSparseJobs:
         with pytest.raises(ValueError, match="No task with index 0 in job 'worker'"):
             self.cluster.task_address("worker", 0)
 
+    @pytest.mark.parametrize("index", [0, 2, [1], {"1": 1}])
+    def test_task_address_of_no_task(self, index: Any) -> None:
+        """An index that cannot be a key (a list) names no task either."""
+        with pytest.raises(ValueError, match="its indices are \\[1, 3\\]"):
+            self.cluster.task_address("worker", index)
+
 
 class TestUnknownJob:
     @pytest.mark.parametrize("method", ["num_tasks", "task_indices", "job_tasks", "job_size"])

@@ -144,9 +144,7 @@ def _address_types_in_tensorflow_words(error: ValidationError) -> ValidationErro
     """
     details = [
         _address_type(found)
-        if found["type"] == "string_type"
-        and len(found["loc"]) == 1
-        and not isinstance(found["input"], bytes)
+        if found["type"] == "string_type" and not isinstance(found["input"], bytes)
         else detail
         for found, detail in zip(error.errors(), details_of(error), strict=True)
     ]
