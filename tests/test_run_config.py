@@ -774,6 +774,16 @@ class TestFromEnv:
         ]
         assert 'it must have one "chief" node' in str(info.value)
 
+    def test_a_repeated_key_is_reported_with_what_is_wrong_with_the_last_value(self) -> None:
+        text = '{"model_dir": {}, "model_dir": 0}'
+        with pytest.raises(ValidationError) as info:
+            RunConfig.from_env({"TF_CONFIG": text})
+        assert [(e["type"], e["loc"]) for e in info.value.errors()] == [
+            ("duplicate_key", ("tf_config",)),
+            ("string_type", ("tf_config", "model_dir")),
+        ]
+        assert "model_dir should be non-empty" in str(info.value)
+
     def test_a_repeated_key_alone_is_the_only_error(self) -> None:
         text = '{"cluster":{"chief":["h:1"]},"task":{"type":"chief","type":"chief","index":0}}'
         with pytest.raises(ValidationError) as info:

@@ -20,7 +20,13 @@ from estconf._errors import Errors, Loc, Refused, details_of, fail, with_errors_
 from estconf._estimator_hints import missing_chief_hint, top_level_jobs_hint
 from estconf._strategies import Strategies
 from estconf.cluster import ClusterSpec, check_task_not_a_hole
-from estconf.tf_config import Task, TaskType, TFConfig, parse_as_tensorflow
+from estconf.tf_config import (
+    Task,
+    TaskType,
+    TFConfig,
+    has_duplicate_key,
+    parse_as_tensorflow,
+)
 
 __all__ = [
     "GRPC",
@@ -464,6 +470,10 @@ def with_estimator_errors(
         raw = raw.value  # TF_CONFIG text from_env could not read
     if isinstance(raw, (str, bytes)):
         raw = parse_as_tensorflow(raw)
+        if raw is not None and has_duplicate_key(invalid):
+            # The text was refused before any of its values was looked at.
+            parsed = raw
+            invalid = with_errors_of(invalid, lambda: TFConfig.model_validate(parsed))
     lenient = read_like_tensorflow(raw)
     if lenient is None:
         return invalid
