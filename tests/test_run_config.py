@@ -443,6 +443,14 @@ class TestModelDir:
             ("model_dir_empty", ("model_dir",), "model_dir should be non-empty.")
         ]
 
+    @pytest.mark.parametrize("model_dir", [0, False, []])
+    def test_false_and_no_text_in_tensorflows_words(self, model_dir: Any) -> None:
+        """TensorFlow's replace keeps such a value and finds it empty."""
+        message = f"model_dir should be non-empty: got {model_dir!r}, which is not a string either"
+        assert errors_of(model_dir=model_dir) == [("string_type", ("model_dir",), message)]
+        with pytest.raises(ValidationError, match="model_dir should be non-empty"):
+            RunConfig().replace(model_dir=model_dir)
+
     def test_empty_in_tf_config(self) -> None:
         assert tf_config_errors({"model_dir": ""}) == [
             (
@@ -1077,6 +1085,18 @@ class TestModelDirConflictBesideOtherErrors:
             "local_task_type",
         ]
         assert "must have the same value as the model_dir in TF_CONFIG" in str(info.value)
+
+    @pytest.mark.parametrize("model", [RunConfig, TPURunConfig])
+    def test_and_beside_a_repeated_key(self, model: type[RunConfig]) -> None:
+        """TensorFlow reads the text, the last value of each key, and compares first."""
+        text = '{"task": {}, "task": null, "model_dir": "/tmp/model"}'
+        with pytest.raises(ValidationError) as info:
+            model.from_env({"TF_CONFIG": text}, model_dir="/tmp/m")
+        assert [error["type"] for error in info.value.errors()] == [
+            "model_dir_conflict",
+            "duplicate_key",
+            "model_type",
+        ]
 
 
 class IndexOnly:

@@ -461,15 +461,15 @@ def with_estimator_errors(
     would still have read it and stopped at one of its own rules, whose
     sentence the user should see.  The TF_CONFIG is read as TensorFlow reads
     it; when that is impossible, or the estimator has nothing to add,
-    ``invalid`` is returned unchanged.  TF_CONFIG text is parsed as
-    TensorFlow parses it, keeping the last of two equal keys.
+    ``invalid`` is returned unchanged.  TF_CONFIG text that ``from_env``
+    refused is parsed as TensorFlow parses it, keeping the last of two equal
+    keys.
     """
     if isinstance(raw, Refused):
         if not isinstance(raw.value, (str, bytes)):
             return invalid  # refused by the estimator's rules: their errors are all there
-        raw = raw.value  # TF_CONFIG text from_env could not read
-    if isinstance(raw, (str, bytes)):
-        raw = parse_as_tensorflow(raw)
+        # TF_CONFIG text from_env could not read
+        raw = parse_as_tensorflow(raw.value)
         if raw is not None and has_duplicate_key(invalid):
             # The text was refused before any of its values was looked at.
             parsed = raw

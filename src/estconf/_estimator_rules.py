@@ -17,7 +17,7 @@ from pydantic import BaseModel
 from pydantic_core import PydanticCustomError
 
 from estconf._errors import Refused, fail
-from estconf.tf_config import TFConfig
+from estconf.tf_config import TFConfig, parse_as_tensorflow
 
 __all__ = ["REPLACEABLE", "check_properties", "fspath", "model_dir_rule", "replaced_values"]
 
@@ -142,8 +142,10 @@ def model_dir_rule(data: Any, tf_config_key: str, *, legacy: bool) -> Any:
         return data
     given = data.get("model_dir") if legacy else fspath(data.get("model_dir"))
     tf_config = data.get(tf_config_key)
-    if isinstance(tf_config, Refused):  # refused by the estimator's rules: still compared
+    if isinstance(tf_config, Refused):  # refused, by the estimator's rules or unread: compared
         tf_config = tf_config.value
+        if isinstance(tf_config, (str, bytes)):  # TF_CONFIG text from_env could not read
+            tf_config = parse_as_tensorflow(tf_config)
     if isinstance(tf_config, TFConfig):
         from_tf_config = tf_config.model_dir
     else:

@@ -39,6 +39,7 @@ __all__ = [
     "DocumentModel",
     "Integer",
     "JobName",
+    "ModelDir",
     "Number",
     "OmittableString",
     "String",
@@ -49,6 +50,7 @@ __all__ = [
     "all_plain_addresses_valid",
     "bool_error",
     "from_document",
+    "model_dir_not_false",
     "reject_null",
     "whole_number",
 ]
@@ -294,6 +296,25 @@ OmittableString = Annotated[
     str | None, PlainValidator(_string_not_null, json_schema_input_type=str)
 ]
 """A string that may be left out (``None`` means absent) but is never given as ``null``."""
+
+
+def model_dir_not_false(model_dir: Any) -> Any:
+    """Refuse a ``model_dir`` that is no text and false, in TensorFlow's words.
+
+    TensorFlow takes ``0``, ``false`` or ``[]`` as a model directory and then
+    finds it empty; estconf takes text only, and says both.
+    """
+    if model_dir is not None and not isinstance(model_dir, str) and not model_dir:
+        raise PydanticCustomError(
+            "string_type",
+            "model_dir should be non-empty: got {value}, which is not a string either",
+            {"value": repr(model_dir)},
+        )
+    return model_dir
+
+
+ModelDir = Annotated[String | None, BeforeValidator(model_dir_not_false)]
+"""A model directory: text, or ``None`` for none."""
 
 
 DOCUMENT: Final = "estconf.document"

@@ -54,7 +54,7 @@ from estconf._strategies import (
     strategy_arguments,
 )
 from estconf._tensorflow import tensorflow, tf_config_environ
-from estconf._types import Bool, Integer, Number, String
+from estconf._types import Bool, Integer, ModelDir, Number
 from estconf.cluster import ClusterSpec
 from estconf.tf_config import TFConfig, read_env
 
@@ -104,7 +104,7 @@ class RunConfig(KnownKeys):
     _distributed: Distributed = PrivateAttr()
     """The distributed settings, derived once by ``distributed_from_tf_config``."""
 
-    model_dir: Annotated[String | None, BeforeValidator(fspath)] = Field(
+    model_dir: Annotated[ModelDir, BeforeValidator(fspath)] = Field(
         None,
         description="Where the model's checkpoints and summaries go; "
         "TF_CONFIG's `model_dir` if not given.",

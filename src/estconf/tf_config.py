@@ -29,7 +29,7 @@ from pydantic_core import PydanticCustomError
 from estconf._errors import Errors, Loc, fail, with_errors_of
 from estconf._hashing import HashedByValue
 from estconf._json import JSONInputError, loads, type_name
-from estconf._types import OmittableString, String, TaskIndex, absent_if_none
+from estconf._types import ModelDir, OmittableString, String, TaskIndex, absent_if_none
 from estconf.cluster import ClusterSpec
 
 __all__ = [
@@ -133,7 +133,7 @@ class TFConfig(HashedByValue):
         exclude_if=absent_if_none,
         description="The master of the evaluator (or, with no cluster, the evaluation master).",
     )
-    model_dir: String | None = Field(
+    model_dir: ModelDir = Field(
         None,
         exclude_if=absent_if_none,
         description="The model directory; must agree with RunConfig's `model_dir` if both set.",
@@ -148,22 +148,6 @@ class TFConfig(HashedByValue):
         exclude_if=absent_if_none,
         description="The RPC layer cluster resolvers use, e.g. `grpc`.",
     )
-
-    @field_validator("model_dir", mode="before")
-    @classmethod
-    def model_dir_text(cls, model_dir: Any) -> Any:
-        """``model_dir`` is text; one that is no text and false is reported in TensorFlow's words.
-
-        TensorFlow takes ``0`` or ``false`` as a model directory and then
-        finds it empty.
-        """
-        if model_dir is not None and not isinstance(model_dir, str) and not model_dir:
-            raise PydanticCustomError(
-                "string_type",
-                "model_dir should be non-empty: got {value}, which is not a string either",
-                {"value": repr(model_dir)},
-            )
-        return model_dir
 
     @field_validator("service", mode="before")
     @classmethod
