@@ -443,6 +443,13 @@ class TestModelDir:
             ("model_dir_empty", ("model_dir",), "model_dir should be non-empty.")
         ]
 
+    def test_a_true_argument_that_is_no_text_is_compared_too(self) -> None:
+        """TensorFlow compares any two true values; a number is refused whatever it equals."""
+        [(code, loc, msg)] = errors_of(model_dir=5, tf_config={"model_dir": "/m"})
+        assert (code, loc) == ("model_dir_conflict", ("model_dir",))
+        assert 'model_dir: 5\nTF_CONFIG["model_dir"]: /m.' in msg
+        assert [code for code, _, _ in errors_of(model_dir=5)] == ["string_type"]
+
     @pytest.mark.parametrize("model_dir", [0, False, []])
     def test_false_and_no_text_in_tensorflows_words(self, model_dir: Any) -> None:
         """TensorFlow's replace keeps such a value and finds it empty."""
@@ -1028,6 +1035,13 @@ class TestEstimatorErrorsBesideOtherErrors:
                 {"task": {"type": "worker", "index": None}, "model_dir": 0},
                 {"string_type", "type"},
             ),
+            (  # TensorFlow looks a task type up in a list of the jobs: a list will do
+                {
+                    "cluster": {"chief": ["h:0"], "w": ["bad"]},
+                    "task": {"type": ["chief"], "index": 0},
+                },
+                {"address", "string_type", "unknown_task_type"},
+            ),
         ],
     )
     def test_reported_together(self, tf_config: dict[str, Any], codes: set[str]) -> None:
@@ -1292,14 +1306,6 @@ class TestLenientReadingStopsWhereTensorFlowWould:
         ("task", "cluster", "errors"),
         [
             (
-                {"type": ["chief"], "index": 0},
-                {"chief": ["h:0"], "w": ["bad"]},
-                [
-                    ("address", ("tf_config", "cluster", "w", 0)),
-                    ("string_type", ("tf_config", "task", "type")),
-                ],
-            ),
-            (
                 {"type": "chief", "index": 0},
                 {"chief": ["h:0"], "w": {"x": "h:1"}},
                 [("int_type", ("tf_config", "cluster", "w", "x", "[key]"))],
@@ -1321,7 +1327,7 @@ class TestLenientReadingStopsWhereTensorFlowWould:
                 ],
             ),
         ],
-        ids=["unhashable_type", "sparse_key_not_a_number", "index_a_list", "index_infinite"],
+        ids=["sparse_key_not_a_number", "index_a_list", "index_infinite"],
     )
     def test_only_the_values_own_errors(self, task: Any, cluster: Any, errors: Any) -> None:
         found = tf_config_errors({"cluster": cluster, "task": task})

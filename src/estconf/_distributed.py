@@ -390,7 +390,7 @@ def check_task_in_cluster(
         pydantic.ValidationError: ``unknown_task_type``, ``task_index_out_of_range``
             or ``task_in_hole``.
     """
-    if task_type not in cluster.root:
+    if task_type not in cluster.jobs:  # a list, as TensorFlow looks it up: any value will do
         raise fail(
             title,
             "unknown_task_type",

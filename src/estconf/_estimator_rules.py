@@ -155,9 +155,8 @@ def model_dir_rule(data: Any, tf_config_key: str, *, legacy: bool) -> Any:
             isinstance(given, str) and isinstance(from_tf_config, str) and given != from_tf_config
         )
     else:
-        conflict = bool(
-            isinstance(given, str) and given and from_tf_config and given != from_tf_config
-        )
+        # Any two true values, as TensorFlow compares them (a number is refused as well).
+        conflict = bool(given and from_tf_config and given != from_tf_config)
     if conflict:
         error = PydanticCustomError(
             "model_dir_conflict",
