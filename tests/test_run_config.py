@@ -1035,6 +1035,14 @@ class TestEstimatorErrorsBesideOtherErrors:
                 {"task": {"type": "worker", "index": None}, "model_dir": 0},
                 {"string_type", "type"},
             ),
+            (  # TensorFlow reads model_dir before the cluster
+                {
+                    "cluster": {"chief": None},
+                    "task": {"type": "chief", "index": 0},
+                    "model_dir": "",
+                },
+                {"job_tasks_type", "model_dir_empty"},
+            ),
             (  # TensorFlow looks a task type up in a list of the jobs: a list will do
                 {
                     "cluster": {"chief": ["h:0"], "w": ["bad"]},

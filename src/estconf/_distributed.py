@@ -476,7 +476,11 @@ def with_estimator_errors(
             invalid = with_errors_of(invalid, lambda: TFConfig.model_validate(parsed))
     lenient = read_like_tensorflow(raw)
     if lenient is None:
-        return invalid
+        if not isinstance(raw, Mapping) or raw.get("model_dir") != "":
+            return invalid
+        # TensorFlow reads model_dir before the cluster it could not read.
+        lenient = TFConfig.model_construct(model_dir="")
+        return with_errors_of(invalid, lambda: check_estimator_rules(lenient, title, strategies))
     task = raw.get("task", {})
     # What TensorFlow cannot read is already reported: it is not also "missing",
     # and an index int() cannot read is not also null (read leniently, it is).
