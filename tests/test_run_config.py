@@ -1043,6 +1043,10 @@ class TestEstimatorErrorsBesideOtherErrors:
                 },
                 {"job_tasks_type", "model_dir_empty"},
             ),
+            (
+                {"cluster": {"chief": []}, "task": {"type": "chief", "index": 0}, "model_dir": ""},
+                {"empty_job", "model_dir_empty"},
+            ),
             (  # TensorFlow looks a task type up in a list of the jobs: a list will do
                 {
                     "cluster": {"chief": ["h:0"], "w": ["bad"]},

@@ -474,25 +474,25 @@ def with_estimator_errors(
             # The text was refused before any of its values was looked at.
             parsed = raw
             invalid = with_errors_of(invalid, lambda: TFConfig.model_validate(parsed))
+    # An empty model_dir is the estimator's first check, whatever follows.
+    reported = {"model_dir_empty"}
+    if isinstance(raw, Mapping) and raw.get("model_dir") == "":
+        empty = TFConfig.model_construct(model_dir="")
+        invalid = with_errors_of(invalid, lambda: check_estimator_rules(empty, title, strategies))
     lenient = read_like_tensorflow(raw)
     if lenient is None:
-        if not isinstance(raw, Mapping) or raw.get("model_dir") != "":
-            return invalid
-        # TensorFlow reads model_dir before the cluster it could not read.
-        lenient = TFConfig.model_construct(model_dir="")
-        return with_errors_of(invalid, lambda: check_estimator_rules(lenient, title, strategies))
+        return invalid
     task = raw.get("task", {})
     # What TensorFlow cannot read is already reported: it is not also "missing",
     # and an index int() cannot read is not also null (read leniently, it is).
-    unreadable = set()
     if not isinstance(task, Mapping):
-        unreadable = {"missing_task_type", "missing_task_index"}
+        reported |= {"missing_task_type", "missing_task_index"}
     elif task.get("index") is not None and lenient.task.index is None:
-        unreadable = {"missing_task_index", "type"}
+        reported |= {"missing_task_index", "type"}
     return with_errors_of(
         invalid,
         lambda: check_estimator_rules(lenient, title, strategies),
-        ignored=unreadable,
+        ignored=reported,
     )
 
 
