@@ -292,6 +292,7 @@ class TestRejected:
             # TensorFlow formats with ``%``, which unpacks a one-item tuple.
             ([("h:1",)], ("worker", 0), "'h:1'"),
             ([("h:1", "h:2")], ("worker", 0), "('h:1', 'h:2')"),
+            ([()], ("worker", 0), "()"),
         ],
     )
     def test_an_address_that_is_not_text_is_refused_in_tensorflows_words(
@@ -456,3 +457,15 @@ def test_importing_builds_no_cluster_validator() -> None:
         "assert cls.__pydantic_complete__\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_valid_cluster_is_checked_in_one_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Distinct plain addresses never reach the address-by-address check that words errors."""
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("the address-by-address check ran")
+
+    monkeypatch.setattr(estconf.cluster, "_check_addresses", refuse)
+    for count in (1, 2, 300, 301):
+        cluster = ClusterSpec({"worker": [f"host{i}:2222" for i in range(count)]})
+        assert cluster.num_tasks("worker") == count

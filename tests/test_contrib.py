@@ -270,6 +270,7 @@ class TestTaskTypeAndId:
         monkeypatch.setenv("TF_CONFIG", '{"task": {"index": 2}}')
         assert contrib.get_task_id() == 2
         assert RunConfig.get_task_id() == 2
+        assert make().get_task_id(environ) == 3  # a static method, on a config too
 
 
 class TestMaster:
@@ -481,6 +482,7 @@ class TestRunConfigArguments:
         assert config.save_summary_steps == -1
         assert config.protocol == "http"
         assert config.tf_random_seed == 1.0
+        assert type(config.tf_random_seed) is float  # kept as given
 
     @pytest.mark.parametrize(
         ("name", "value", "code"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import fractions
 import functools
 import json
@@ -18,6 +19,8 @@ from pydantic import ValidationError
 
 import estconf.run_config
 from estconf import ClusterSpec, RunConfig, TFConfig, TPURunConfig
+from estconf._distributed import distributed_settings
+from estconf._strategies import Strategies
 from estconf.run_config import REPLACEABLE
 from estconf.session_config import ConfigProto
 
@@ -333,6 +336,13 @@ class TestChiefMode:
 
 class TestMasterMode:
     cluster = {"master": ["h:0"], "ps": ["h:1"], "worker": ["h:2", "h:3"]}
+
+    @pytest.mark.parametrize("leader", ["chief", "master"])
+    def test_a_job_of_another_name_is_no_chief(self, leader: str) -> None:
+        """Only the chief (or master) is; a job named before it in any order is not."""
+        config = config_for("alpha", 0, cluster={leader: ["h:0"], "alpha": ["h:1"]})
+        assert not config.is_chief
+        assert config.global_id_in_cluster == 1
 
     def test_master_is_chief(self) -> None:
         config = config_for("master", 0, cluster=self.cluster)
@@ -1387,6 +1397,14 @@ class TestDerivedOnce:
 
     def test_equal_default_session_configs_are_one_object(self) -> None:
         assert config_for("worker", 1).session_config is config_for("worker", 1).session_config
+
+    def test_the_derived_values_cannot_be_changed(self) -> None:
+        settings = distributed_settings(config_for("worker", 1).tf_config)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            settings.master = "grpc://elsewhere:1"  # type: ignore[misc]
+        strategies = Strategies.of({"train_distribute": Strategy()})
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            strategies.train_distribute = None  # type: ignore[misc]
 
 
 class TestFromTensorFlow:

@@ -889,6 +889,11 @@ class TestTPUConfigArgument:
         config = RunConfig(tf_config={"service": SERVICE}, tpu_config={"tpu_job_name": "mine"})
         assert config.tpu_config.tpu_job_name == "mine"
 
+    def test_a_dict_is_read_as_a_document_among_keyword_arguments(self) -> None:
+        """A document may name the InputPipelineConfig that a keyword argument must give."""
+        config = RunConfig(tpu_config={"per_host_input_for_training": "PER_HOST_V2"})
+        assert config.tpu_config.per_host_input_for_training is InputPipelineConfig.PER_HOST_V2
+
     def test_a_tpu_config_is_kept_as_given(self) -> None:
         tpu_config = TPUConfig(num_shards=8)
         config = RunConfig(tf_config={"service": SERVICE}, tpu_config=tpu_config)

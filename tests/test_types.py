@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from estconf import _types
 from estconf._types import address_problem, all_plain_addresses_valid
+from estconf.tpu import InputPipelineConfig, TPUConfig
 
 
 class TestAddressFastPath:
@@ -51,3 +52,11 @@ class TestAddressFastPath:
     def test_rust_validator_is_built_once(self) -> None:
         """The regular expression is compiled on first use only, not on every check."""
         assert _types._fast_addresses() is _types._fast_addresses()
+
+
+class TestDocumentModel:
+    """Each way pydantic reads a document reads it as one: enum names are taken."""
+
+    def test_model_validate_strings(self) -> None:
+        config = TPUConfig.model_validate_strings({"per_host_input_for_training": "PER_HOST_V2"})
+        assert config.per_host_input_for_training is InputPipelineConfig.PER_HOST_V2

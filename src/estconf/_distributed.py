@@ -534,8 +534,6 @@ def read_like_tensorflow(raw: Any) -> TFConfig | None:
         for key in ("session_master", "eval_session_master")
         if isinstance(raw.get(key), str)
     }
-    if raw.get("model_dir") == "":
-        masters["model_dir"] = ""
     service = raw.get("service")
     return TFConfig.model_construct(
         cluster=ClusterSpec.model_construct(root=jobs),

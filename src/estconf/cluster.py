@@ -292,7 +292,7 @@ def _along_with_invalid_addresses(error: ValidationError, value: Any) -> Validat
     order = {job: position for position, job in enumerate(value)}
     details = sorted(
         details_of(error) + found.details(),
-        key=lambda detail: order.get(detail["loc"][0], len(order)) if detail["loc"] else -1,
+        key=lambda detail: order[detail["loc"][0]],  # every error of a mapping names its job
     )
     return ValidationError.from_exception_data(error.title, details)
 

@@ -308,7 +308,7 @@ class TPUConfig(HashedByValue, DocumentModel, KnownKeys):
         """
         errors = Errors("TPUConfig")
         if isinstance(data, Mapping) and data.get("input_partition_dims") is not None:
-            mode = data.get("per_host_input_for_training", True)
+            mode = data.get("per_host_input_for_training")  # None: the default, True
             if not is_per_host_v2_constant(mode, names=from_document(info)):
                 errors.add(
                     "input_partition_dims_mode",
