@@ -469,3 +469,20 @@ def test_a_valid_cluster_is_checked_in_one_pass(monkeypatch: pytest.MonkeyPatch)
     for count in (1, 2, 300, 301):
         cluster = ClusterSpec({"worker": [f"host{i}:2222" for i in range(count)]})
         assert cluster.num_tasks("worker") == count
+
+
+def test_every_invalid_address_of_a_job_is_reported() -> None:
+    assert [(code, loc) for code, loc, _ in errors_of({"w": ["bad", "also bad"]})] == [
+        ("address", ("w", 0)),
+        ("address", ("w", 1)),
+    ]
+
+
+def test_a_repeated_index_after_a_key_that_is_no_index() -> None:
+    found = errors_of({"w": {"x": "h:1", "1": "h:2", "01": "h:3"}})
+    assert ("sparse_index_repeated", ("w", "01")) in [(code, loc) for code, loc, _ in found]
+
+
+@pytest.mark.parametrize("other", [{"w": {None: "h:1"}}, {"w": {"a": "h:1"}}, {"w": 5}])
+def test_not_equal_to_what_is_no_cluster(other: Any) -> None:
+    assert ClusterSpec({"w": ["h:1"]}) != other

@@ -601,6 +601,12 @@ class TestModelDir:
             make(TF_CONFIG={"model_dir": "test_dir"}, model_dir="test_dir").model_dir == "test_dir"
         )
 
+    def test_equal_directories_agree_whatever_objects_hold_them(self) -> None:
+        from_json = json.loads('{"model_dir": "test_dir"}')
+        given = "".join(["test", "_dir"])
+        assert given is not from_json["model_dir"]
+        assert make(TF_CONFIG=from_json, model_dir=given).model_dir == "test_dir"
+
     def test_must_agree_with_tf_config(self) -> None:
         [(code, loc, msg)] = errors_of(
             TF_CONFIG={"model_dir": "test_dir"}, model_dir="test_dir/sub_dir"

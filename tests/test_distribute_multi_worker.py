@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -67,6 +68,15 @@ class TestMultiWorker:
     def test_worker_zero_is_chief_without_a_chief(self) -> None:
         assert config(WORKERS, "worker", 0).is_chief
         assert not config(CHIEF_WORKERS, "worker", 0).is_chief
+
+    def test_the_chief_counts_as_a_worker(self) -> None:
+        one = config({"chief": ["c:0"], "worker": ["w:0"]}, "worker", 0)
+        assert (one.num_workers, one.id_in_cluster) == (2, 1)
+
+    def test_the_derived_values_cannot_be_changed(self) -> None:
+        derived = MultiWorkerConfig.derive(config(CHIEF_WORKERS, "chief", 0).tf_config)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            derived.num_workers = 1  # type: ignore[misc]
 
     def test_chief_leads(self) -> None:
         chief = config(CHIEF_WORKERS, "chief", 0)

@@ -190,3 +190,9 @@ def test_a_document_without_the_arguments_takes_them_from_tf_config() -> None:
         {"tf_config": {**tf_config, "rpc_layer": "grpc"}}
     )
     assert (resolver.task_type, resolver.task_id, resolver.rpc_layer) == ("worker", 1, "grpc")
+
+
+def test_a_resolver_is_frozen() -> None:
+    resolver = TFConfigClusterResolver(task_type="worker", task_id=0)
+    with pytest.raises(ValidationError, match="frozen"):
+        resolver.task_id = 1  # type: ignore[misc]
