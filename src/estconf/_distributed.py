@@ -20,13 +20,7 @@ from estconf._errors import Errors, Loc, Refused, details_of, fail, with_errors_
 from estconf._estimator_hints import missing_chief_hint, top_level_jobs_hint
 from estconf._strategies import Strategies
 from estconf.cluster import ClusterSpec, check_task_not_a_hole
-from estconf.tf_config import (
-    Task,
-    TaskType,
-    TFConfig,
-    has_duplicate_key,
-    parse_as_tensorflow,
-)
+from estconf.tf_config import Task, TaskType, TFConfig, parse_as_tensorflow
 
 __all__ = [
     "GRPC",
@@ -468,9 +462,9 @@ def with_estimator_errors(
     if isinstance(raw, Refused):
         if not isinstance(raw.value, (str, bytes)):
             return invalid  # refused by the estimator's rules: their errors are all there
-        # TF_CONFIG text from_env could not read
+        # TF_CONFIG text from_env could not read: a repeated key, else TensorFlow fails too
         raw = parse_as_tensorflow(raw.value)
-        if raw is not None and has_duplicate_key(invalid):
+        if raw is not None:
             # The text was refused before any of its values was looked at.
             parsed = raw
             invalid = with_errors_of(invalid, lambda: TFConfig.model_validate(parsed))

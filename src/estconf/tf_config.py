@@ -39,7 +39,6 @@ __all__ = [
     "TFConfigText",
     "Task",
     "TaskType",
-    "has_duplicate_key",
     "load_json",
     "parse_as_tensorflow",
     "parse_json",
@@ -169,9 +168,7 @@ class TFConfig(HashedByValue):
         try:
             data = parse_json(text)
         except ValidationError as invalid:
-            if not has_duplicate_key(invalid):
-                raise
-            # TensorFlow keeps the last value of a key: say what it would say of the rest.
+            # TensorFlow keeps the last value of a repeated key: say what it says of the rest.
             lenient = parse_as_tensorflow(text)
             if lenient is None:
                 raise
@@ -233,16 +230,12 @@ def _kind(data: Any) -> dict[str, str]:
     return {"kind": type_name(data)}
 
 
-def has_duplicate_key(invalid: ValidationError) -> bool:
-    """Whether ``invalid`` says that a TF_CONFIG text repeats a key."""
-    return any(error["type"] == "duplicate_key" for error in invalid.errors())
-
-
 def parse_as_tensorflow(text: str | bytes) -> dict[str, Any] | None:
     """The JSON object of ``text`` as TensorFlow parses it (the last of two equal keys wins).
 
-    ``None`` when that is not a JSON object either.  Only for reporting what
-    TensorFlow would say of a text estconf refuses for its repeated keys.
+    ``None`` when that is not a JSON object either, which is so for every
+    text :func:`parse_json` refuses but one that repeats a key.  Only for
+    reporting what TensorFlow would say of such a text.
     """
     try:
         data = json.loads(text)

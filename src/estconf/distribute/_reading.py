@@ -15,8 +15,8 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BeforeValidator, ValidationError
 
 from estconf._distributed import read_like_tensorflow
-from estconf._errors import Errors, Refused, details_of
-from estconf.tf_config import TF_CONFIG, Task, TFConfig, read_env
+from estconf._errors import Errors, Refused, with_errors_of
+from estconf.tf_config import TF_CONFIG, Task, TFConfig, parse_as_tensorflow, read_env
 
 __all__ = ["ReaderTFConfig", "check_task_readable", "read_like_resolver", "tf_config_from_env"]
 
@@ -36,20 +36,13 @@ def _with_errors_of_its_reading(refused: Refused) -> Exception:
     refuse what it read with a sentence of its own: those errors are reported
     too.
     """
-    error = refused.error
-    try:
-        parsed = json.loads(refused.value)
-    except (TypeError, ValueError, RecursionError):
+    error, text = refused.error, refused.value
+    if not isinstance(error, ValidationError) or not isinstance(text, (str, bytes)):
         return error
-    if not isinstance(parsed, Mapping) or not isinstance(error, ValidationError):
+    parsed = parse_as_tensorflow(text)
+    if parsed is None:
         return error
-    try:
-        TFConfig.model_validate(parsed)
-    except ValidationError as read:
-        return ValidationError.from_exception_data(
-            error.title, [*details_of(error), *details_of(read)]
-        )
-    return error
+    return with_errors_of(error, lambda: TFConfig.model_validate(parsed))
 
 
 _NULL_READINGS = {
