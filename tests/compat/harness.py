@@ -668,9 +668,3 @@ def hide_sentence_if_model_dir_first(tf: Outcome, ours: Outcome) -> Outcome:
     ):
         return Outcome(error=RuntimeError(f"model_dir checked first: {tf.error}"))
     return tf
-    if str(tf.error).startswith("`save_checkpoints_steps` and") and "model_dir_conflict" in (
-        error_codes(ours.error) if ours.error is not None else []
-    ):
-        # open difference 4: estconf checks the model_dir conflict before the checkpoints
-        return Outcome(error=RuntimeError(f"model_dir checked first: {tf.error}"))
-    return tf
