@@ -103,6 +103,32 @@ class TestSparseJobs:
             self.cluster.task_address("worker", index)
 
 
+class TestReadLeniently:
+    """A cluster built unchecked, as TensorFlow reads one estconf refuses (error messages)."""
+
+    @staticmethod
+    def lenient(jobs: dict[str, Any]) -> ClusterSpec:
+        return ClusterSpec.model_construct(root=jobs)
+
+    def test_a_negative_index_takes_a_place_from_the_end(self) -> None:
+        cluster = self.lenient({"chief": {0: "c0:1", -3: "c3:1", 2: "c2:1"}})
+        assert cluster.job_tasks("chief") == ["c3:1", None, "c2:1"]
+        assert cluster.as_dict() == {"chief": ["c3:1", None, "c2:1"]}
+
+    def test_the_order_the_job_lists_its_tasks_decides(self) -> None:
+        cluster = self.lenient({"chief": {-3: "c3:1", 0: "c0:1", 2: "c2:1"}})
+        assert cluster.job_tasks("chief") == ["c0:1", None, "c2:1"]
+
+    def test_a_negative_index_too_far_back_is_left_out(self) -> None:
+        """TensorFlow fails on it (IndexError); a message must still be written."""
+        cluster = self.lenient({"worker": {-5: "w5:1", 1: "w1:1"}})
+        assert repr(cluster) == "ClusterSpec({'worker': [None, 'w1:1']})"
+
+    @pytest.mark.parametrize("tasks", [[], {}])
+    def test_a_job_with_no_task_is_an_empty_dict(self, tasks: Any) -> None:
+        assert self.lenient({"worker": tasks}).as_dict() == {"worker": {}}
+
+
 class TestUnknownJob:
     @pytest.mark.parametrize("method", ["num_tasks", "task_indices", "job_tasks", "job_size"])
     def test_names_the_job_and_the_jobs_that_exist(self, method: str) -> None:

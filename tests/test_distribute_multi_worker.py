@@ -235,8 +235,37 @@ class TestTensorFlowsComplaintBesideAStricterRule:
                 ],
                 "Unrecognized task_type: None, valid task types are:",
             ),
+            (
+                # worker_count checks task 0 of the task's own job, which has none.
+                {"cluster": {"worker": []}, "task": {"type": "worker", "index": -1}},
+                [
+                    ("empty_job", ("tf_config", "cluster", "worker")),
+                    ("task_id_out_of_range", ("tf_config", "task", "index")),
+                ],
+                "The `task_id` 0 exceeds the maximum id of worker.",
+            ),
+            (
+                # TensorFlow puts index -3 at the place counted from the end: over task 0.
+                {
+                    "cluster": {"chief": {"0": "c0:1", "-3": "c3:1", "2": "c2:1"}, "aux": ["a:1"]},
+                    "task": {"type": "chief", "index": 0},
+                },
+                [
+                    ("sparse_index_negative", ("tf_config", "cluster", "chief", -3)),
+                    ("disallowed_job", ("tf_config", "cluster", "aux")),
+                ],
+                "the cluster spec is ClusterSpec({'aux': ['a:1'], "
+                "'chief': ['c3:1', None, 'c2:1']}).",
+            ),
         ],
-        ids=["task_type_not_in_cluster", "disallowed_job", "index_out_of_range", "null_type"],
+        ids=[
+            "task_type_not_in_cluster",
+            "disallowed_job",
+            "index_out_of_range",
+            "null_type",
+            "empty_own_job",
+            "negative_sparse_index",
+        ],
     )
     def test_both_reported(
         self, tf_config: dict[str, Any], errors: list[tuple[str, Any]], sentence: str

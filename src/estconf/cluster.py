@@ -409,7 +409,7 @@ class ClusterSpec(RootModel[Any]):
         tasks = self._job(job_name)
         if isinstance(tasks, list):
             return list(tasks)
-        return [tasks.get(index) for index in range(self.job_size(job_name))]
+        return _filled(tasks)  # ValueError on a job with no task, as in TensorFlow
 
     def job_size(self, job_name: str) -> int:
         """Return ``len(job_tasks(job_name))`` without building the list.
@@ -433,11 +433,14 @@ class ClusterSpec(RootModel[Any]):
         was given in; any other job is a dict from index to address.
         """
         result: dict[str, list[str] | dict[int, str]] = {}
-        for job, tasks in self._tasks().items():
-            if tasks and max(tasks) + 1 == len(tasks):
-                result[job] = list(tasks.values())
+        for job, tasks in self.root.items():
+            if isinstance(tasks, list):
+                result[job] = list(tasks) if tasks else {}
+            elif tasks and max(tasks) + 1 == len(tasks):
+                # Only a cluster read leniently, with a negative index, has a hole here.
+                result[job] = _filled(tasks)  # type: ignore[assignment]
             else:
-                result[job] = dict(tasks)
+                result[job] = dict(sorted(tasks.items()))
         return result
 
     def to_tensorflow(self) -> Any:
@@ -494,6 +497,21 @@ def check_task_not_a_hole(
 
 def _by_index(tasks: list[str] | dict[int, str]) -> dict[int, str]:
     return dict(enumerate(tasks)) if isinstance(tasks, list) else dict(sorted(tasks.items()))
+
+
+def _filled(tasks: dict[int, str]) -> list[str | None]:
+    """A sparse job's addresses by index, ``None`` in its holes, filled as TensorFlow fills them.
+
+    TensorFlow's ``job_tasks`` puts each address at its index in the order the
+    job lists them.  So in a cluster read leniently, as TensorFlow reads one
+    estconf refuses, a negative index takes a place counted from the end (one
+    too far back makes TensorFlow fail; it is left out here).
+    """
+    filled: list[str | None] = [None] * (max(tasks) + 1)
+    for index, address in tasks.items():
+        if index >= -len(filled):
+            filled[index] = address
+    return filled
 
 
 def _holds(tasks: list[str] | dict[int, str], task_index: Any) -> bool:

@@ -588,6 +588,11 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _is_whole(value: Any) -> bool:
+    """An integer as estconf's ``Integer`` reads one: an ``int``, or a whole float (``2.0``)."""
+    return _is_int(value) or (isinstance(value, float) and value.is_integer())
+
+
 def _dims_rules(dims: Any, cores: Any) -> set[str]:
     """Rules for the entries of ``input_partition_dims`` (TensorFlow checks only its length)."""
     rules: set[str] = set()
@@ -603,7 +608,7 @@ def _dims_rules(dims: Any, cores: Any) -> set[str]:
         for leaf in leaves:
             if leaf is None:
                 continue
-            if not isinstance(leaf, (list, tuple)) or not all(_is_int(d) for d in leaf):
+            if not isinstance(leaf, (list, tuple)) or not all(map(_is_whole, leaf)):
                 rules.add("type")
             elif any(d < 1 for d in leaf):
                 rules.add("value")

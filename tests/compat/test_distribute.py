@@ -491,6 +491,16 @@ TABLE: list[str | None] = [
     _text({"cluster": {"worker": ["w0"]}, "task": {"type": "worker", "index": "x"}}),
     _text({"cluster": {}, "task": {"type": "worker", "index": None}}),
     _text({"cluster": {}, "task": {"index": "x"}, "session_master": 5}),
+    _text({"cluster": {"worker": []}, "task": {"type": "worker", "index": -1}}),
+    _text(
+        {"cluster": {"evaluator": {}, "ps": ["p:1"]}, "task": {"type": "evaluator", "index": -1}}
+    ),
+    _text(
+        {
+            "cluster": {"chief": {"0": "c0:1", "-3": "c3:1", "2": "c2:1"}, "aux": ["a:1"]},
+            "task": {"type": "chief", "index": 0},
+        }
+    ),
 ]
 
 

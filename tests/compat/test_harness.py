@@ -16,6 +16,7 @@ from compat.harness import (
     address_problem,
     deliberate_cluster,
     deliberate_tf_config,
+    deliberate_tpu_kwargs,
     judge,
     tf_config_env,
     tf_sentence,
@@ -188,6 +189,22 @@ class TestClassifier:
     )
     def test_good_addresses(self, address: str) -> None:
         assert not address_problem(address)
+
+    @pytest.mark.parametrize(
+        ("dims", "rules"),
+        [
+            ([[1, 2]], set()),
+            ([[1.0, 2]], set()),  # a whole float is an integer to estconf
+            ([[1, 4]], {"invariant"}),
+            ([[1.0, 4]], {"invariant"}),
+            ([[1.5, 2]], {"type"}),
+            ([[True, 2]], {"type"}),
+            ([[0, 2]], {"value"}),
+        ],
+    )
+    def test_partition_dims(self, dims: Any, rules: set[str]) -> None:
+        kwargs = {"input_partition_dims": dims, "num_cores_per_replica": 2}
+        assert deliberate_tpu_kwargs(kwargs) == rules
 
     def test_codes_map_to_rules(self) -> None:
         error = _validation_error({"1w": ["host"]})

@@ -107,6 +107,9 @@ def _derive(tf_config: TFConfig, title: str) -> _MultiWorker:
             task_type,
             {"task_type": repr(task_type)},
         )
+    # worker_count checks the cluster again as task 0: refused only when this
+    # task's own job has no task and its index is negative.
+    validate_cluster_spec(cluster, task_type, 0, title)
     if task_type == TaskType.EVALUATOR and TaskType.EVALUATOR not in cluster.root:
         raise fail(
             title,
