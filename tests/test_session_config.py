@@ -103,6 +103,7 @@ def _sample(annotation: Any, depth: int) -> tuple[Any, Any]:
 
 
 def _full_message(model: type[Message], depth: int = 0) -> tuple[dict[str, Any], dict[str, Any]]:
+    model.model_rebuild()  # resolve the names of messages defined after this one
     given: dict[str, Any] = {}
     dumped: dict[str, Any] = {}
     for name, info in model.model_fields.items():
@@ -717,3 +718,25 @@ def test_enum_numbers_pair_with_the_names_in_order() -> None:
         ProtoEnum("pkg.E", numbers=(0,)).values(("A", "B"))
     with pytest.raises(TypeError, match="distinct"):
         ProtoEnum("pkg.E", numbers=(1, 1)).values(("A", "B"))
+
+
+def test_no_message_is_built_at_import() -> None:
+    """Importing the messages builds no validator, not even of the ones naming a later one.
+
+    ``AttrValue`` and ``TensorProto`` take part in cycles; pydantic resolves
+    those names when it builds the messages, on first use.
+    """
+    code = (
+        "import pydantic\n"
+        "from estconf.session_config import ConfigProto\n"
+        "from estconf.session_config._message import Message\n"
+        "def every(cls):\n"
+        "    for sub in cls.__subclasses__():\n"
+        "        yield sub\n"
+        "        yield from every(sub)\n"
+        "built = [m.__name__ for m in every(Message) if m.__pydantic_complete__]\n"
+        "assert not built, built\n"
+        "ConfigProto(allow_soft_placement=True)\n"
+        "assert ConfigProto.__pydantic_complete__\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -90,8 +90,3 @@ class NameAttrList(Message):
     attr: Map[ProtoString, AttrValue] | None = Field(
         None, description="Attribute values, by attribute name."
     )
-
-
-# Both name NameAttrList, which is defined after them.
-AttrValueList.model_rebuild()
-AttrValue.model_rebuild()

@@ -209,7 +209,3 @@ class TensorProto(Message):
     float8_val: ProtoBytes | None = Field(
         None, description="Values of a DT_FLOAT8_* tensor, one byte each, base64 encoded."
     )
-
-
-# It names TensorProto, which is defined after it.
-VariantTensorDataProto.model_rebuild()
