@@ -49,6 +49,7 @@ def _models() -> list[type[Message]]:
         if model in found:
             continue
         found.append(model)
+        model.model_rebuild()  # resolve the names of messages defined after this one
         for info in model.model_fields.values():
             pending.extend(_nested_models(info.annotation))
     return found
@@ -103,7 +104,6 @@ def _sample(annotation: Any, depth: int) -> tuple[Any, Any]:
 
 
 def _full_message(model: type[Message], depth: int = 0) -> tuple[dict[str, Any], dict[str, Any]]:
-    model.model_rebuild()  # resolve the names of messages defined after this one
     given: dict[str, Any] = {}
     dumped: dict[str, Any] = {}
     for name, info in model.model_fields.items():
