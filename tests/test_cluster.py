@@ -115,6 +115,11 @@ class TestReadLeniently:
         assert cluster.job_tasks("chief") == ["c3:1", None, "c2:1"]
         assert cluster.as_dict() == {"chief": ["c3:1", None, "c2:1"]}
 
+    def test_a_negative_index_beside_indices_from_zero_keeps_a_dict(self) -> None:
+        """Indices -1 and 0 are not 0..n-1: TensorFlow's ``as_dict`` gives a dict."""
+        cluster = self.lenient({"chief": {0: "c0:1", -1: "c1:1"}})
+        assert cluster.as_dict() == {"chief": {-1: "c1:1", 0: "c0:1"}}
+
     def test_the_order_the_job_lists_its_tasks_decides(self) -> None:
         cluster = self.lenient({"chief": {-3: "c3:1", 0: "c0:1", 2: "c2:1"}})
         assert cluster.job_tasks("chief") == ["c0:1", None, "c2:1"]

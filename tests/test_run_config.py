@@ -959,6 +959,14 @@ class TestDistributionStrategies:
         config = RunConfig(tf_config=self.tf_config, **kwargs)
         assert values(config) == values(RunConfig(tf_config=self.tf_config))
 
+    def test_an_evaluation_strategy_beside_a_tpu_training_one(self) -> None:
+        """Any non-TPU strategy calls the coordinator in; a training one of any kind runs it."""
+        config = RunConfig(
+            train_distribute=TPUStrategyV2(), eval_distribute=Strategy(), tf_config=self.tf_config
+        )
+        assert values(config) == LOCAL_VALUES
+        assert config.cluster_spec == DOC_CLUSTER
+
     def test_normal_reading_in_master_mode_and_local_mode(self) -> None:
         tf_config = {
             "cluster": {"master": ["h:0"], "worker": ["h:1"]},

@@ -250,20 +250,12 @@ def address_problem(address: str) -> str | None:
 ADDRESS_ERROR = "'{address}' is not a valid task address: {reason}"
 
 
-def _check_address(address: str) -> str:
-    reason = address_problem(address)
-    if reason is not None:
-        raise PydanticCustomError("address", ADDRESS_ERROR, {"address": address, "reason": reason})
-    return address
+Address = Annotated[str, Strict(), Field(json_schema_extra={"pattern": _ADDRESS_SCHEMA_PATTERN})]
+"""A task address, ``host:port``, as the JSON Schema describes it.
 
-
-Address = Annotated[
-    str,
-    Strict(),
-    AfterValidator(_check_address),
-    Field(json_schema_extra={"pattern": _ADDRESS_SCHEMA_PATTERN}),
-]
-"""A task address, ``host:port``."""
+``ClusterSpec`` checks the addresses of a cluster itself, all in one pass
+(:func:`all_plain_addresses_valid`, then :func:`address_problem`).
+"""
 
 
 def address_key(address: str) -> str:

@@ -188,9 +188,7 @@ class RunConfig(ClusterConfig):
         100, description="Log the global step rate every this many steps."
     )
     protocol: String | None = Field(None, description="The server protocol; null means grpc.")
-    evaluation_master: String | None = Field(
-        "", validate_default=True, description="The master on which to evaluate."
-    )
+    evaluation_master: String | None = Field("", description="The master on which to evaluate.")
     model_dir: String | None = Field(
         None, description="The model directory; TF_CONFIG's `model_dir` if not given."
     )
