@@ -599,6 +599,7 @@ class TestPropertyChecks:
         [(code, loc, msg)] = errors_of(tf_random_seed=value)
         assert (code, loc) == ("int_type", ("tf_random_seed",))
         assert "tf_random_seed must be integer." in msg
+        assert ("Got a boolean; write a number." in msg) == isinstance(value, bool)
 
     @pytest.mark.parametrize("value", [1.0, "1", True])
     def test_worker_delay_must_be_an_integer(self, value: Any) -> None:

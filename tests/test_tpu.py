@@ -1162,6 +1162,35 @@ def stand_in_tensorflow(monkeypatch: pytest.MonkeyPatch) -> Any:
     return tf
 
 
+class TestFromTensorFlow:
+    """Reading TensorFlow's TPU ``RunConfig`` back, with a stand-in that has its attributes.
+
+    ``tests/compat`` does the same with TensorFlow's own classes.
+    """
+
+    @staticmethod
+    def stand_in(config: RunConfig) -> SimpleNamespace:
+        values = {
+            name: getattr(config, name)
+            for name in (*RunConfig.model_fields, *RunConfig.model_computed_fields)
+        }
+        cluster = config.cluster_spec.as_dict()
+        values["cluster_spec"] = SimpleNamespace(as_dict=lambda: cluster)
+        values["tpu_config"] = SimpleNamespace(_asdict=lambda: config.tpu_config.model_dump())
+        values["session_config"] = None
+        values["cluster"] = None
+        return SimpleNamespace(**values)
+
+    def test_the_masters_and_tpu_config_are_read_back(self) -> None:
+        config = RunConfig(
+            master="grpc://tpu:1",
+            evaluation_master="grpc://eval:1",
+            tpu_config=TPUConfig(iterations_per_loop=5),
+            session_config=None,
+        )
+        assert RunConfig.from_tensorflow(self.stand_in(config), {}) == config
+
+
 class TestClusterResolver:
     """``tpu.RunConfig(cluster=...)``: the master, cluster and session's cluster_def it gives."""
 
