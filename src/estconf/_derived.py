@@ -8,6 +8,7 @@ values only if they equal what the model computed.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Mapping
 from types import MappingProxyType
 from typing import Any, Final, TypeVar
@@ -22,6 +23,12 @@ __all__ = ["read_back_derived"]
 Model = TypeVar("Model", bound=BaseModel)
 
 _NO_HINTS: Final[Mapping[str, str]] = MappingProxyType({})
+
+
+@functools.cache
+def _derived_keys(cls: type[BaseModel], arguments: tuple[str, ...]) -> frozenset[str]:
+    """The computed keys of ``cls`` that are neither fields nor constructor arguments."""
+    return frozenset(cls.model_computed_fields.keys() - cls.model_fields.keys() - set(arguments))
 
 
 def read_back_derived(
@@ -49,9 +56,9 @@ def read_back_derived(
     """
     given: dict[str, Any] = {}
     if isinstance(data, Mapping):
-        derived = cls.model_computed_fields.keys() - cls.model_fields.keys() - set(arguments)
-        given = {key: data[key] for key in derived if key in data}
-        if given:
+        derived = _derived_keys(cls, tuple(arguments))
+        if not derived.isdisjoint(data):
+            given = {key: data[key] for key in derived if key in data}
             data = {key: value for key, value in data.items() if key not in given}
     model = handler(data)
     if given:
