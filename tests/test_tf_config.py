@@ -98,6 +98,16 @@ class TestFromEnv:
         [(code, _, _)] = env_errors('{"x": ' + "[" * 100_000 + "]" * 100_000 + "}")
         assert code == "json_depth"
 
+    def test_a_byte_order_mark_is_refused_as_json_loads_refuses_it(self) -> None:
+        [(code, _, msg)] = env_errors('\ufeff{"task": {}}')
+        assert code == "json_invalid"
+        assert "Unexpected UTF-8 BOM" in msg
+
+    @pytest.mark.parametrize("encoding", ["utf-8", "utf-16", "utf-32-le"])
+    def test_bytes_are_read_in_the_encoding_json_finds(self, encoding: str) -> None:
+        text = '{"task": {"type": "worker", "index": 1}}'
+        assert TFConfig.from_json(text.encode(encoding)).task.index == 1
+
     def test_nan_is_kept_in_unknown_keys_as_tensorflow_does(self) -> None:
         tf_config = TFConfig.from_env({"TF_CONFIG": '{"x": NaN}'})
         assert tf_config.model_extra is not None

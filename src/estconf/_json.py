@@ -11,7 +11,7 @@ Where the problems are in a file's text is the file pipeline's business
 from __future__ import annotations
 
 import json
-from typing import Any, NoReturn
+from typing import Any, Final, NoReturn
 
 __all__ = ["JSONInputError", "loads", "type_name"]
 
@@ -78,6 +78,13 @@ def _repr_hint(exc: json.JSONDecodeError) -> str:
     )
 
 
+_DECODERS: Final = {
+    True: json.JSONDecoder(object_pairs_hook=_unique_object),
+    False: json.JSONDecoder(object_pairs_hook=_unique_object, parse_constant=_refuse_constant),
+}
+"""A decoder for each ``allow_nan``, built once (``json.loads`` with a hook builds one a call)."""
+
+
 def loads(text: str | bytes, *, allow_nan: bool = False) -> Any:
     """Parse ``text`` as JSON, refusing duplicate keys and, unless allowed, NaN/Infinity.
 
@@ -85,11 +92,15 @@ def loads(text: str | bytes, *, allow_nan: bool = False) -> Any:
         JSONInputError: the text is not JSON, repeats a key, holds a constant
             that is refused, or is nested too deep to parse.
     """
+    decoder = _DECODERS[allow_nan]
     try:
+        if isinstance(text, str) and not text.startswith("\ufeff"):
+            return decoder.decode(text)
+        # json.loads decodes bytes, and refuses a byte order mark, before it decodes.
         return json.loads(
             text,
-            object_pairs_hook=_unique_object,
-            parse_constant=None if allow_nan else _refuse_constant,
+            object_pairs_hook=decoder.object_pairs_hook,
+            parse_constant=decoder.parse_constant,
         )
     except _DuplicateKey as exc:
         raise JSONInputError(
