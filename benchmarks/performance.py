@@ -181,7 +181,7 @@ def import_seconds(statement: str) -> float:
     return time.perf_counter() - start
 
 
-def import_ratio(runs: int = 9) -> tuple[float, float, float]:
+def import_ratio(runs: int = 15) -> tuple[float, float, float]:
     """Median import time of ``estconf.RunConfig``, of pydantic and of one RootModel.
 
     Each is measured in a fresh process.
@@ -198,7 +198,7 @@ def check_jsonschema() -> str | None:
     return os.environ.get("CHECK_JSONSCHEMA") or shutil.which("check-jsonschema")
 
 
-def wall_medians(commands: dict[str, list[str]], runs: int = 11) -> dict[str, float]:
+def wall_medians(commands: dict[str, list[str]], runs: int = 21) -> dict[str, float]:
     """Median wall time of each command, in turn, each run a fresh process."""
     times: dict[str, list[float]] = {name: [] for name in commands}
     for command in commands.values():
@@ -546,8 +546,9 @@ def document(
             "  every address), and the Rust check.  The Rust regular expression engine scans",
             "  at one speed whatever the pattern (one that matches any text takes as long),",
             "  and a Rust check of each address on its own was slower than one pass over",
-            "  them all; the rest is joining the addresses and copying the job lists.  So",
-            "  2.5x `json.loads` is below what these three passes cost.",
+            "  them all; the rest is joining the addresses and copying the job lists.  The",
+            "  three passes alone, measured apart, come to 2 to 3 times `json.loads`: about",
+            "  the target before any model work.",
             "- Import: the table shows, beside estconf, one `RootModel` subclass that builds",
             "  nothing.  That alone costs more than `from pydantic import BaseModel`: the",
             "  first model class imports `pydantic.fields` and `pydantic.types`, and",
