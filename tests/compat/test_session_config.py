@@ -120,6 +120,7 @@ def _models() -> dict[str, type[Message]]:
         if model.proto_name in found:
             continue
         found[model.proto_name] = model
+        model.model_rebuild()  # resolve the names of messages defined after this one
         for info in model.model_fields.values():
             pending.extend(_nested_models(info.annotation))
     return found
