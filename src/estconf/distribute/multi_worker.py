@@ -107,9 +107,10 @@ def _derive(tf_config: TFConfig, title: str) -> _MultiWorker:
             task_type,
             {"task_type": repr(task_type)},
         )
-    # worker_count checks the cluster again as task 0: refused only when this
-    # task's own job has no task and its index is negative.
-    validate_cluster_spec(cluster, task_type, 0, title)
+    if task_id < 0:
+        # worker_count checks the cluster again as task 0, which fails only when
+        # this task's own job has no task: an index below 0 passed the first check.
+        validate_cluster_spec(cluster, task_type, 0, title)
     if task_type == TaskType.EVALUATOR and TaskType.EVALUATOR not in cluster.root:
         raise fail(
             title,
