@@ -440,7 +440,7 @@ class ClusterSpec(RootModel[Any]):
                 # Only a cluster read leniently, with a negative index, has a hole here.
                 result[job] = _filled(tasks)  # type: ignore[assignment]
             else:
-                result[job] = dict(sorted(tasks.items()))
+                result[job] = _by_index(tasks)
         return result
 
     def to_tensorflow(self) -> Any:
