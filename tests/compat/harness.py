@@ -237,6 +237,11 @@ CODE_RULES: dict[str, frozenset[str]] = {
     # estconf.tpu: non-positive dims ("value") or a product other than the cores
     "partition_dims": frozenset({"value", "invariant"}),
     "iterations_per_loop": frozenset({"value"}),
+    # A reader that never reads the task or the service (the tf.distribute readers,
+    # the estimator's distribute coordinator) leaves these unchecked.
+    "negative_index": frozenset({"negative_index"}),
+    "tf_config_type": frozenset({"type"}),
+    "service_type": frozenset({"type"}),
 }
 for _code in (
     "type",
@@ -434,6 +439,59 @@ def deliberate_tf_config(text: str | None) -> set[str]:
                 (k for k in keys if k is not None), default=-1
             ):
                 rules.add("sparse")
+    return rules
+
+
+def unread_index_rules(value: Any) -> set[str]:
+    """Section 6 rules for a task index that a reader may never read, so any unreadable one."""
+    if value is None:
+        return {"type"}
+    if isinstance(value, bool):
+        return {"int_type"}
+    if isinstance(value, int):
+        return {"negative_index"} if value < 0 else set()
+    if isinstance(value, float):
+        if not math.isfinite(value) or not value.is_integer():
+            return {"int_type"}
+        return {"negative_index"} if value < 0 else set()
+    if isinstance(value, str) and _ASCII_INT.fullmatch(value):
+        try:
+            return {"negative_index"} if int(value) < 0 else set()
+        except ValueError:  # more digits than Python converts
+            return {"int_type"}
+    return {"int_type"}
+
+
+def deliberate_unread(text: str | None) -> set[str]:
+    """Section 6 rules of a ``TF_CONFIG`` for a reader that may not read its task or service.
+
+    The tf.distribute readers, and the estimator when a training strategy
+    hands the cluster to the distribute coordinator.  The estimator's rules
+    (:func:`deliberate_tf_config`), and: a TF_CONFIG that is not an object
+    (the readers read it as empty); a task that is not an object, a null task
+    type or index (read as ``'None'``, or failing only when read); an index
+    that is not an integer; a negative index; a ``service`` that is not an
+    object (only the Estimator's own reading looks at it).
+    """
+    rules = deliberate_tf_config(text)
+    if text is None:
+        return rules
+    try:
+        data = parse_like_tensorflow(text)
+    except (ValueError, RecursionError):
+        return rules
+    if not isinstance(data, dict):
+        return rules | {"type"}
+    task = data.get("task", {})
+    if not isinstance(task, dict):
+        rules.add("type")
+        task = {}
+    if "type" in task and not isinstance(task["type"], str):
+        rules.add("type")
+    if "index" in task:
+        rules |= unread_index_rules(task["index"])
+    if data.get("service") is not None and not isinstance(data["service"], dict):
+        rules.add("type")
     return rules
 
 

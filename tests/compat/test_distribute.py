@@ -6,14 +6,13 @@ with ``TF_CONFIG`` set in ``os.environ``; each says which TensorFlow code it
 mirrors.  The oracle is the suite's (``compat/harness.py``): equal values where
 TensorFlow accepts, a ``ValueError`` with TensorFlow's sentence where it
 refuses, and a refusal of an input TensorFlow accepts only under a section 6
-rule, decided here by :func:`deliberate` independently of estconf's code.
+rule, decided by the harness's ``deliberate_unread`` independently of estconf's code.
 """
 
 from __future__ import annotations
 
 import copy
 import json
-import math
 import re
 from collections.abc import Callable
 from typing import Any
@@ -27,12 +26,11 @@ from compat.harness import (
     Mismatch,
     Outcome,
     attempt,
-    deliberate_tf_config,
+    deliberate_unread,
     environ_of,
     error_codes,
     import_tensorflow,
     judge,
-    parse_like_tensorflow,
     same,
     same_cluster,
     tf_attempt,
@@ -54,73 +52,6 @@ from tensorflow.python.training import server_lib  # noqa: E402
 pytestmark = pytest.mark.compat
 
 TFResolver = tf.distribute.cluster_resolver.TFConfigClusterResolver
-
-
-# --------------------------------------------------------------------------
-# Section 6 rules for the tf.distribute readers
-
-
-_ASCII_INT = re.compile(r"-?[0-9]+", re.ASCII)
-
-READER_CODE_RULES: dict[str, frozenset[str]] = {
-    **CODE_RULES,
-    "negative_index": frozenset({"negative_index"}),
-    "tf_config_type": frozenset({"type"}),
-    "service_type": frozenset({"type"}),
-}
-"""The harness's code-to-rule map, with the rules only these readers need."""
-
-
-def _index_rules(value: Any) -> set[str]:
-    """A task index these readers may never read, so any unreadable one falls under section 6."""
-    if value is None:
-        return {"type"}
-    if isinstance(value, bool):
-        return {"int_type"}
-    if isinstance(value, int):
-        return {"negative_index"} if value < 0 else set()
-    if isinstance(value, float):
-        if not math.isfinite(value) or not value.is_integer():
-            return {"int_type"}
-        return {"negative_index"} if value < 0 else set()
-    if isinstance(value, str) and _ASCII_INT.fullmatch(value):
-        try:
-            return {"negative_index"} if int(value) < 0 else set()
-        except ValueError:  # more digits than Python converts
-            return {"int_type"}
-    return {"int_type"}
-
-
-def deliberate(text: str | None) -> set[str]:
-    """Section 6 rules a ``TF_CONFIG`` falls under for the tf.distribute readers.
-
-    The estimator's rules (``deliberate_tf_config``), and: a TF_CONFIG that is
-    not an object (the readers read it as empty); a task that is not an
-    object, a null task type or index (read as ``'None'``, or failing only when
-    read); an index that is not an integer (single-worker mode never reads
-    it); a negative index; a ``service`` that is not an object (only the
-    Estimator reads it).
-    """
-    rules = deliberate_tf_config(text)
-    if text is None:
-        return rules
-    try:
-        data = parse_like_tensorflow(text)
-    except (ValueError, RecursionError):
-        return rules
-    if not isinstance(data, dict):
-        return rules | {"type"}
-    task = data.get("task", {})
-    if not isinstance(task, dict):
-        rules.add("type")
-        task = {}
-    if "type" in task and not isinstance(task["type"], str):
-        rules.add("type")
-    if "index" in task:
-        rules |= _index_rules(task["index"])
-    if data.get("service") is not None and not isinstance(data["service"], dict):
-        rules.add("type")
-    return rules
 
 
 # --------------------------------------------------------------------------
@@ -154,7 +85,7 @@ DISTRIBUTE_SENTENCES = [
 def explained(error: BaseException, rules: set[str]) -> bool:
     """Whether every error estconf reports falls under one of ``rules``."""
     codes = error_codes(error)
-    return bool(codes) and all(READER_CODE_RULES.get(code, frozenset()) & rules for code in codes)
+    return bool(codes) and all(CODE_RULES.get(code, frozenset()) & rules for code in codes)
 
 
 def judge_reader(
@@ -338,7 +269,7 @@ def check_resolver(text: str | None, kwargs: dict[str, Any]) -> None:
     what = f"TFConfigClusterResolver(**{kwargs!r}) with TF_CONFIG={text!r}"
     tf_out = tf_attempt(text, lambda: tf_resolver(kwargs))
     ours = attempt(lambda: TFConfigClusterResolver.from_env(environ_of(text), **kwargs))
-    rules = deliberate(text)
+    rules = deliberate_unread(text)
     if kwargs.get("task_id") is not None and int(kwargs["task_id"]) < 0:
         rules.add("negative_index")
     if any(kwargs.get(key) is not None and not isinstance(kwargs[key], str) for key in KEPT):
@@ -368,7 +299,11 @@ def check_multi_worker(text: str | None) -> None:
     tf_out = tf_attempt(text, tf_multi_worker)
     ours = attempt(lambda: MultiWorkerConfig.from_env(environ_of(text)))
     judge_reader(
-        f"MultiWorkerConfig, TF_CONFIG={text!r}", tf_out, ours, deliberate(text), compare_values
+        f"MultiWorkerConfig, TF_CONFIG={text!r}",
+        tf_out,
+        ours,
+        deliberate_unread(text),
+        compare_values,
     )
 
 
@@ -376,7 +311,11 @@ def check_parameter_server(text: str | None) -> None:
     tf_out = tf_attempt(text, tf_parameter_server)
     ours = attempt(lambda: ParameterServerConfig.from_env(environ_of(text)))
     judge_reader(
-        f"ParameterServerConfig, TF_CONFIG={text!r}", tf_out, ours, deliberate(text), compare_values
+        f"ParameterServerConfig, TF_CONFIG={text!r}",
+        tf_out,
+        ours,
+        deliberate_unread(text),
+        compare_values,
     )
 
 

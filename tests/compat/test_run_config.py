@@ -8,12 +8,14 @@ from typing import Any
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from compat.harness import (
     Outcome,
     attempt,
     deliberate_kwargs,
     deliberate_tf_config,
+    deliberate_unread,
     environ_of,
     hide_sentence_if_model_dir_first,
     import_tensorflow,
@@ -246,12 +248,21 @@ class Strategy:
     """Stands for a strategy; every RunConfig here holds the one object, compared by identity."""
 
 
-def check_strategies(text: str | None, kwargs: dict[str, Any], replace: dict[str, Any]) -> None:
-    """As ``check``, with the same strategy objects given to both (no deep copy)."""
-    tf_out = tf_attempt(text, lambda: tf.estimator.RunConfig(**kwargs))
+def check_strategies(
+    text: str | None,
+    kwargs: dict[str, Any],
+    replace: dict[str, Any],
+    rules: frozenset[str] = frozenset(),
+) -> None:
+    """As ``check``, with the same strategy objects given to both (no deep copy).
+
+    ``rules`` are the section 6 rules the input falls under.
+    """
+    tf_out = tf_attempt(text, lambda: tf.estimator.RunConfig(**tf_kwargs(kwargs)))
     ours = attempt(lambda: RunConfig.from_env(environ_of(text), **kwargs))
     what = f"TF_CONFIG={text!r} RunConfig(**{kwargs!r})"
-    judge(what, tf_out, ours, set(), compare_run_configs)
+    tf_out = hide_sentence_if_model_dir_first(tf_out, ours)
+    judge(what, tf_out, ours, set(rules), compare_run_configs)
     if not (tf_out.ok and ours.ok):
         return
     assert ours.value.to_tensorflow().train_distribute is tf_out.value.train_distribute
@@ -321,3 +332,45 @@ def test_replace_with_experimental_distribute() -> None:
 
     config = DistributeConfig(train_distribute=STRATEGY)
     check_strategies(None, {}, {"experimental_distribute": config})
+
+
+@st.composite
+def strategy_kwargs(draw: st.DrawFn) -> dict[str, Any]:
+    """The distribution arguments: a training and an evaluation strategy, given either way."""
+    from tensorflow.python.distribute.distribute_config import DistributeConfig
+
+    train = draw(st.sampled_from([None, STRATEGY]))
+    evaluate = draw(st.sampled_from([None, EVAL_STRATEGY]))
+    if draw(st.booleans()):
+        return {"experimental_distribute": DistributeConfig(train, evaluate)}
+    given = {"train_distribute": train, "eval_distribute": evaluate}
+    return {key: value for key, value in given.items() if value is not None}
+
+
+STRATEGY_REPLACES: list[dict[str, Any]] = [
+    {},
+    {"train_distribute": None},
+    {"eval_distribute": STRATEGY},
+    {"experimental_distribute": None},
+    {"save_summary_steps": 3},
+]
+
+
+@given(
+    text=tf_config_texts(),
+    kwargs=run_config_kwargs(),
+    strategies=strategy_kwargs(),
+    replace=st.sampled_from(STRATEGY_REPLACES),
+)
+def test_generated_with_strategies(
+    text: str | None, kwargs: dict[str, Any], strategies: dict[str, Any], replace: dict[str, Any]
+) -> None:
+    """A training strategy hands a cluster without a master to the distribute coordinator.
+
+    TensorFlow then reads neither the task nor the service of TF_CONFIG: the
+    task, the id and the master are those of a lone worker, whatever the task
+    says.  estconf still refuses a task or service it cannot read, under the
+    section 6 rules that the tf.distribute readers' checks use.
+    """
+    rules = deliberate_unread(text) | deliberate_kwargs(kwargs)
+    check_strategies(text, {**kwargs, **strategies}, replace, frozenset(rules))
