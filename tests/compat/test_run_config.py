@@ -20,6 +20,8 @@ from compat.harness import (
     hide_sentence_if_model_dir_first,
     import_tensorflow,
     judge,
+    same,
+    same_cluster,
     tf_attempt,
 )
 from compat.mutations import (
@@ -33,7 +35,13 @@ from estconf import RunConfig
 
 tf = import_tensorflow()
 
-from compat.properties import compare_run_configs, tf_kwargs  # noqa: E402
+from compat.properties import (  # noqa: E402
+    PROPERTIES,
+    compare_run_configs,
+    our_proto_json,
+    proto_json,
+    tf_kwargs,
+)
 
 pytestmark = pytest.mark.compat
 
@@ -275,9 +283,20 @@ def check_strategies(
 
 
 def same_strategy_types(tf_config: Any, ours: Any) -> None:
-    for name in ("train_distribute", "eval_distribute"):
+    """Every property but the strategies, which TensorFlow's replace copies: those by type."""
+    for name in PROPERTIES:
+        if name not in STRATEGY_ARGUMENTS:
+            same(name, getattr(tf_config, name), getattr(ours, name))
+    same_cluster("cluster_spec", tf_config.cluster_spec, ours.cluster_spec)
+    same(
+        "session_config", proto_json(tf_config.session_config), our_proto_json(ours.session_config)
+    )
+    for name in STRATEGY_ARGUMENTS:
         mine, theirs = getattr(ours, name), getattr(tf_config, name)
         assert type(mine) is type(theirs), f"{name}: TensorFlow {theirs!r}, estconf {mine!r}"
+
+
+STRATEGY_ARGUMENTS = ("train_distribute", "eval_distribute")
 
 
 STRATEGY = Strategy()
