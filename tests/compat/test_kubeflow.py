@@ -1,0 +1,82 @@
+"""The TF_CONFIGs estconf predicts for a Kubeflow TFJob, read by TensorFlow itself.
+
+What the operator writes into each pod is estconf's prediction (SPEC section
+11); what each pod's program then makes of it is TensorFlow's, and is checked
+here: every pod's TF_CONFIG read by ``tf.estimator.RunConfig`` and by the
+tf.distribute readers, against estconf; and the pods that
+``estconf.kubeflow.check`` reports as refusing their TF_CONFIG, against the
+pods whose ``tf.estimator.RunConfig`` fails.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from compat.harness import import_tensorflow, tf_attempt
+from estconf.kubeflow import check, predict, tfjob_for_replicas
+
+tf = import_tensorflow()
+
+from compat.test_distribute import check_all  # noqa: E402
+from compat.test_run_config import check as check_run_config  # noqa: E402
+
+pytestmark = pytest.mark.compat
+
+_REFUSING_PODS = re.compile(r"^pod (\S+)(?: \(and ([^)]*)\))? refuses its TF_CONFIG")
+
+
+@st.composite
+def replica_counts(draw: st.DrawFn) -> dict[str, int]:
+    """Replica counts of a TFJob, in the letter cases the operator matches."""
+    counts = {
+        "Chief": draw(st.integers(0, 1)),
+        "Master": draw(st.integers(0, 1)),
+        "Worker": draw(st.integers(0, 4)),
+        "PS": draw(st.integers(0, 3)),
+        "Evaluator": draw(st.integers(0, 1)),
+    }
+    return {replica_type: count for replica_type, count in counts.items() if count}
+
+
+def refusing_pods(messages: list[str]) -> set[str]:
+    """The pods that findings' messages name as refusing their TF_CONFIG."""
+    pods: set[str] = set()
+    for message in messages:
+        found = _REFUSING_PODS.match(message)
+        if found:
+            pods.add(found[1])
+            pods.update(name for name in (found[2] or "").split(", ") if name)
+    return pods
+
+
+@given(counts=replica_counts())
+def test_every_pod_reads_its_tf_config_as_tensorflow_does(counts: dict[str, int]) -> None:
+    tfjob = tfjob_for_replicas("job", counts)
+    findings = check(tfjob)
+    if not counts or any(finding.severity == "refused" for finding in findings):
+        return  # the operator never starts the job
+    refused_by_tensorflow: set[str] = set()
+    for pod in predict(tfjob).pods:
+        if pod.tf_config is None:
+            continue
+        check_run_config(pod.tf_config, {})
+        check_all(pod.tf_config)
+        if tf_attempt(pod.tf_config, tf.estimator.RunConfig).error is not None:
+            refused_by_tensorflow.add(pod.name)
+    reported = refusing_pods([finding.message for finding in findings])
+    # The check reads the first and the last pod of each replica type.
+    assert reported <= refused_by_tensorflow, (counts, reported, refused_by_tensorflow)
+    assert bool(reported) == bool(refused_by_tensorflow), (counts, [f.message for f in findings])
+
+
+def test_refusing_pods_are_read_from_the_message() -> None:
+    messages = [
+        "pod job-worker-0 (and job-worker-3, job-ps-1) refuses its TF_CONFIG: ...",
+        "pod job-chief-0 refuses its TF_CONFIG: ...",
+        "the job has one replica",
+    ]
+    assert refusing_pods(messages) == {"job-worker-0", "job-worker-3", "job-ps-1", "job-chief-0"}
