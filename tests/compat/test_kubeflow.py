@@ -5,23 +5,25 @@ What the operator writes into each pod is estconf's prediction (SPEC section
 here: every pod's TF_CONFIG read by ``tf.estimator.RunConfig`` and by the
 tf.distribute readers, against estconf; and the pods that
 ``estconf.kubeflow.check`` reports as refusing their TF_CONFIG, against the
-pods whose ``tf.estimator.RunConfig`` fails.
+pods whose reader in TensorFlow fails, for each profile.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from compat.harness import import_tensorflow, tf_attempt
+from estconf.cli._tfjob import node_check
 from estconf.kubeflow import check, predict, tfjob_for_replicas
 
 tf = import_tensorflow()
 
-from compat.test_distribute import check_all  # noqa: E402
+from compat.test_distribute import check_all, tf_multi_worker, tf_parameter_server  # noqa: E402
 from compat.test_run_config import check as check_run_config  # noqa: E402
 
 pytestmark = pytest.mark.compat
@@ -53,10 +55,21 @@ def refusing_pods(messages: list[str]) -> set[str]:
     return pods
 
 
+TENSORFLOW_READERS: dict[str, Callable[[], object]] = {
+    "estimator": lambda: tf.estimator.RunConfig(),
+    "mwms": tf_multi_worker,
+    "ps": tf_parameter_server,
+}
+"""TensorFlow's reader of each profile, reading ``TF_CONFIG`` from ``os.environ``."""
+
+
+@pytest.mark.parametrize("profile", sorted(TENSORFLOW_READERS))
 @given(counts=replica_counts())
-def test_every_pod_reads_its_tf_config_as_tensorflow_does(counts: dict[str, int]) -> None:
+def test_every_pod_reads_its_tf_config_as_tensorflow_does(
+    profile: str, counts: dict[str, int]
+) -> None:
     tfjob = tfjob_for_replicas("job", counts)
-    findings = check(tfjob)
+    findings = check(tfjob, node_check=node_check(profile))
     if not counts or any(finding.severity == "refused" for finding in findings):
         return  # the operator never starts the job
     refused_by_tensorflow: set[str] = set()
@@ -65,7 +78,7 @@ def test_every_pod_reads_its_tf_config_as_tensorflow_does(counts: dict[str, int]
             continue
         check_run_config(pod.tf_config, {})
         check_all(pod.tf_config)
-        if tf_attempt(pod.tf_config, tf.estimator.RunConfig).error is not None:
+        if tf_attempt(pod.tf_config, TENSORFLOW_READERS[profile]).error is not None:
             refused_by_tensorflow.add(pod.name)
     reported = refusing_pods([finding.message for finding in findings])
     # The check reads the first and the last pod of each replica type.
