@@ -942,6 +942,28 @@ class TestDistributionStrategies:
         )
         assert config.task_type == "worker"
 
+    @pytest.mark.parametrize(
+        ("part", "code", "loc"),
+        [
+            ({"task": None}, "model_type", ("tf_config", "task")),
+            ({"task": "worker"}, "model_type", ("tf_config", "task")),
+            ({"service": []}, "service_type", ("tf_config", "service")),
+            (
+                {"task": {"type": "worker", "index": "1.0"}},
+                "int_type",
+                ("tf_config", "task", "index"),
+            ),
+        ],
+    )
+    def test_a_task_or_service_of_the_wrong_type_is_still_refused(
+        self, part: dict[str, Any], code: str, loc: tuple[str, ...]
+    ) -> None:
+        """TensorFlow's coordinator reads neither; estconf refuses them (SPEC 6, type)."""
+        tf_config = {"cluster": DOC_CLUSTER, "task": {"type": "worker", "index": 0}, **part}
+        assert [e[:2] for e in errors_of(train_distribute=Strategy(), tf_config=tf_config)] == [
+            (code, loc)
+        ]
+
     def test_from_experimental_distribute(self) -> None:
         config = RunConfig(
             experimental_distribute=DistributeConfig(train=Strategy()), tf_config=self.tf_config
