@@ -64,11 +64,12 @@ TENSORFLOW_READERS: dict[str, Callable[[], object]] = {
 
 
 @pytest.mark.parametrize("profile", sorted(TENSORFLOW_READERS))
-@given(counts=replica_counts())
+@given(counts=replica_counts(), dynamic=st.booleans())
 def test_every_pod_reads_its_tf_config_as_tensorflow_does(
-    profile: str, counts: dict[str, int]
+    profile: str, counts: dict[str, int], dynamic: bool
 ) -> None:
-    tfjob = tfjob_for_replicas("job", counts)
+    """With ``enableDynamicWorker`` each worker sees a sparse cluster of its own."""
+    tfjob = tfjob_for_replicas("job", counts, enable_dynamic_worker=dynamic)
     findings = check(tfjob, node_check=node_check(profile))
     if not counts or any(finding.severity == "refused" for finding in findings):
         return  # the operator never starts the job
