@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from compat.harness import import_tensorflow, tf_attempt
 from estconf.cli._tfjob import node_check
-from estconf.kubeflow import check, predict, tfjob_for_replicas
+from estconf.kubeflow import Operator, check, predict, tfjob_for_replicas
 
 tf = import_tensorflow()
 
@@ -64,17 +64,24 @@ TENSORFLOW_READERS: dict[str, Callable[[], object]] = {
 
 
 @pytest.mark.parametrize("profile", sorted(TENSORFLOW_READERS))
-@given(counts=replica_counts(), dynamic=st.booleans())
+@given(
+    counts=replica_counts(),
+    dynamic=st.booleans(),
+    operator=st.builds(Operator, release=st.sampled_from(["v1.9.0", "v1.6.0"])),
+)
 def test_every_pod_reads_its_tf_config_as_tensorflow_does(
-    profile: str, counts: dict[str, int], dynamic: bool
+    profile: str, counts: dict[str, int], dynamic: bool, operator: Operator
 ) -> None:
-    """With ``enableDynamicWorker`` each worker sees a sparse cluster of its own."""
+    """With ``enableDynamicWorker`` each worker sees a sparse cluster of its own.
+
+    v1.6.0 writes that cluster under ``sparseCluster``, a key TensorFlow does not read.
+    """
     tfjob = tfjob_for_replicas("job", counts, enable_dynamic_worker=dynamic)
-    findings = check(tfjob, node_check=node_check(profile))
+    findings = check(tfjob, node_check=node_check(profile), operator=operator)
     if not counts or any(finding.severity == "refused" for finding in findings):
         return  # the operator never starts the job
     refused_by_tensorflow: set[str] = set()
-    for pod in predict(tfjob).pods:
+    for pod in predict(tfjob, operator=operator).pods:
         if pod.tf_config is None:
             continue
         check_run_config(pod.tf_config, {})
