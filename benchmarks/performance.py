@@ -31,7 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from itertools import chain
 from pathlib import Path
 from typing import Any
@@ -86,8 +86,10 @@ FLOOR = "json.loads + set"
 
 def parsed_with_distinct_addresses(text: str) -> object:
     """Parse ``text`` and say whether its cluster's addresses are distinct."""
-    data = json.loads(text)
-    jobs = data["cluster"].values()
+    return _distinct(json.loads(text)["cluster"].values())
+
+
+def _distinct(jobs: Collection[list[str]]) -> bool:
     return len(set(chain.from_iterable(jobs))) == sum(map(len, jobs))
 
 
@@ -103,10 +105,8 @@ def parsed_with_checked_addresses(text: str) -> object:
     """Parse ``text``; say whether its addresses are distinct and all pass the Rust check."""
     from estconf._types import all_plain_addresses_valid
 
-    data = json.loads(text)
-    jobs = list(data["cluster"].values())
-    distinct = len(set(chain.from_iterable(jobs))) == sum(map(len, jobs))
-    return distinct and all_plain_addresses_valid(jobs)
+    jobs = list(json.loads(text)["cluster"].values())
+    return _distinct(jobs) and all_plain_addresses_valid(jobs)
 
 
 def properties(config: Any) -> list[Any]:

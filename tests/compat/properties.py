@@ -6,6 +6,7 @@ Imported only by test modules that have already found TensorFlow.
 from __future__ import annotations
 
 import os
+from collections.abc import Collection
 from typing import Any
 
 import tensorflow as tf
@@ -56,21 +57,25 @@ def our_proto_json(session_config: Any) -> Any:
     return proto_json(json_format.ParseDict(dump, tf.compat.v1.ConfigProto()))
 
 
-def compare_run_configs(tf_config: Any, ours: Any) -> None:
-    """Every property of TensorFlow's RunConfig against estconf's."""
-    for name in PROPERTIES:
-        value = getattr(tf_config, name)
+def compare_run_configs(tf_config: Any, ours: Any, copied: Collection[str] = ()) -> None:
+    """Every property of TensorFlow's RunConfig against estconf's.
+
+    The properties named in ``copied`` (strategies, which TensorFlow's
+    ``replace`` deep-copies) are compared by type.
+    """
+    values = {name: getattr(tf_config, name) for name in PROPERTIES}
+    values["experimental_distribute"] = tf_config._experimental_distribute
+    for name, value in values.items():
         if name == "model_dir" and isinstance(value, os.PathLike):
             # A quirk not copied: TensorFlow's replace keeps a PathLike model_dir
             # as given (its constructor resolves it); estconf always holds a str.
             value = os.fspath(value)
-        same(name, value, getattr(ours, name))
+        mine = getattr(ours, name)
+        if name in copied:
+            assert type(mine) is type(value), f"{name}: TensorFlow {value!r}, estconf {mine!r}"
+        else:
+            same(name, value, mine)
     same("device_fn is", tf_config.device_fn is ours.device_fn, True)
-    same(
-        "experimental_distribute",
-        tf_config._experimental_distribute,
-        ours.experimental_distribute,
-    )
     same_cluster("cluster_spec", tf_config.cluster_spec, ours.cluster_spec)
     same(
         "session_config", proto_json(tf_config.session_config), our_proto_json(ours.session_config)

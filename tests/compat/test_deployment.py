@@ -12,13 +12,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from compat.harness import deliberate_tf_config, deliberate_unread, import_tensorflow, tf_attempt
+from compat.harness import import_tensorflow, tf_attempt
 from compat.mutations import tf_config_texts
 from estconf.deployment import CROSS_NODE_CODES, check_cluster
 
 import_tensorflow()
 
-from compat.test_kubeflow import TENSORFLOW_READERS  # noqa: E402
+from compat.test_kubeflow import PROFILE_RULES, TENSORFLOW_READERS  # noqa: E402
 
 pytestmark = pytest.mark.compat
 
@@ -39,7 +39,4 @@ def test_a_node_is_refused_where_tensorflow_refuses_it(profile: str, texts: list
         if tf_out.error is not None:
             assert name in own, (text, tf_out.error, report.to_text())
         elif name in own:
-            rules = (
-                deliberate_tf_config(text) if profile == "estimator" else deliberate_unread(text)
-            )
-            assert rules, (text, report.to_text())
+            assert PROFILE_RULES[profile](text), (text, report.to_text())

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from compat.harness import import_tensorflow, tf_attempt
+from compat.harness import deliberate_tf_config, deliberate_unread, import_tensorflow, tf_attempt
 from estconf.cli._tfjob import node_check
 from estconf.kubeflow import Operator, check, predict, tfjob_for_replicas
 
@@ -61,6 +61,13 @@ TENSORFLOW_READERS: dict[str, Callable[[], object]] = {
     "ps": tf_parameter_server,
 }
 """TensorFlow's reader of each profile, reading ``TF_CONFIG`` from ``os.environ``."""
+
+PROFILE_RULES: dict[str, Callable[[str | None], set[str]]] = {
+    "estimator": deliberate_tf_config,
+    "mwms": deliberate_unread,
+    "ps": deliberate_unread,
+}
+"""The section 6 classifier of each profile's reader (the readers may not read the task)."""
 
 
 @pytest.mark.parametrize("profile", sorted(TENSORFLOW_READERS))

@@ -15,8 +15,6 @@ from hypothesis import given
 
 from compat.harness import (
     attempt,
-    deliberate_tf_config,
-    deliberate_unread,
     import_tensorflow,
     parse_like_tensorflow,
     tf_attempt,
@@ -27,7 +25,7 @@ from estconf.tf_config import parse_json
 
 import_tensorflow()
 
-from compat.test_kubeflow import TENSORFLOW_READERS  # noqa: E402
+from compat.test_kubeflow import PROFILE_RULES, TENSORFLOW_READERS  # noqa: E402
 
 pytestmark = pytest.mark.compat
 
@@ -59,7 +57,6 @@ def as_task(data: dict[str, Any], task: tuple[str, int]) -> str:
 def test_refused_where_tensorflow_refuses_the_node_or_a_task(profile: str, text: str) -> None:
     ours = attempt(lambda: check_profile(parse_json(text), profile))
     reader = TENSORFLOW_READERS[profile]
-    deliberate = deliberate_tf_config if profile == "estimator" else deliberate_unread
     texts = [text]
     try:
         data = parse_like_tensorflow(text)
@@ -71,5 +68,5 @@ def test_refused_where_tensorflow_refuses_the_node_or_a_task(profile: str, text:
     if refused:
         assert not ours.ok, (text, refused[0])
     elif not ours.ok:
-        rules = set().union(*(deliberate(each) for each in texts))
+        rules = set().union(*(PROFILE_RULES[profile](each) for each in texts))
         assert rules, (text, ours.error)

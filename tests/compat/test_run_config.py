@@ -20,8 +20,6 @@ from compat.harness import (
     hide_sentence_if_model_dir_first,
     import_tensorflow,
     judge,
-    same,
-    same_cluster,
     tf_attempt,
 )
 from compat.mutations import (
@@ -35,13 +33,7 @@ from estconf import RunConfig
 
 tf = import_tensorflow()
 
-from compat.properties import (  # noqa: E402
-    PROPERTIES,
-    compare_run_configs,
-    our_proto_json,
-    proto_json,
-    tf_kwargs,
-)
+from compat.properties import compare_run_configs, tf_kwargs  # noqa: E402
 
 pytestmark = pytest.mark.compat
 
@@ -279,24 +271,21 @@ def check_strategies(
     # TensorFlow's replace deep-copies the config, strategies included.
     tf_replaced = tf_attempt(text, lambda: tf_out.value.replace(**replace))
     our_replaced = attempt(lambda: ours.value.replace(**replace))
-    judge(f"{what}.replace(**{replace!r})", tf_replaced, our_replaced, set(), same_strategy_types)
-
-
-def same_strategy_types(tf_config: Any, ours: Any) -> None:
-    """Every property but the strategies, which TensorFlow's replace copies: those by type."""
-    for name in PROPERTIES:
-        if name not in STRATEGY_ARGUMENTS:
-            same(name, getattr(tf_config, name), getattr(ours, name))
-    same_cluster("cluster_spec", tf_config.cluster_spec, ours.cluster_spec)
-    same(
-        "session_config", proto_json(tf_config.session_config), our_proto_json(ours.session_config)
+    judge(
+        f"{what}.replace(**{replace!r})",
+        tf_replaced,
+        our_replaced,
+        set(),
+        same_but_copied_strategies,
     )
-    for name in STRATEGY_ARGUMENTS:
-        mine, theirs = getattr(ours, name), getattr(tf_config, name)
-        assert type(mine) is type(theirs), f"{name}: TensorFlow {theirs!r}, estconf {mine!r}"
 
 
-STRATEGY_ARGUMENTS = ("train_distribute", "eval_distribute")
+def same_but_copied_strategies(tf_config: Any, ours: Any) -> None:
+    """Every property; the strategies, which TensorFlow's replace copies, by type."""
+    compare_run_configs(tf_config, ours, copied=STRATEGY_ARGUMENTS)
+
+
+STRATEGY_ARGUMENTS = ("train_distribute", "eval_distribute", "experimental_distribute")
 
 
 STRATEGY = Strategy()
