@@ -248,6 +248,15 @@ class TestUnreadable:
             "enclosed in double quotes\n"
         )
 
+    def test_a_tfjob_manifest_is_not_a_node(self, capsys: pytest.CaptureFixture[str]) -> None:
+        path = str(ROOT / "tests/data/kubeflow/dist_mnist.yaml")
+        status, out, err = run(capsys, path)
+        assert (status, out) == (2, "")
+        assert err == (
+            f"{path}: a Kubeflow TFJob manifest (apiVersion: kubeflow.org/v1), not a TF_CONFIG "
+            "file (estconf validate checks a TFJob manifest: the TF_CONFIG of each of its pods)\n"
+        )
+
     def test_stdin_over_the_size_limit(
         self, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
     ) -> None:

@@ -174,6 +174,21 @@ class TestFromATFJob:
         assert run("tf-config", "--tfjob", "examples/run_config.yaml")[0] == 1
         assert run("tf-config", "--tfjob", "missing.yaml")[0] == 1
 
+    def test_a_manifest_given_as_the_cluster_file_is_named_for_what_it_is(
+        self, tmp_path: Path
+    ) -> None:
+        path = "tests/data/kubeflow/dist_mnist.yaml"
+        status, out, err = run("tf-config", path, "--task", "worker:0")
+        assert (status, out) == (2, "")
+        assert f"{path} is a Kubeflow TFJob manifest: give it as --tfjob {path}" in err
+        pod = tmp_path / "pod.yaml"
+        pod.write_text("apiVersion: v1\nkind: Pod\nspec: {}\n", encoding="utf-8")
+        assert run("tf-config", str(pod)) == (
+            1,
+            "",
+            f"{pod}: a Kubernetes Pod manifest (apiVersion: v1), not a cluster file\n",
+        )
+
 
 class TestConsoleScript:
     def test_piped_into_check_cluster(self) -> None:

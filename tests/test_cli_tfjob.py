@@ -145,6 +145,19 @@ def test_text_names_the_place_the_message_and_the_fix(capsys: pytest.CaptureFixt
     assert "check it with --profile mwms" in out
 
 
+def test_a_ps_job_without_chief_is_pointed_at_the_ps_profile(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out = validate(capsys, f"{DATA}/estimator_no_chief.yaml")
+    assert status == 1
+    assert out.endswith(
+        "(hint: an Estimator job needs one Chief replica (replicas: 1): add one; a job of PS "
+        "and Worker replicas is right for ParameterServerStrategy: check it with --profile ps)\n"
+        "1 error in 1 of 1 file\n"
+    )
+    assert validate(capsys, "--profile", "ps", f"{DATA}/estimator_no_chief.yaml")[0] == 0
+
+
 def test_the_default_profile_is_the_estimators(capsys: pytest.CaptureFixture[str]) -> None:
     assert validate(capsys, f"{DATA}/multi_worker.yaml")[0] == 1
     assert validate(capsys, "--profile", "estimator", f"{DATA}/dist_mnist.yaml")[0] == 0

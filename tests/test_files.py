@@ -167,6 +167,40 @@ class TestKinds:
         assert "give the kind explicitly" in error.message
         assert isinstance(loads("{}", "json", "tf_config"), TFConfig)
 
+    @pytest.mark.parametrize(
+        ("kind", "what"),
+        [
+            (None, "a config file of a kind estconf reads"),
+            ("tf_config", "a TF_CONFIG file"),
+            ("run_config", "a RunConfig file"),
+            ("tpu_config", "a TPUConfig file"),
+            ("tpu_run_config", "a tpu.RunConfig file"),
+        ],
+    )
+    def test_a_kubernetes_manifest_is_no_config_file(self, kind: str | None, what: str) -> None:
+        pod = '{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {}}'
+        [error] = errors_of(pod, "json", kind)
+        assert (error.code, error.path) == ("kubernetes_manifest", "")
+        assert error.message == f"a Kubernetes Pod manifest (apiVersion: v1), not {what}"
+
+    def test_a_tfjob_manifest_read_as_a_tf_config_says_what_checks_it(self) -> None:
+        tfjob = "apiVersion: kubeflow.org/v1\nkind: TFJob\nspec:\n  tfReplicaSpecs: {}\n"
+        [error] = errors_of(tfjob, "yaml", "tf_config")
+        assert error.code == "kubernetes_manifest"
+        assert error.message == (
+            "a Kubeflow TFJob manifest (apiVersion: kubeflow.org/v1), not a TF_CONFIG file "
+            "(estconf validate checks a TFJob manifest: the TF_CONFIG of each of its pods)"
+        )
+
+    @pytest.mark.parametrize(
+        "text",
+        ['{"kind": "TFJob", "cluster": {}}', '{"apiVersion": 1, "kind": "Pod", "cluster": {}}'],
+    )
+    def test_a_tf_config_keeps_a_kind_key_that_marks_no_manifest(self, text: str) -> None:
+        assert loads(text, "json", "tf_config").model_extra == {
+            key: value for key, value in json.loads(text).items() if key != "cluster"
+        }
+
     def test_a_tf_config_file_is_checked_with_the_estimator_rules(self) -> None:
         text = '{"cluster": {"chief": ["h:1"]}, "task": {"type": "worker", "index": 0}}'
         [error] = errors_of(text)

@@ -51,7 +51,11 @@ def test_estimator_job_without_chief() -> None:
         "pod dist-mnist-ps-0 (and dist-mnist-worker-0, dist-mnist-worker-2) refuses its "
         'TF_CONFIG: If "cluster" is set in TF_CONFIG, it must have one "chief" node.'
     )
-    assert finding.hint is not None and "--profile mwms" in finding.hint
+    # a job of PS and workers is a ParameterServerStrategy's, not a MultiWorkerMirroredStrategy's
+    assert finding.hint is not None and finding.hint.endswith("check it with --profile ps")
+    (workers_only,) = check(load("multi_worker.yaml"))
+    assert workers_only.hint is not None
+    assert workers_only.hint.endswith("check it with --profile mwms")
 
 
 def test_worker_only_job_points_at_mwms() -> None:

@@ -121,9 +121,12 @@ def _read_nodes(inputs: list[str], limits: Limits) -> Iterator[tuple[str, Any]]:
 
 
 def _read_file(name: str, limits: Limits) -> Iterator[tuple[str, Any]]:
-    from estconf import files
+    from estconf import TFConfig, files
     from estconf.deployment import read_json_lines
+    from estconf.io import kinds
     from estconf.io.checks import MAX_SIZE
+    from estconf.io.errors import error
+    from estconf.io.keys import not_a_config_file
     from estconf.io.parse import read
     from estconf.io.report import Result
 
@@ -133,7 +136,11 @@ def _read_file(name: str, limits: Limits) -> Iterator[tuple[str, Any]]:
                 read(Path(name), name, limits.get("max_size", MAX_SIZE)), name
             )
         else:
-            yield name, files.read_data(name, **limits)
+            data = files.read_data(name, **limits)
+            if isinstance(data, dict) and kinds.manifest_of(data) is not None:
+                message = not_a_config_file(data, TFConfig)
+                raise _Unreadable(Result(name, None, [error(name, "kubernetes_manifest", message)]))
+            yield name, data
     except files.ConfigFileError as exc:
         raise _Unreadable(Result(name, None, exc.errors)) from None
 

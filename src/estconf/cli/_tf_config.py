@@ -168,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
 def _from_cluster_file(args: argparse.Namespace) -> int:
     """The TF_CONFIG of each task of the cluster file, each checked."""
     from estconf import files
-    from estconf.io import report
+    from estconf.io import kinds, report
 
     limits = limit_args(args)
     name = args.cluster
@@ -182,6 +182,12 @@ def _from_cluster_file(args: argparse.Namespace) -> int:
         print(
             f"{name}: a cluster file holds an object (a mapping) at the top level", file=sys.stderr
         )
+        return EXIT_INVALID
+    if kinds.is_tfjob(data):
+        raise UsageError(f"{name} is a Kubeflow TFJob manifest: give it as --tfjob {name}")
+    manifest = kinds.manifest_of(data)
+    if manifest is not None:
+        print(f"{name}: {manifest}, not a cluster file", file=sys.stderr)
         return EXIT_INVALID
     template = (
         {k: v for k, v in data.items() if k != "task"} if "cluster" in data else {"cluster": data}

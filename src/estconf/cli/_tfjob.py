@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from estconf.io import parse
+from estconf.io import kinds, parse
 from estconf.io._positions import Loc, Position, Span
 from estconf.io.checks import MAX_DEPTH, MAX_SIZE
 from estconf.io.errors import ConfigFileError, FileError, error
@@ -48,7 +48,6 @@ PROFILES: Final = ("estimator", "mwms", "ps")
 FAILING: Final = ("refused", "error", "warning")
 """Severities that make a manifest invalid; notes only say how it was read."""
 
-_API_GROUP: Final = "kubeflow.org/"
 # A document that is a TFJob has this in its text, in YAML or JSON form.
 _TFJOB_KIND: Final = re.compile(rb"""["']?kind["']?\s*:\s*["']?TFJob\b""")
 
@@ -118,8 +117,8 @@ def _tfjobs(data: Any, prefix: Loc) -> Iterator[tuple[Loc, Any]]:
     """Each TFJob of a document, with its path: the document itself, or items of a ``List``."""
     if not isinstance(data, Mapping):
         return
-    kind, api_version = data.get("kind"), data.get("apiVersion")
-    if kind == "TFJob" and isinstance(api_version, str) and api_version.startswith(_API_GROUP):
+    kind = data.get("kind")
+    if kinds.is_tfjob(data):
         yield prefix, data
     elif isinstance(kind, str) and kind.endswith("List") and isinstance(data.get("items"), list):
         for index, item in enumerate(data["items"]):

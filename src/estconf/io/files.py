@@ -298,6 +298,10 @@ def _choose_kind(
         if given is None:
             raise ValueError(f"{kind.__name__} is not the model of a kind of config file")
     resolved = kinds.resolve(data, None if name.startswith("<") else name, given)
+    if resolved is None and kinds.manifest_of(data) is not None:
+        from estconf.io.keys import not_a_config_file
+
+        raise refused(name, "kubernetes_manifest", not_a_config_file(data))
     if resolved is None:
         raise refused(
             name,

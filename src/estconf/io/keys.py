@@ -28,7 +28,15 @@ from estconf.io import kinds
 from estconf.io._positions import Loc
 from estconf.io.errors import FileError, error
 
-__all__ = ["NEAR_MISS", "check_keys", "file_keys", "model_at", "near_miss", "unknown_key_message"]
+__all__ = [
+    "NEAR_MISS",
+    "check_keys",
+    "file_keys",
+    "model_at",
+    "near_miss",
+    "not_a_config_file",
+    "unknown_key_message",
+]
 
 NEAR_MISS = 0.7
 """How alike (0 to 1, letter case ignored) an unknown ``TF_CONFIG`` key and a known key are
@@ -114,8 +122,11 @@ def check_keys(
     """Find the keys of ``data`` (and of its nested objects) that a file may not give.
 
     Returns:
-        ``data`` without those keys, and an ``unknown_key`` error of ``file`` for each.
+        ``data`` without those keys, and an ``unknown_key`` error of ``file`` for each;
+        for a Kubernetes manifest, nothing, and one ``kubernetes_manifest`` error.
     """
+    if not path and kinds.manifest_of(data) is not None:
+        return {}, [error(file, "kubernetes_manifest", not_a_config_file(data, model))]
     if _keeps_unknown(model):
         return dict(data), _near_misses(model, data, file, path)
     keys = file_keys(model)
@@ -134,6 +145,19 @@ def check_keys(
             errors.extend(inner)
         kept[key] = value
     return kept, errors
+
+
+def not_a_config_file(data: Mapping[Any, Any], model: type[BaseModel] | None = None) -> str:
+    """Say that the Kubernetes manifest ``data`` is not a file of ``model`` (or of any kind).
+
+    A TFJob's manifest is a file estconf reads as a whole: the message says how.
+    """
+    kind = None if model is None else kinds.of_model(model)
+    what = "a config file of a kind estconf reads" if kind is None else f"a {kind.title} file"
+    message = f"{kinds.manifest_of(data)}, not {what}"
+    if kinds.is_tfjob(data):
+        message += " (estconf validate checks a TFJob manifest: the TF_CONFIG of each of its pods)"
+    return message
 
 
 def _near_misses(

@@ -17,7 +17,10 @@ at its top level (:func:`detect`):
    ``TF_CONFIG`` does not also have (``model_dir`` is in both);
 4. ``tf_config``: a key of ``TF_CONFIG`` (``cluster``, ``task``, ...).
 
-Only the kinds this version provides take part.
+Only the kinds this version provides take part.  A Kubernetes manifest (a
+TFJob, a Pod) is none of them, whatever its name says: :func:`manifest_of`
+tells one, so that it is refused as what it is rather than read as a
+``TF_CONFIG`` that sets nothing.
 """
 
 from __future__ import annotations
@@ -44,6 +47,8 @@ __all__ = [
     "from_name",
     "from_schema",
     "get",
+    "is_tfjob",
+    "manifest_of",
     "of_model",
     "resolve",
 ]
@@ -283,6 +288,38 @@ def from_name(file: str) -> Kind | None:
         if kind.name in stem:
             return kind
     return None
+
+
+_TFJOB_API_GROUP = "kubeflow.org/"
+
+
+def manifest_of(data: Mapping[Any, Any]) -> str | None:
+    """Name the Kubernetes object ``data`` is a manifest of, or ``None``.
+
+    A Kubernetes manifest has the strings ``apiVersion`` and ``kind`` at its
+    top level, which no ``TF_CONFIG`` and no argument of a config has.
+
+    Example:
+        >>> manifest_of({"apiVersion": "kubeflow.org/v1", "kind": "TFJob", "spec": {}})
+        'a Kubeflow TFJob manifest (apiVersion: kubeflow.org/v1)'
+        >>> manifest_of({"cluster": {"chief": ["host0:2222"]}}) is None
+        True
+    """
+    api_version, kind = data.get("apiVersion"), data.get("kind")
+    if not (isinstance(api_version, str) and isinstance(kind, str)):
+        return None
+    owner = "Kubeflow" if api_version.startswith(_TFJOB_API_GROUP) else "Kubernetes"
+    return f"a {owner} {kind} manifest (apiVersion: {api_version})"
+
+
+def is_tfjob(data: Mapping[Any, Any]) -> bool:
+    """Whether ``data`` is the manifest of a Kubeflow TFJob (any ``kubeflow.org`` version)."""
+    api_version = data.get("apiVersion")
+    return (
+        data.get("kind") == "TFJob"
+        and isinstance(api_version, str)
+        and api_version.startswith(_TFJOB_API_GROUP)
+    )
 
 
 @dataclass(frozen=True)

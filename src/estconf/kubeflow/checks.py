@@ -62,6 +62,11 @@ _HINTS: Final = {
     "TensorFlow never reads: upgrade the operator to v1.7.0 or later, or drop "
     "enableDynamicWorker",
 }
+# missing_chief in a job with PS replicas: the job of a ParameterServerStrategy
+_MISSING_CHIEF_PS_HINT: Final = (
+    "an Estimator job needs one Chief replica (replicas: 1): add one; a job of PS and Worker "
+    "replicas is right for ParameterServerStrategy: check it with --profile ps"
+)
 _OTHER_TASK_HINTS: Final = {
     "ps": "drop the PS replicas (MultiWorkerMirroredStrategy has no parameter servers), or "
     "check the job with --profile ps",
@@ -380,6 +385,8 @@ def _node_findings(tfjob: TFJob, prediction: Prediction, node_check: NodeCheck) 
             hint = _OTHER_TASK_HINTS.get(other.group(1))
         elif prediction.dynamic_worker and code != "missing_chief":
             hint = _DYNAMIC_HINT
+        elif code == "missing_chief" and "ps" in prediction.cluster:
+            hint = _MISSING_CHIEF_PS_HINT
         else:
             hint = _HINTS.get(code)
         more = f" (and {', '.join(pods[1:])})" if len(pods) > 1 else ""
