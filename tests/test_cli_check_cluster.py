@@ -99,6 +99,26 @@ class TestFindings:
             "3 nodes, 2 clusters: 1 finding\n",
         )
 
+    def test_a_near_miss_key_of_a_node_file(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        cluster = {"chief": ["h0:1"], "worker": ["h1:1"]}
+        chief, worker = tmp_path / "chief.json", tmp_path / "worker.yaml"
+        typo = {"cluster": cluster, "save_checkpoint_steps": 10}
+        chief.write_text(json.dumps({**typo, "task": {"type": "chief", "index": 0}}))
+        worker.write_text(json.dumps({**typo, "task": {"type": "worker", "index": 0}}))
+        status, out, _ = run(capsys, str(chief), str(worker))
+        assert (status, out) == (
+            1,
+            f"{chief}, {worker}: save_checkpoint_steps: unknown key 'save_checkpoint_steps' of "
+            "TF_CONFIG; did you mean 'save_checkpoints_steps' of RunConfig?\n"
+            "2 nodes, 1 cluster: 1 finding\n",
+        )
+        status, out, _ = run(capsys, "--format", "json", str(chief), str(worker))
+        [finding] = json.loads(out)["findings"]
+        assert (finding["code"], finding["path"]) == ("near_miss_key", "save_checkpoint_steps")
+        assert finding["nodes"] == [str(chief), str(worker)]
+
     def test_a_task_claimed_twice(self, capsys: pytest.CaptureFixture[str]) -> None:
         status, out, _ = run(capsys, "task_claimed_twice.jsonl")
         assert (status, out) == (

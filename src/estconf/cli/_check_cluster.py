@@ -23,6 +23,7 @@ from estconf.cli._common import (
 
 if TYPE_CHECKING:
     from estconf.deployment import ClusterReport, Finding
+    from estconf.io.errors import FileError
     from estconf.io.report import Result
 
 NAME = "check-cluster"
@@ -37,7 +38,8 @@ _EPILOG = """\
 Each INPUT is a node's TF_CONFIG file (.json, .toml, .yaml, .yml), a file of
 JSON lines (.jsonl, .ndjson: one TF_CONFIG per line, as 'estconf tf-config'
 writes), '-' for JSON lines on standard input, or a directory (its files of
-those kinds, by name; not its subdirectories).
+those kinds, by name; not its subdirectories).  A node file's keys are checked
+as 'estconf validate' checks a TF_CONFIG file's (a near miss of a key).
 
 Reported, each with the nodes involved: clusters that differ between nodes,
 a task claimed by two nodes, a task of the cluster no node claims, a node
@@ -91,8 +93,13 @@ class _Unreadable(Exception):
         self.result = result
 
 
-def _read_nodes(inputs: list[str], limits: Limits) -> Iterator[tuple[str, Any]]:
-    """``(name, TF_CONFIG)`` of every node of every input, in order."""
+def _read_nodes(
+    inputs: list[str], limits: Limits, key_errors: list[FileError]
+) -> Iterator[tuple[str, Any]]:
+    """``(name, TF_CONFIG)`` of every node of every input, in order.
+
+    What the keys of a node file break (:func:`_key_errors`) goes to ``key_errors``.
+    """
     from estconf.deployment import read_json_lines
 
     for name in inputs:
@@ -115,12 +122,12 @@ def _read_nodes(inputs: list[str], limits: Limits) -> Iterator[tuple[str, Any]]:
                 and entry.is_file()
             )
             for entry in entries:
-                yield from _read_file(str(entry), limits)
+                yield from _read_file(str(entry), limits, key_errors)
         else:
-            yield from _read_file(name, limits)
+            yield from _read_file(name, limits, key_errors)
 
 
-def _read_file(name: str, limits: Limits) -> Iterator[tuple[str, Any]]:
+def _read_file(name: str, limits: Limits, key_errors: list[FileError]) -> Iterator[tuple[str, Any]]:
     from estconf import TFConfig, files
     from estconf.deployment import read_json_lines
     from estconf.io import kinds
@@ -140,9 +147,35 @@ def _read_file(name: str, limits: Limits) -> Iterator[tuple[str, Any]]:
             if isinstance(data, dict) and kinds.manifest_of(data) is not None:
                 message = not_a_config_file(data, TFConfig)
                 raise _Unreadable(Result(name, None, [error(name, "kubernetes_manifest", message)]))
+            key_errors.extend(_key_errors(name, data))
             yield name, data
     except files.ConfigFileError as exc:
         raise _Unreadable(Result(name, None, exc.errors)) from None
+
+
+def _key_errors(name: str, data: Any) -> list[FileError]:
+    """The keys of a node file that a TF_CONFIG file may not have, as ``validate`` finds them.
+
+    A TF_CONFIG keeps unknown keys, but not a near miss of one of its keys or
+    of a RunConfig argument (``clusters``): such a node would run alone.
+    """
+    from estconf import TFConfig
+    from estconf.io.keys import check_keys
+
+    return check_keys(TFConfig, data, name)[1] if isinstance(data, dict) else []
+
+
+def _findings_of(errors: list[FileError]) -> list[Finding]:
+    """One finding for the nodes whose keys break a rule the same way, as ``check_cluster``."""
+    from estconf.deployment import Finding
+
+    nodes: dict[tuple[str, str, str], list[str]] = {}
+    for found in errors:
+        nodes.setdefault((found.code, found.path, found.message), []).append(found.file)
+    return [
+        Finding(code=code, message=message, nodes=tuple(names), path=path)
+        for (code, path, message), names in nodes.items()
+    ]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -152,12 +185,16 @@ def run(args: argparse.Namespace) -> int:
 
     limits = limit_args(args)
     try:
-        nodes = list(_read_nodes(args.inputs, limits))
+        key_errors: list[FileError] = []
+        nodes = list(_read_nodes(args.inputs, limits, key_errors))
     except _Unreadable as exc:
         text = file_report.write_text([exc.result])
         out(text.rsplit("\n", 2)[0] + "\n", sys.stderr)  # the errors, without the summary line
         return EXIT_USAGE
     report = check_cluster(nodes, profile=args.profile)
+    if key_errors:
+        findings = (*_findings_of(key_errors), *report.findings)
+        report = report.model_copy(update={"findings": findings})
     hints = _hints(report, nodes)
     writer = {"text": _text, "json": _json, "github": _github}[args.format]
     out(writer(report, hints))
