@@ -192,6 +192,14 @@ class TestKinds:
             "(estconf validate checks a TFJob manifest: the TF_CONFIG of each of its pods)"
         )
 
+    def test_a_long_kind_of_manifest_is_clipped(self) -> None:
+        manifest = {"apiVersion": "v" * 100_000, "kind": "Pod"}
+        [error] = errors_of(json.dumps(manifest), "json", "tf_config")
+        assert (
+            error.message
+            == f"a Kubernetes Pod manifest (apiVersion: {'v' * 80}...), not a TF_CONFIG file"
+        )
+
     @pytest.mark.parametrize(
         "text",
         ['{"kind": "TFJob", "cluster": {}}', '{"apiVersion": 1, "kind": "Pod", "cluster": {}}'],

@@ -309,7 +309,12 @@ def manifest_of(data: Mapping[Any, Any]) -> str | None:
     if not (isinstance(api_version, str) and isinstance(kind, str)):
         return None
     owner = "Kubeflow" if api_version.startswith(_TFJOB_API_GROUP) else "Kubernetes"
-    return f"a {owner} {kind} manifest (apiVersion: {api_version})"
+    return f"a {owner} {_clipped(kind)} manifest (apiVersion: {_clipped(api_version)})"
+
+
+def _clipped(text: str, most: int = 80) -> str:
+    """``text``, or its start and ``...`` when it is longer than ``most`` characters."""
+    return text if len(text) <= most else f"{text[:most]}..."
 
 
 def is_tfjob(data: Mapping[Any, Any]) -> bool:
