@@ -259,6 +259,47 @@ class TestFormats:
         assert run(capsys, "--format", "github", "good")[:2] == (0, "")
 
 
+class TestWhatTfConfigWrites:
+    """check-cluster reads every form ``estconf tf-config --out-dir`` writes a TF_CONFIG in."""
+
+    @pytest.mark.parametrize("fmt", ["jsonl", "shell", "env", "k8s"])
+    def test_each_format_round_trips(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path, fmt: str
+    ) -> None:
+        job = ["--job", "mnist", "--chief", "1", "--worker", "2", "--ps", "1"]
+        assert main(["tf-config", *job, "--format", fmt, "--out-dir", str(tmp_path)]) == 0
+        capsys.readouterr()
+        assert run(capsys, str(tmp_path))[:2] == (0, "4 nodes, 1 cluster: valid\n")
+        # each TF_CONFIG is read, not passed over: one node given another address differs
+        worker = next(tmp_path.glob("worker-1.*"))
+        changed = worker.read_text().replace("mnist-worker-1.", "mnist-worker-9.")
+        worker.write_text(changed)
+        status, out, _ = run(capsys, str(tmp_path))
+        assert status == 1
+        assert out.startswith(f"{worker}{':1' if fmt in ('shell', 'env') else ''}: the cluster")
+
+    def test_an_env_list_without_tf_config(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        node = tmp_path / "chief-0.yaml"
+        node.write_text("env:\n  - name: OTHER\n    value: '1'\n")
+        assert run(capsys, str(node)) == (2, "", f"{node}: the env list sets no TF_CONFIG\n")
+        node.write_text("env:\n  - name: TF_CONFIG\n    valueFrom: {configMapKeyRef: {}}\n")
+        status, _, err = run(capsys, str(node))
+        assert (status, err) == (
+            2,
+            f"{node}: TF_CONFIG in the env list has no string value (valueFrom is read only in "
+            "a pod)\n",
+        )
+
+    def test_a_file_of_assignments_without_tf_config(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        node = tmp_path / "chief-0.env"
+        node.write_text("OTHER=1\n")
+        assert run(capsys, str(node)) == (2, "", f"{node}: no line of the file sets TF_CONFIG\n")
+
+
 class TestUnreadable:
     def test_a_file_with_bad_syntax(self, capsys: pytest.CaptureFixture[str]) -> None:
         status, out, err = run(capsys, str(ROOT / "tests/data/invalid/syntax.json"))

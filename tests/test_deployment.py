@@ -23,6 +23,7 @@ from estconf.deployment import (
     ValueGroup,
     check_cluster,
     profile_named,
+    read_env_lines,
     read_json_lines,
 )
 
@@ -492,6 +493,35 @@ class TestInputs:
     def test_a_node_that_is_not_an_object(self) -> None:
         report = check_cluster([("n", [])])  # type: ignore[list-item]
         assert str(report.findings[0]) == "n: TF_CONFIG must be a JSON object, got an array"
+
+    def test_env_file_lines_are_taken_as_written(self) -> None:
+        text = "# chief:0\nTF_CONFIG={\"task\": {}}\nOTHER=1\n\n  TF_CONFIG='{}'  \n"
+        assert list(read_env_lines(text, "nodes.env")) == [
+            ("nodes.env:2", '{"task": {}}'),
+            ("nodes.env:5", "'{}'"),  # docker's env files keep quotes: not JSON, a finding
+        ]
+
+    @pytest.mark.parametrize(
+        ("line", "value"),
+        [
+            ("export TF_CONFIG='{\"task\": {}}'", '{"task": {}}'),
+            ('TF_CONFIG="{\\"a\\": 1}" python train.py', '{"a": 1}'),
+            ("A=1 TF_CONFIG={} B=2 run", "{}"),
+            ("export TF_CONFIG=1 TF_CONFIG=2", "2"),
+            ("export TF_CONFIG='{}'  # chief:0", "{}"),
+            ("export TF_CONFIG='{\"unclosed", "'{\"unclosed"),
+            ("echo TF_CONFIG={}", None),
+            ("run A=1 TF_CONFIG={}", None),
+            ("export OTHER=1", None),
+            ("# export TF_CONFIG={}", None),
+            ("", None),
+        ],
+    )
+    def test_shell_lines_are_unquoted_as_the_shell_would(
+        self, line: str, value: str | None
+    ) -> None:
+        expected = [] if value is None else [("run.sh:1", value)]
+        assert list(read_env_lines(line, "run.sh", shell=True)) == expected
 
     def test_no_nodes(self) -> None:
         report = check_cluster(read_json_lines(""))

@@ -32,14 +32,19 @@ PROFILE_NAMES = ("estimator", "mwms", "ps")
 
 JSON_LINES_SUFFIXES = (".jsonl", ".ndjson")
 NODE_SUFFIXES = (".json", ".toml", ".yaml", ".yml")
+ENV_SUFFIXES = (".env", ".sh")
+"""Files of ``TF_CONFIG=`` lines: an env file, a shell script (as ``tf-config`` writes)."""
 _DIFFERENCES_SHOWN = 20
 
 _EPILOG = """\
-Each INPUT is a node's TF_CONFIG file (.json, .toml, .yaml, .yml), a file of
-JSON lines (.jsonl, .ndjson: one TF_CONFIG per line, as 'estconf tf-config'
-writes), '-' for JSON lines on standard input, or a directory (its files of
-those kinds, by name; not its subdirectories).  A node file's keys are checked
-as 'estconf validate' checks a TF_CONFIG file's (a near miss of a key).
+Each INPUT is a node's TF_CONFIG file (.json, .toml, .yaml, .yml), or a
+container's env list holding it (as 'estconf tf-config --format k8s' writes);
+a file of JSON lines (.jsonl, .ndjson: one TF_CONFIG per line, as 'estconf
+tf-config' writes); a file of TF_CONFIG= lines, an env file (.env) or a shell
+script (.sh: export TF_CONFIG='...'), each line a node; '-' for JSON lines on
+standard input; or a directory (its files of those kinds, by name; not its
+subdirectories).  A node file's keys are checked as 'estconf validate' checks
+a TF_CONFIG file's (a near miss of a key).
 
 Reported, each with the nodes involved: clusters that differ between nodes,
 a task claimed by two nodes, a task of the cluster no node claims, a node
@@ -118,7 +123,7 @@ def _read_nodes(
             entries = sorted(
                 entry
                 for entry in path.iterdir()
-                if entry.suffix.lower() in (*NODE_SUFFIXES, *JSON_LINES_SUFFIXES)
+                if entry.suffix.lower() in (*NODE_SUFFIXES, *JSON_LINES_SUFFIXES, *ENV_SUFFIXES)
                 and entry.is_file()
             )
             for entry in entries:
@@ -128,29 +133,71 @@ def _read_nodes(
 
 
 def _read_file(name: str, limits: Limits, key_errors: list[FileError]) -> Iterator[tuple[str, Any]]:
-    from estconf import TFConfig, files
-    from estconf.deployment import read_json_lines
-    from estconf.io import kinds
+    from estconf import files
+    from estconf.deployment import read_env_lines, read_json_lines
     from estconf.io.checks import MAX_SIZE
     from estconf.io.errors import error
-    from estconf.io.keys import not_a_config_file
-    from estconf.io.parse import read
+    from estconf.io.parse import decode, read
     from estconf.io.report import Result
 
+    suffix = Path(name).suffix.lower()
     try:
-        if name.lower().endswith(JSON_LINES_SUFFIXES):
+        if suffix in JSON_LINES_SUFFIXES:
             yield from read_json_lines(
                 read(Path(name), name, limits.get("max_size", MAX_SIZE)), name
             )
+        elif suffix in ENV_SUFFIXES:
+            text = decode(read(Path(name), name, limits.get("max_size", MAX_SIZE)), name)
+            nodes = list(read_env_lines(text, name, shell=suffix == ".sh"))
+            if not nodes:
+                raise _unreadable(error(name, "no_tf_config", "no line of the file sets TF_CONFIG"))
+            yield from nodes
         else:
             data = files.read_data(name, **limits)
-            if isinstance(data, dict) and kinds.manifest_of(data) is not None:
-                message = not_a_config_file(data, TFConfig)
-                raise _Unreadable(Result(name, None, [error(name, "kubernetes_manifest", message)]))
+            if _is_env_list(data):
+                yield name, _tf_config_of_env_list(name, data["env"])
+                return
+            _refuse_a_manifest(name, data)
             key_errors.extend(_key_errors(name, data))
             yield name, data
     except files.ConfigFileError as exc:
         raise _Unreadable(Result(name, None, exc.errors)) from None
+
+
+def _unreadable(found: FileError) -> _Unreadable:
+    from estconf.io.report import Result
+
+    return _Unreadable(Result(found.file, None, [found]))
+
+
+def _refuse_a_manifest(name: str, data: Any) -> None:
+    """A Kubernetes manifest is not a node's TF_CONFIG: refuse it as what it is."""
+    from estconf import TFConfig
+    from estconf.io import kinds
+    from estconf.io.errors import error
+    from estconf.io.keys import not_a_config_file
+
+    if isinstance(data, dict) and kinds.manifest_of(data) is not None:
+        raise _unreadable(error(name, "kubernetes_manifest", not_a_config_file(data, TFConfig)))
+
+
+def _is_env_list(data: Any) -> bool:
+    """Whether ``data`` is a container's ``env`` list, as ``tf-config --format k8s`` writes."""
+    return isinstance(data, dict) and list(data) == ["env"] and isinstance(data["env"], list)
+
+
+def _tf_config_of_env_list(name: str, env: list[Any]) -> Any:
+    """The value of ``TF_CONFIG`` in a container's ``env`` list (of two, the last: it wins)."""
+    from estconf.io.errors import error
+
+    entries = [e for e in env if isinstance(e, dict) and e.get("name") == "TF_CONFIG"]
+    if not entries:
+        raise _unreadable(error(name, "no_tf_config", "the env list sets no TF_CONFIG"))
+    value = entries[-1].get("value")
+    if not isinstance(value, str):
+        message = "TF_CONFIG in the env list has no string value (valueFrom is read only in a pod)"
+        raise _unreadable(error(name, "no_tf_config", message))
+    return value
 
 
 def _key_errors(name: str, data: Any) -> list[FileError]:

@@ -20,7 +20,7 @@ Example:
 
 from __future__ import annotations
 
-from estconf.deployment._lines import read_json_lines
+from estconf.deployment._lines import read_env_lines, read_json_lines
 from estconf.deployment.check import NodeConfig, check_cluster
 from estconf.deployment.profile import Problem, Profile, ReaderProfile
 from estconf.deployment.readers import ESTIMATOR, MWMS, PROFILES, PS, profile_named
@@ -48,5 +48,6 @@ __all__ = [
     "ValueGroup",
     "check_cluster",
     "profile_named",
+    "read_env_lines",
     "read_json_lines",
 ]
