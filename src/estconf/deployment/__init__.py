@@ -5,7 +5,9 @@
 task claimed twice or by no node, a node outside its cluster, ``model_dir``,
 ``service``, ``rpc_layer`` or ``session_master`` that differ) and of what each
 node breaks on its own under a :class:`Profile`.  :func:`read_json_lines`
-reads one TF_CONFIG per line, as ``estconf tf-config --format jsonl`` writes.
+reads one TF_CONFIG per line, as ``estconf tf-config --format jsonl`` writes,
+and :func:`read_env_lines` the ``TF_CONFIG=`` lines of ``--format env`` and
+``--format shell``.
 
 Example:
     >>> from estconf.deployment import check_cluster, read_json_lines
