@@ -278,6 +278,35 @@ class TestWhatTfConfigWrites:
         assert status == 1
         assert out.startswith(f"{worker}{':1' if fmt in ('shell', 'env') else ''}: the cluster")
 
+    @pytest.mark.parametrize(("fmt", "suffix"), [("shell", "sh"), ("env", "env"), ("k8s", "yaml")])
+    def test_a_stream_of_every_task_in_one_file(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path, fmt: str, suffix: str
+    ) -> None:
+        job = ["--job", "mnist", "--chief", "1", "--worker", "2"]
+        assert main(["tf-config", *job, "--format", fmt]) == 0
+        stream = tmp_path / f"all.{suffix}"
+        stream.write_text(capsys.readouterr().out)
+        status, out, _ = run(capsys, "--format", "json", str(stream))
+        report = json.loads(out)
+        assert (status, report["valid"], len(report["nodes"])) == (0, True, 3)
+        assert all(node.startswith(f"{stream}:") for node in report["nodes"])  # each at its line
+        lines = stream.read_text().splitlines()
+        last = max(i for i, line in enumerate(lines) if "mnist-worker-1." in line)
+        lines[last] = lines[last].replace("mnist-worker-1.", "mnist-worker-9.")
+        stream.write_text("\n".join(lines) + "\n")
+        assert run(capsys, str(stream))[0] == 1
+
+    def test_a_stream_of_other_documents_is_refused(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        stream = tmp_path / "nodes.yaml"
+        stream.write_text("env: []\n---\ncluster: {}\n")
+        assert run(capsys, str(stream)) == (
+            2,
+            "",
+            f"{stream}: the file holds more than one YAML document, and not only env lists\n",
+        )
+
     def test_an_env_list_without_tf_config(
         self, capsys: pytest.CaptureFixture[str], tmp_path: Path
     ) -> None:

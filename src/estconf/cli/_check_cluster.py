@@ -38,10 +38,11 @@ _DIFFERENCES_SHOWN = 20
 
 _EPILOG = """\
 Each INPUT is a node's TF_CONFIG file (.json, .toml, .yaml, .yml), or a
-container's env list holding it (as 'estconf tf-config --format k8s' writes);
-a file of JSON lines (.jsonl, .ndjson: one TF_CONFIG per line, as 'estconf
-tf-config' writes); a file of TF_CONFIG= lines, an env file (.env) or a shell
-script (.sh: export TF_CONFIG='...'), each line a node; '-' for JSON lines on
+container's env list holding it (as 'estconf tf-config --format k8s' writes;
+a YAML stream of them, each a node); a file of JSON lines (.jsonl, .ndjson:
+one TF_CONFIG per line, as 'estconf tf-config' writes); a file of TF_CONFIG=
+lines, an env file (.env) or a shell script (.sh: export TF_CONFIG='...'),
+each line a node; '-' for JSON lines on
 standard input; or a directory (its files of those kinds, by name; not its
 subdirectories).  A node file's keys are checked as 'estconf validate' checks
 a TF_CONFIG file's (a near miss of a key).
@@ -153,7 +154,13 @@ def _read_file(name: str, limits: Limits, key_errors: list[FileError]) -> Iterat
                 raise _unreadable(error(name, "no_tf_config", "no line of the file sets TF_CONFIG"))
             yield from nodes
         else:
-            data = files.read_data(name, **limits)
+            try:
+                data = files.read_data(name, **limits)
+            except files.ConfigFileError as exc:
+                if [e.code for e in exc.errors] != ["documents"]:
+                    raise
+                yield from _env_list_stream(name, limits)
+                return
             if _is_env_list(data):
                 yield name, _tf_config_of_env_list(name, data["env"])
                 return
@@ -162,6 +169,26 @@ def _read_file(name: str, limits: Limits, key_errors: list[FileError]) -> Iterat
             yield name, data
     except files.ConfigFileError as exc:
         raise _Unreadable(Result(name, None, exc.errors)) from None
+
+
+def _env_list_stream(name: str, limits: Limits) -> Iterator[tuple[str, Any]]:
+    """The nodes of a YAML stream of env lists (``tf-config --format k8s``), each ``FILE:LINE``.
+
+    A stream of other documents holds no node's TF_CONFIG: it is refused.
+    """
+    from estconf.io.checks import MAX_DEPTH, MAX_SIZE
+    from estconf.io.errors import error
+    from estconf.io.parse import decode, parse_documents, read
+
+    raw = read(Path(name), name, limits.get("max_size", MAX_SIZE))
+    documents = parse_documents(decode(raw, name), "yaml", name, limits.get("max_depth", MAX_DEPTH))
+    if not all(_is_env_list(document.data) for document in documents):
+        message = "the file holds more than one YAML document, and not only env lists"
+        raise _unreadable(error(name, "documents", message))
+    for document in documents:
+        span = document.locate([()]).get(())
+        where = name if span is None else f"{name}:{span.value.line}"
+        yield where, _tf_config_of_env_list(where, document.data["env"])
 
 
 def _unreadable(found: FileError) -> _Unreadable:
