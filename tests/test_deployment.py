@@ -510,6 +510,10 @@ class TestInputs:
             ("export TF_CONFIG=1 TF_CONFIG=2", "2"),
             ("export TF_CONFIG='{}'  # chief:0", "{}"),
             ("export TF_CONFIG='{\"unclosed", "'{\"unclosed"),
+            ("TF_CONFIG={}#not-a-comment", "{}#not-a-comment"),
+            ('TF_CONFIG="\\$x \\n"', "$x \\n"),
+            ("TF_CONFIG=\\'{}", "'{}"),
+            ("export TF_CONFIG='{}' OTHER=\"1\"", "{}"),
             ("echo TF_CONFIG={}", None),
             ("run A=1 TF_CONFIG={}", None),
             ("export OTHER=1", None),
@@ -522,6 +526,11 @@ class TestInputs:
     ) -> None:
         expected = [] if value is None else [("run.sh:1", value)]
         assert list(read_env_lines(line, "run.sh", shell=True)) == expected
+
+    def test_a_large_value_among_other_words(self) -> None:
+        value = json.dumps({"cluster": {"worker": [f"w{i}.svc:2222" for i in range(20_000)]}})
+        line = f"export TF_CONFIG='{value}' OTHER=1"
+        assert list(read_env_lines(line, "run.sh", shell=True)) == [("run.sh:1", value)]
 
     def test_no_nodes(self) -> None:
         report = check_cluster(read_json_lines(""))
