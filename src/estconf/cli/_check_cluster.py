@@ -23,6 +23,7 @@ from estconf.cli._common import (
 
 if TYPE_CHECKING:
     from estconf.deployment import ClusterReport, Finding
+    from estconf.io._positions import Loc
     from estconf.io.errors import FileError
     from estconf.io.report import Result
 
@@ -37,9 +38,10 @@ ENV_SUFFIXES = (".env", ".sh")
 _DIFFERENCES_SHOWN = 20
 
 _EPILOG = """\
-Each INPUT is a node's TF_CONFIG file (.json, .toml, .yaml, .yml), or a
-container's env list holding it (as 'estconf tf-config --format k8s' writes;
-a YAML stream of them, each a node); a file of JSON lines (.jsonl, .ndjson:
+Each INPUT is a node's TF_CONFIG file (.json, .toml, .yaml, .yml), a
+container's env list holding it (as 'estconf tf-config --format k8s' writes)
+or a Kubernetes manifest setting it (a Job's container env, a ConfigMap; a
+YAML stream of them, each a node); a file of JSON lines (.jsonl, .ndjson:
 one TF_CONFIG per line, as 'estconf tf-config' writes); a file of TF_CONFIG=
 lines, an env file (.env) or a shell script (.sh: export TF_CONFIG='...'),
 each line a node; '-' for JSON lines on
@@ -135,6 +137,7 @@ def _read_nodes(
 
 def _read_file(name: str, limits: Limits, key_errors: list[FileError]) -> Iterator[tuple[str, Any]]:
     from estconf import files
+    from estconf._path import format_path
     from estconf.deployment import read_env_lines, read_json_lines
     from estconf.io.checks import MAX_SIZE
     from estconf.io.errors import error
@@ -159,22 +162,25 @@ def _read_file(name: str, limits: Limits, key_errors: list[FileError]) -> Iterat
             except files.ConfigFileError as exc:
                 if [e.code for e in exc.errors] != ["documents"]:
                     raise
-                yield from _env_list_stream(name, limits)
+                yield from _stream(name, limits)
                 return
-            if _is_env_list(data):
-                yield name, _tf_config_of_env_list(name, data["env"])
-                return
-            _refuse_a_manifest(name, data)
-            key_errors.extend(_key_errors(name, data))
-            yield name, data
+            found = _set_in(name, data)
+            if found is None:  # the file is the TF_CONFIG itself
+                key_errors.extend(_key_errors(name, data))
+                yield name, data
+            elif len(found) == 1:
+                yield name, found[0][1]
+            else:
+                yield from ((f"{name} ({format_path(path)})", value) for path, value in found)
     except files.ConfigFileError as exc:
         raise _Unreadable(Result(name, None, exc.errors)) from None
 
 
-def _env_list_stream(name: str, limits: Limits) -> Iterator[tuple[str, Any]]:
-    """The nodes of a YAML stream of env lists (``tf-config --format k8s``), each ``FILE:LINE``.
+def _stream(name: str, limits: Limits) -> Iterator[tuple[str, Any]]:
+    """The nodes of a YAML stream of env lists and manifests, each ``FILE:LINE`` of its value.
 
-    A stream of other documents holds no node's TF_CONFIG: it is refused.
+    ``tf-config --format k8s`` writes such a stream of env lists.  A stream
+    holding another document (a TF_CONFIG) is refused: one file, one TF_CONFIG.
     """
     from estconf.io.checks import MAX_DEPTH, MAX_SIZE
     from estconf.io.errors import error
@@ -182,13 +188,18 @@ def _env_list_stream(name: str, limits: Limits) -> Iterator[tuple[str, Any]]:
 
     raw = read(Path(name), name, limits.get("max_size", MAX_SIZE))
     documents = parse_documents(decode(raw, name), "yaml", name, limits.get("max_depth", MAX_DEPTH))
-    if not all(_is_env_list(document.data) for document in documents):
-        message = "the file holds more than one YAML document, and not only env lists"
-        raise _unreadable(error(name, "documents", message))
     for document in documents:
-        span = document.locate([()]).get(())
-        where = name if span is None else f"{name}:{span.value.line}"
-        yield where, _tf_config_of_env_list(where, document.data["env"])
+        found = _set_in(name, document.data)
+        if found is None:
+            message = (
+                "the file holds more than one YAML document, and not only env lists and "
+                "Kubernetes manifests that set TF_CONFIG"
+            )
+            raise _unreadable(error(name, "documents", message))
+        spans = document.locate(path for path, _ in found)
+        for path, value in found:
+            span = spans.get(path)
+            yield (name if span is None else f"{name}:{span.value.line}"), value
 
 
 def _unreadable(found: FileError) -> _Unreadable:
@@ -197,34 +208,32 @@ def _unreadable(found: FileError) -> _Unreadable:
     return _Unreadable(Result(found.file, None, [found]))
 
 
-def _refuse_a_manifest(name: str, data: Any) -> None:
-    """A Kubernetes manifest is not a node's TF_CONFIG: refuse it as what it is."""
+def _set_in(name: str, data: Any) -> list[tuple[Loc, str]] | None:
+    """The TF_CONFIG values a container's env list or a Kubernetes manifest sets, by path.
+
+    ``None`` when ``data`` is neither: it is a TF_CONFIG itself.  A TFJob, and
+    an env list or a manifest that sets no TF_CONFIG value, are refused.
+    """
     from estconf import TFConfig
+    from estconf.cli._manifests import tf_configs_in
     from estconf.io import kinds
     from estconf.io.errors import error
     from estconf.io.keys import not_a_config_file
 
-    if isinstance(data, dict) and kinds.manifest_of(data) is not None:
+    if not isinstance(data, dict):
+        return None
+    env_list = list(data) == ["env"] and isinstance(data["env"], list)
+    manifest = kinds.manifest_of(data)
+    if kinds.is_tfjob(data):
         raise _unreadable(error(name, "kubernetes_manifest", not_a_config_file(data, TFConfig)))
-
-
-def _is_env_list(data: Any) -> bool:
-    """Whether ``data`` is a container's ``env`` list, as ``tf-config --format k8s`` writes."""
-    return isinstance(data, dict) and list(data) == ["env"] and isinstance(data["env"], list)
-
-
-def _tf_config_of_env_list(name: str, env: list[Any]) -> Any:
-    """The value of ``TF_CONFIG`` in a container's ``env`` list (of two, the last: it wins)."""
-    from estconf.io.errors import error
-
-    entries = [e for e in env if isinstance(e, dict) and e.get("name") == "TF_CONFIG"]
-    if not entries:
-        raise _unreadable(error(name, "no_tf_config", "the env list sets no TF_CONFIG"))
-    value = entries[-1].get("value")
-    if not isinstance(value, str):
-        message = "TF_CONFIG in the env list has no string value (valueFrom is read only in a pod)"
+    if not env_list and manifest is None:
+        return None
+    found = list(tf_configs_in(data))
+    if not found:
+        what = "the env list" if env_list else manifest
+        message = f"{what} sets no TF_CONFIG (a valueFrom is read only in a pod)"
         raise _unreadable(error(name, "no_tf_config", message))
-    return value
+    return found
 
 
 def _key_errors(name: str, data: Any) -> list[FileError]:

@@ -120,7 +120,8 @@ def _settings(args: argparse.Namespace) -> _Settings:
 
 
 def _check(item: Input, settings: _Settings) -> Result:
-    from estconf.cli import _tfjob
+    from estconf.cli import _manifests, _tfjob
+    from estconf.io.checks import MAX_DEPTH, MAX_SIZE
     from estconf.io.errors import ConfigFileError, error
     from estconf.io.files import load_file
     from estconf.io.report import Result
@@ -142,6 +143,16 @@ def _check(item: Input, settings: _Settings) -> Result:
         manifests = _tfjob.check_input(name, content, fmt, profile or "estimator", settings.limits)
         if manifests is not None:  # Kubeflow TFJob manifests, not a config file
             return manifests
+        set_there = _manifests.check_input(
+            name,
+            content,
+            fmt,
+            profile or "estimator",
+            settings.limits.get("max_size", MAX_SIZE),
+            settings.limits.get("max_depth", MAX_DEPTH),
+        )
+        if set_there is not None:  # Kubernetes manifests that set TF_CONFIG
+            return set_there
         loaded = load_file(
             name,
             kind,

@@ -1,0 +1,138 @@
+"""The TF_CONFIGs Kubernetes manifests set, each checked as a TF_CONFIG file is.
+
+A Pod, a Job or any workload whose containers set ``TF_CONFIG`` in their
+``env``, and a ConfigMap holding a ``TF_CONFIG`` key (or a Secret in its
+``stringData``), carry the TF_CONFIG a program will read.  ``estconf
+validate`` checks each such value where it is, under the profile, and
+``estconf check-cluster`` takes each as a node.  A TFJob is checked as a
+whole instead (``estconf.cli._tfjob``): the operator writes its TF_CONFIGs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Final
+
+from estconf.io import kinds, parse
+from estconf.io._positions import Loc
+from estconf.io.errors import ConfigFileError, FileError, error
+
+if TYPE_CHECKING:
+    from estconf.io.report import Result
+
+__all__ = ["KIND", "check_input", "check_text", "tf_configs_in"]
+
+KIND: Final = "manifest"
+"""The kind ``validate`` reports for a file of Kubernetes manifests that set TF_CONFIG."""
+
+_VARIABLE: Final = "TF_CONFIG"
+# where a manifest of these kinds holds plain strings by key
+_STRING_DATA: Final = {"ConfigMap": ("data",), "Secret": ("stringData",)}
+
+
+def tf_configs_in(data: Any, path: Loc = ()) -> Iterator[tuple[Loc, str]]:
+    """Yield ``(path, value)`` for each TF_CONFIG value the manifest ``data`` sets as text.
+
+    The values are those of ``env`` entries named ``TF_CONFIG`` (a
+    ``valueFrom`` is read only in a pod, and is passed over) and of a
+    ``TF_CONFIG`` key of a ConfigMap's ``data`` or a Secret's ``stringData``,
+    at any depth: workloads nest their pod templates, and lists their items.
+    """
+    if isinstance(data, list):
+        for index, item in enumerate(data):
+            yield from tf_configs_in(item, (*path, index))
+        return
+    if not isinstance(data, Mapping):
+        return
+    for key in _STRING_DATA.get(str(data.get("kind")), ()):
+        holder = data.get(key)
+        if isinstance(holder, Mapping) and isinstance(holder.get(_VARIABLE), str):
+            yield (*path, key, _VARIABLE), holder[_VARIABLE]
+    for key, value in data.items():
+        if key == "env" and isinstance(value, list):
+            for index, entry in enumerate(value):
+                if _is_tf_config_entry(entry):
+                    yield (*path, key, index, "value"), entry["value"]
+        elif isinstance(value, (list, Mapping)):
+            yield from tf_configs_in(value, (*path, key))
+
+
+def _is_tf_config_entry(entry: Any) -> bool:
+    """Whether an ``env`` entry sets TF_CONFIG to a text written in the manifest."""
+    return (
+        isinstance(entry, Mapping)
+        and entry.get("name") == _VARIABLE
+        and isinstance(entry.get("value"), str)
+    )
+
+
+def check_input(
+    name: str, content: bytes | None, fmt: str | None, profile: str, max_size: int, max_depth: int
+) -> Result | None:
+    """Check the TF_CONFIGs the manifests of a file (or ``content``) set; None if they set none."""
+    from pathlib import Path
+
+    if content is None:
+        fmt = parse.format_of(name)
+        if fmt not in ("json", "yaml"):
+            return None
+        try:
+            content = parse.read(Path(name), name, max_size)
+        except ConfigFileError:
+            return None
+    if fmt is None:
+        return None
+    return check_text(content, fmt, name, profile, max_depth)
+
+
+def check_text(raw: bytes, fmt: str, name: str, profile: str, max_depth: int) -> Result | None:
+    """Check each TF_CONFIG the manifests of a file set; None when they set none.
+
+    A file that is not Kubernetes manifests, or cannot be read, is left to
+    the config file pipeline, which reports it.
+    """
+    from estconf.io.report import Result
+
+    if fmt not in ("json", "yaml") or b"apiVersion" not in raw:
+        return None
+    try:
+        documents = parse.parse_documents(parse.decode(raw, name), fmt, name, max_depth)
+    except ConfigFileError:
+        return None
+    found = [
+        (document, path, value)
+        for document in documents
+        if isinstance(document.data, Mapping) and kinds.manifest_of(document.data) is not None
+        for path, value in tf_configs_in(document.data)
+    ]
+    if not found:
+        return None
+    errors: list[FileError] = []
+    for document, path, value in found:
+        span = document.locate([path]).get(path)
+        position = None if span is None else span.value
+        for inner in _tf_config_errors(value, name, profile, max_depth):
+            where = f"TF_CONFIG {inner.path}" if inner.path else "TF_CONFIG"
+            message = f"{where}: {inner.message}"
+            errors.append(
+                error(name, inner.code, message, path, position=position, value=inner.value)
+            )
+    return Result(name, KIND, errors, profile=profile)
+
+
+def _tf_config_errors(value: str, name: str, profile: str, max_depth: int) -> list[FileError]:
+    """What a TF_CONFIG file holding ``value`` breaks under ``profile``."""
+    from estconf.io.files import load_file
+
+    try:
+        load_file(
+            name,
+            "tf_config",
+            format="json",
+            content=value.encode("utf-8", "surrogatepass"),
+            profile=profile,
+            max_depth=max_depth,
+        )
+    except ConfigFileError as exc:
+        return exc.errors
+    return []

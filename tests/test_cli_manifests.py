@@ -1,0 +1,147 @@
+"""estconf.cli._manifests: the TF_CONFIGs Kubernetes manifests set, checked where they are."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from estconf.cli import main
+from estconf.cli._manifests import tf_configs_in
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = "tests/data/kubernetes"
+WORKERS = '{"cluster": {"worker": ["w0:2222", "w1:2222"]}, "task": {"type": "worker", "index": 0}}'
+
+
+@pytest.fixture(autouse=True)
+def _at_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def pod(*env: dict[str, Any]) -> dict[str, Any]:
+    container = {"name": "trainer", "image": "trainer:1", "env": list(env)}
+    return {"apiVersion": "v1", "kind": "Pod", "spec": {"containers": [container]}}
+
+
+class TestWhereTFConfigIsSet:
+    def test_a_container_env_value(self) -> None:
+        manifest = pod({"name": "OTHER", "value": "1"}, {"name": "TF_CONFIG", "value": "{}"})
+        assert list(tf_configs_in(manifest)) == [
+            (("spec", "containers", 0, "env", 1, "value"), "{}")
+        ]
+
+    def test_a_pod_template_of_a_workload_and_the_items_of_a_list(self) -> None:
+        job = {
+            "apiVersion": "batch/v1",
+            "kind": "Job",
+            "spec": {"template": pod({"name": "TF_CONFIG", "value": "{}"})},
+        }
+        listed = {"apiVersion": "v1", "kind": "List", "items": [job]}
+        assert list(tf_configs_in(listed)) == [
+            (("items", 0, "spec", "template", "spec", "containers", 0, "env", 0, "value"), "{}")
+        ]
+
+    def test_a_config_map_and_the_string_data_of_a_secret(self) -> None:
+        config_map = {"apiVersion": "v1", "kind": "ConfigMap", "data": {"TF_CONFIG": "{}"}}
+        secret = {"apiVersion": "v1", "kind": "Secret", "stringData": {"TF_CONFIG": "{}"}}
+        assert list(tf_configs_in(config_map)) == [(("data", "TF_CONFIG"), "{}")]
+        assert list(tf_configs_in(secret)) == [(("stringData", "TF_CONFIG"), "{}")]
+
+    @pytest.mark.parametrize(
+        "manifest",
+        [
+            pod({"name": "TF_CONFIG", "valueFrom": {"configMapKeyRef": {"key": "TF_CONFIG"}}}),
+            pod({"name": "tf_config", "value": "{}"}),
+            {"apiVersion": "v1", "kind": "Secret", "data": {"TF_CONFIG": "e30="}},  # base64
+            {"apiVersion": "v1", "kind": "Pod", "metadata": {"labels": {"TF_CONFIG": "{}"}}},
+        ],
+    )
+    def test_what_sets_no_tf_config_text(self, manifest: dict[str, Any]) -> None:
+        assert list(tf_configs_in(manifest)) == []
+
+
+class TestValidate:
+    def test_each_tf_config_is_checked_where_it_is(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        status, out, _ = run(capsys, "validate", f"{DATA}/configmap.yaml")
+        assert status == 1
+        assert out.startswith(
+            f'{DATA}/configmap.yaml:7:14: data.TF_CONFIG: TF_CONFIG cluster: If "cluster" is set '
+            'in TF_CONFIG, it must have one "chief" node.'
+        )
+        assert run(capsys, "validate", "--profile", "mwms", f"{DATA}/configmap.yaml")[:2] == (
+            0,
+            "1 file valid\n",
+        )
+
+    def test_a_stream_of_jobs(self, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+        assert run(capsys, "validate", "-v", f"{DATA}/jobs.yaml")[:2] == (
+            0,
+            f"{DATA}/jobs.yaml: valid, kind manifest, profile estimator\n1 file valid\n",
+        )
+        broken = tmp_path / "jobs.yaml"
+        text = (ROOT / DATA / "jobs.yaml").read_text()
+        broken.write_text(text.replace('"mnist-worker-0:2222", ', '"mnist-worker-0", ', 1))
+        status, out, _ = run(capsys, "validate", "--format", "json", str(broken))
+        [error] = json.loads(out)["files"][0]["errors"]
+        assert status == 1
+        assert (error["line"], error["code"], error["path"]) == (
+            14,
+            "address",
+            "spec.template.spec.containers[0].env[0].value",
+        )
+        assert error["message"].startswith("TF_CONFIG cluster.worker[0]: 'mnist-worker-0' is not")
+
+    def test_a_manifest_that_sets_no_tf_config_is_no_config_file(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        status, out, _ = run(capsys, "validate", "tests/data/invalid/tf_config_pod.yaml")
+        assert status == 1
+        assert "a Kubernetes Pod manifest (apiVersion: v1), not a TF_CONFIG file" in out
+
+
+class TestCheckCluster:
+    def test_each_job_of_a_stream_is_a_node(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, _ = run(capsys, "check-cluster", f"{DATA}/jobs.yaml")
+        assert status == 1
+        assert out.splitlines()[0].startswith(
+            f"{DATA}/jobs.yaml:44: the cluster differs from the one most nodes have "
+            f"({DATA}/jobs.yaml:14, {DATA}/jobs.yaml:29): worker:1: mnist-worker-1:2222"
+        )
+        assert out.endswith("3 nodes, 2 clusters: 1 finding\n")
+
+    def test_one_manifest_setting_two_tf_configs(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        second = {"name": "TF_CONFIG", "value": WORKERS.replace('"index": 0', '"index": 1')}
+        two = pod({"name": "TF_CONFIG", "value": WORKERS})
+        two["spec"]["initContainers"] = [{"name": "init", "env": [second]}]
+        node = tmp_path / "pod.json"
+        node.write_text(json.dumps(two))
+        status, out, _ = run(
+            capsys, "check-cluster", "--profile", "mwms", "--format", "json", str(node)
+        )
+        assert status == 0
+        assert json.loads(out)["nodes"] == [
+            f"{node} (spec.containers[0].env[0].value)",
+            f"{node} (spec.initContainers[0].env[0].value)",
+        ]
+
+    def test_a_manifest_that_sets_no_tf_config(self, capsys: pytest.CaptureFixture[str]) -> None:
+        path = "tests/data/invalid/tf_config_pod.yaml"
+        assert run(capsys, "check-cluster", path) == (
+            2,
+            "",
+            f"{path}: a Kubernetes Pod manifest (apiVersion: v1) sets no TF_CONFIG "
+            "(a valueFrom is read only in a pod)\n",
+        )
