@@ -592,7 +592,7 @@ def document(
             "  three passes alone are the floor with the address rule above: near or over",
             "  the target of 2.5 times `json.loads` before any model work.",
             "- Import: the table shows, beside estconf, two classes that build nothing.",
-            "  One model class with one field is already near the target: the first",
+            "  One model class with one field is already about at the target: the first",
             "  class with a field imports `pydantic.fields`, which imports",
             "  `pydantic.types` and `annotated_types`.  One `RootModel` subclass costs",
             "  more: `pydantic.root_model` builds pydantic's own `RootModel`, whose build",
