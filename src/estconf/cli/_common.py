@@ -192,6 +192,32 @@ def read_input(path: str, input_format: str | None, limits: Limits) -> tuple[byt
     return (data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data), "<stdin>"
 
 
+def manifest_bytes(
+    name: str, content: bytes | None, input_format: str | None, limits: Limits
+) -> tuple[bytes, str] | None:
+    """The bytes and format (``json``, ``yaml``) of an input that may hold Kubernetes manifests.
+
+    ``content`` is standard input's bytes (``None`` for a file, read here).
+    ``None`` when the input cannot hold manifests (another format) or cannot
+    be read: the config file pipeline reports that.
+    """
+    from pathlib import Path
+
+    from estconf.io import parse
+    from estconf.io.checks import MAX_SIZE
+    from estconf.io.errors import ConfigFileError
+
+    if content is not None:
+        return None if input_format not in ("json", "yaml") else (content, input_format)
+    fmt = parse.format_of(name)
+    if fmt not in ("json", "yaml"):
+        return None
+    try:
+        return parse.read(Path(name), name, limits.get("max_size", MAX_SIZE)), fmt
+    except ConfigFileError:
+        return None
+
+
 def read_stdin(limits: Limits) -> str | bytes:
     """Standard input's bytes (its text, if it has no bytes), refused past the size limit."""
     from estconf.io.checks import MAX_SIZE, read_stream

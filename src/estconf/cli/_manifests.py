@@ -20,7 +20,7 @@ from estconf.io.errors import ConfigFileError, FileError, error
 if TYPE_CHECKING:
     from estconf.io.report import Result
 
-__all__ = ["KIND", "check_input", "check_text", "tf_configs_in"]
+__all__ = ["KIND", "check_text", "tf_configs_in"]
 
 KIND: Final = "manifest"
 """The kind ``validate`` reports for a file of Kubernetes manifests that set TF_CONFIG."""
@@ -66,30 +66,11 @@ def _is_tf_config_entry(entry: Any) -> bool:
     )
 
 
-def check_input(
-    name: str, content: bytes | None, fmt: str | None, profile: str, max_size: int, max_depth: int
-) -> Result | None:
-    """Check the TF_CONFIGs the manifests of a file (or ``content``) set; None if they set none."""
-    from pathlib import Path
-
-    if content is None:
-        fmt = parse.format_of(name)
-        if fmt not in ("json", "yaml"):
-            return None
-        try:
-            content = parse.read(Path(name), name, max_size)
-        except ConfigFileError:
-            return None
-    if fmt is None:
-        return None
-    return check_text(content, fmt, name, profile, max_depth)
-
-
 def check_text(raw: bytes, fmt: str, name: str, profile: str, max_depth: int) -> Result | None:
     """Check each TF_CONFIG the manifests of a file set; None when they set none.
 
-    A file that is not Kubernetes manifests, or cannot be read, is left to
-    the config file pipeline, which reports it.
+    A file that is not Kubernetes manifests, or cannot be read as them, is
+    left to the config file pipeline, which reports it.
     """
     from estconf.io.report import Result
 

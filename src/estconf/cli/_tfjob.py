@@ -16,24 +16,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from estconf.io import kinds, parse
 from estconf.io._positions import Loc, Position, Span
-from estconf.io.checks import MAX_DEPTH, MAX_SIZE
+from estconf.io.checks import MAX_DEPTH
 from estconf.io.errors import ConfigFileError, FileError, error
 
 if TYPE_CHECKING:
-    from estconf.cli._common import Limits
     from estconf.io.report import Result
     from estconf.kubeflow import Finding, Prediction
 
 __all__ = [
     "KIND",
     "PROFILES",
-    "check_file",
-    "check_input",
     "check_text",
     "cluster_check",
     "node_check",
@@ -50,34 +46,6 @@ FAILING: Final = ("refused", "error", "warning")
 
 # A document that is a TFJob has this in its text, in YAML or JSON form.
 _TFJOB_KIND: Final = re.compile(rb"""["']?kind["']?\s*:\s*["']?TFJob\b""")
-
-
-def check_file(
-    path: str, profile: str, max_size: int = MAX_SIZE, max_depth: int = MAX_DEPTH
-) -> Result | None:
-    """Check the manifests of ``path``; None when it holds no TFJob (a config file, or unreadable).
-
-    What cannot be read is left to the config file pipeline, which reports it.
-    """
-    fmt = parse.format_of(path)
-    if fmt not in ("json", "yaml"):
-        return None
-    try:
-        raw = parse.read(Path(path), path, max_size)
-    except ConfigFileError:
-        return None
-    return check_text(raw, fmt, path, profile, max_depth)
-
-
-def check_input(
-    name: str, content: bytes | None, fmt: str | None, profile: str, limits: Limits
-) -> Result | None:
-    """Check the manifests of a file, or of standard input's ``content``; None without a TFJob."""
-    if content is None:
-        return check_file(name, profile, **limits)
-    if fmt is None:
-        return None
-    return check_text(content, fmt, name, profile, limits.get("max_depth", MAX_DEPTH))
 
 
 def check_text(

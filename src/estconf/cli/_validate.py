@@ -17,6 +17,7 @@ from estconf.cli._common import (
     add_limits,
     exit_status,
     limit_args,
+    manifest_bytes,
     out,
     read_input,
     use_color,
@@ -121,7 +122,7 @@ def _settings(args: argparse.Namespace) -> _Settings:
 
 def _check(item: Input, settings: _Settings) -> Result:
     from estconf.cli import _manifests, _tfjob
-    from estconf.io.checks import MAX_DEPTH, MAX_SIZE
+    from estconf.io.checks import MAX_DEPTH
     from estconf.io.errors import ConfigFileError, error
     from estconf.io.files import load_file
     from estconf.io.report import Result
@@ -140,19 +141,15 @@ def _check(item: Input, settings: _Settings) -> Result:
     try:
         content, name = read_input(item.path, settings.input_format, settings.limits)
         fmt = settings.input_format if content is not None else None
-        manifests = _tfjob.check_input(name, content, fmt, profile or "estimator", settings.limits)
-        if manifests is not None:  # Kubeflow TFJob manifests, not a config file
-            return manifests
-        set_there = _manifests.check_input(
-            name,
-            content,
-            fmt,
-            profile or "estimator",
-            settings.limits.get("max_size", MAX_SIZE),
-            settings.limits.get("max_depth", MAX_DEPTH),
-        )
-        if set_there is not None:  # Kubernetes manifests that set TF_CONFIG
-            return set_there
+        manifests = manifest_bytes(name, content, fmt, settings.limits)
+        if manifests is not None:
+            raw, manifest_format = manifests
+            depth = settings.limits.get("max_depth", MAX_DEPTH)
+            # Kubeflow TFJobs, then other Kubernetes manifests that set TF_CONFIG
+            for check in (_tfjob.check_text, _manifests.check_text):
+                checked = check(raw, manifest_format, name, profile or "estimator", depth)
+                if checked is not None:
+                    return checked
         loaded = load_file(
             name,
             kind,
