@@ -102,6 +102,18 @@ class TestValidate:
         )
         assert error["message"].startswith("TF_CONFIG cluster.worker[0]: 'mnist-worker-0' is not")
 
+    def test_standard_input(
+        self, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        import io
+        import sys
+
+        manifest = (ROOT / DATA / "configmap.yaml").read_bytes()
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(manifest)))
+        status, out, _ = run(capsys, "validate", "-", "--input-format", "yaml")
+        assert status == 1
+        assert out.startswith("<stdin>:7:14: data.TF_CONFIG: TF_CONFIG cluster: If")
+
     def test_a_manifest_that_sets_no_tf_config_is_no_config_file(
         self, capsys: pytest.CaptureFixture[str]
     ) -> None:
