@@ -215,6 +215,18 @@ class TestKindResolution:
         status, _, _ = run(capsys, "validate", str(write(tmp_path / "tf_config.json", data)))
         assert status == 0
 
+    def test_the_variable_around_its_value(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        value = {"cluster": {"chief": ["c:1"]}, "task": {"type": "chief", "index": 0}}
+        path = write(tmp_path / "tf_config.json", {"TF_CONFIG": json.dumps(value)})
+        status, out, _ = run(capsys, "validate", str(path))
+        assert status == 1
+        assert (
+            "TF_CONFIG: unknown key 'TF_CONFIG' of TF_CONFIG: a TF_CONFIG file holds the value of "
+            "the variable, its keys (cluster, task, ...) at the top level"
+        ) in out
+
     def test_a_run_config_argument_in_a_tf_config(
         self, capsys: pytest.CaptureFixture[str], tmp_path: Path
     ) -> None:

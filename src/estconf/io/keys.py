@@ -38,6 +38,9 @@ __all__ = [
     "unknown_key_message",
 ]
 
+_VARIABLE = "TF_CONFIG"
+"""The environment variable's name, a key a file of its value never has."""
+
 NEAR_MISS = 0.7
 """How alike (0 to 1, letter case ignored) an unknown ``TF_CONFIG`` key and a known key are
 when the unknown one is taken for a misspelling of the known one."""
@@ -182,6 +185,11 @@ def near_miss(key: str) -> str | None:
     """
     if key in kinds.TF_CONFIG_KEYS:
         return None
+    if key == _VARIABLE:  # {"TF_CONFIG": "..."}: the variable, not its value
+        return (
+            f"unknown key {key!r} of TF_CONFIG: a TF_CONFIG file holds the value of the "
+            "variable, its keys (cluster, task, ...) at the top level"
+        )
     if key in kinds.RUN_CONFIG_ARGUMENTS:
         return f"{key!r} is an argument of RunConfig, not a key of TF_CONFIG"
     own = closest(key, sorted(kinds.TF_CONFIG_KEYS), NEAR_MISS)
