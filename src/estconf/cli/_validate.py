@@ -150,6 +150,7 @@ def _check(item: Input, settings: _Settings) -> Result:
                 checked = check(raw, manifest_format, name, profile or "estimator", depth)
                 if checked is not None:
                     return checked
+            content, fmt = raw, manifest_format  # a config file after all: not read again
         loaded = load_file(
             name,
             kind,
