@@ -81,23 +81,24 @@ def check_text(raw: bytes, fmt: str, name: str, profile: str, max_depth: int) ->
     except ConfigFileError:
         return None
     found = [
-        (document, path, value)
+        (document, list(tf_configs_in(document.data)))
         for document in documents
         if isinstance(document.data, Mapping) and kinds.manifest_of(document.data) is not None
-        for path, value in tf_configs_in(document.data)
     ]
-    if not found:
+    if not any(values for _, values in found):
         return None
     errors: list[FileError] = []
-    for document, path, value in found:
-        span = document.locate([path]).get(path)
-        position = None if span is None else span.value
-        for inner in _tf_config_errors(value, name, profile, max_depth):
-            where = f"TF_CONFIG {inner.path}" if inner.path else "TF_CONFIG"
-            message = f"{where}: {inner.message}"
-            errors.append(
-                error(name, inner.code, message, path, position=position, value=inner.value)
-            )
+    for document, values in found:
+        spans = document.locate(path for path, _ in values)
+        for path, value in values:
+            span = spans.get(path)
+            position = None if span is None else span.value
+            for inner in _tf_config_errors(value, name, profile, max_depth):
+                where = f"TF_CONFIG {inner.path}" if inner.path else "TF_CONFIG"
+                message = f"{where}: {inner.message}"
+                errors.append(
+                    error(name, inner.code, message, path, position=position, value=inner.value)
+                )
     return Result(name, KIND, errors, profile=profile)
 
 
