@@ -135,8 +135,8 @@ def test_text_names_the_place_the_message_and_the_fix(capsys: pytest.CaptureFixt
     status, out = validate(capsys, "--profile", "mwms", f"{DATA}/mwms_with_ps.yaml")
     assert status == 1
     assert out == (
-        f"{DATA}/mwms_with_ps.yaml:9:5: spec.tfReplicaSpecs.PS: error: pod keras-mwms-ps-0 "
-        "(and keras-mwms-ps-1) refuses its TF_CONFIG: There is no id for task_type 'ps' "
+        f"{DATA}/mwms_with_ps.yaml:9:5: spec.tfReplicaSpecs.PS: error: pods keras-mwms-ps-0 "
+        "and keras-mwms-ps-1 refuse their TF_CONFIG: There is no id for task_type 'ps' "
         "(hint: drop the PS replicas (MultiWorkerMirroredStrategy has no parameter servers), "
         "or check the job with --profile ps)\n"
         "1 error in 1 of 1 file\n"

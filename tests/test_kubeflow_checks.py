@@ -48,7 +48,7 @@ def test_estimator_job_without_chief() -> None:
     (finding,) = check(load("estimator_no_chief.yaml"))
     assert found((finding,)) == [("tfjob_missing_chief", "error", "spec.tfReplicaSpecs")]
     assert finding.message == (
-        "pod dist-mnist-ps-0 (and dist-mnist-worker-0, dist-mnist-worker-2) refuses its "
+        "pods dist-mnist-ps-0 and dist-mnist-worker-0 to dist-mnist-worker-2 refuse their "
         'TF_CONFIG: If "cluster" is set in TF_CONFIG, it must have one "chief" node.'
     )
     # a job of PS and workers is a ParameterServerStrategy's, not a MultiWorkerMirroredStrategy's

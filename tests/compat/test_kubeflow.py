@@ -28,7 +28,8 @@ from compat.test_run_config import check as check_run_config  # noqa: E402
 
 pytestmark = pytest.mark.compat
 
-_REFUSING_PODS = re.compile(r"^pod (\S+)(?: \(and ([^)]*)\))? refuses its TF_CONFIG")
+_REFUSING_PODS = re.compile(r"^pods? (.+?) refuses? (?:its|their) TF_CONFIG: ")
+_POD_RANGE = re.compile(r"(\S+-)(\d+) to \1(\d+)")
 
 
 @st.composite
@@ -49,9 +50,15 @@ def refusing_pods(messages: list[str]) -> set[str]:
     pods: set[str] = set()
     for message in messages:
         found = _REFUSING_PODS.match(message)
-        if found:
-            pods.add(found[1])
-            pods.update(name for name in (found[2] or "").split(", ") if name)
+        if not found:
+            continue
+        for named in re.split(r", | and ", found[1]):
+            whole_type = _POD_RANGE.fullmatch(named)
+            if whole_type is None:
+                pods.add(named)
+                continue
+            prefix, first, last = whole_type.groups()
+            pods.update(f"{prefix}{index}" for index in range(int(first), int(last) + 1))
     return pods
 
 
@@ -96,15 +103,24 @@ def test_every_pod_reads_its_tf_config_as_tensorflow_does(
         if tf_attempt(pod.tf_config, TENSORFLOW_READERS[profile]).error is not None:
             refused_by_tensorflow.add(pod.name)
     reported = refusing_pods([finding.message for finding in findings])
-    # The check reads the first and the last pod of each replica type.
+    # The check reads the first and the last pod of each replica type, and names the
+    # pods between them when both refuse: TensorFlow must refuse every pod named.
     assert reported <= refused_by_tensorflow, (counts, reported, refused_by_tensorflow)
     assert bool(reported) == bool(refused_by_tensorflow), (counts, [f.message for f in findings])
 
 
 def test_refusing_pods_are_read_from_the_message() -> None:
     messages = [
-        "pod job-worker-0 (and job-worker-3, job-ps-1) refuses its TF_CONFIG: ...",
+        "pods job-worker-0 to job-worker-3 and job-ps-1 refuse their TF_CONFIG: ...",
         "pod job-chief-0 refuses its TF_CONFIG: ...",
+        "pods job-evaluator-0, job-master-0 and job-x-1 refuse their TF_CONFIG: ...",
         "the job has one replica",
     ]
-    assert refusing_pods(messages) == {"job-worker-0", "job-worker-3", "job-ps-1", "job-chief-0"}
+    assert refusing_pods(messages) == {
+        *(f"job-worker-{index}" for index in range(4)),
+        "job-ps-1",
+        "job-chief-0",
+        "job-evaluator-0",
+        "job-master-0",
+        "job-x-1",
+    }

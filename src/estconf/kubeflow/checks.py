@@ -15,6 +15,7 @@ program refuses to start, a port that is not the one in the cluster.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any, Final
 
@@ -361,7 +362,7 @@ def _dynamic_worker(tfjob: TFJob, prediction: Prediction) -> list[Finding]:
 
 def _node_findings(tfjob: TFJob, prediction: Prediction, node_check: NodeCheck) -> list[Finding]:
     keys = {task_type_of(replica_type): key for key, replica_type, _ in tfjob.replica_specs()}
-    groups: dict[tuple[Location, str], tuple[str, list[str]]] = {}
+    groups: dict[tuple[Location, str], tuple[str, list[PredictedPod]]] = {}
     for pod in _ends_of_each_type(prediction):
         tf_config = pod.tf_config_dict()
         if tf_config is None:
@@ -376,8 +377,8 @@ def _node_findings(tfjob: TFJob, prediction: Prediction, node_check: NodeCheck) 
                 key = pod.replica_key if job is None or dynamic else keys.get(job)
                 location = _SPECS if key is None else (*_SPECS, key)
                 pods = groups.setdefault((location, code), (message, []))[1]
-                if pod.name not in pods[-1:]:
-                    pods.append(pod.name)
+                if pod not in pods[-1:]:
+                    pods.append(pod)
     findings = []
     for (location, code), (message, pods) in groups.items():
         other = _OTHER_TASK.search(message) or _NO_TASK_ID.search(message)
@@ -389,17 +390,39 @@ def _node_findings(tfjob: TFJob, prediction: Prediction, node_check: NodeCheck) 
             hint = _MISSING_CHIEF_PS_HINT
         else:
             hint = _HINTS.get(code)
-        more = f" (and {', '.join(pods[1:])})" if len(pods) > 1 else ""
         findings.append(
             Finding(
                 code=f"tfjob_{code}",
                 severity="error",
-                message=f"pod {pods[0]}{more} refuses its TF_CONFIG: {_shorten(message)}",
+                message=f"{_refusing(pods, prediction)}: {_shorten(message)}",
                 hint=hint,
                 location=location,
             )
         )
     return findings
+
+
+def _refusing(pods: list[PredictedPod], prediction: Prediction) -> str:
+    """Name the pods that refuse their TF_CONFIG, a whole replica type as a range.
+
+    Only the first and the last pod of each type are read: a TF_CONFIG differs
+    from one pod of a type to the next by the task index alone, and no reader's
+    rule singles out an index between the two, so when both refuse, so do the
+    pods between them (``job-worker-0 to job-worker-7``).
+    """
+    sizes = Counter(pod.replica_key for pod in prediction.pods)
+    names: list[str] = []
+    for position, pod in enumerate(pods):
+        size = sizes[pod.replica_key]
+        first = pods[position - 1] if position else None
+        if size > 2 and pod.index == size - 1 and first and first.replica_key == pod.replica_key:
+            names[-1] = f"{first.name} to {pod.name}"
+        else:
+            names.append(pod.name)
+    if len(pods) == 1:
+        return f"pod {names[0]} refuses its TF_CONFIG"
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    return f"pods {listed} refuse their TF_CONFIG"
 
 
 def _ends_of_each_type(prediction: Prediction) -> list[PredictedPod]:
