@@ -90,8 +90,8 @@ EXPECTED: dict[tuple[str, str], list[str]] = {
         "6:3: spec.enableDynamicWorker: tfjob_dynamic_worker_ps_null",
         f"8:5: {SPECS}.Worker: tfjob_job_tasks_type",
     ],
-    # one replica: no TF_CONFIG at all
-    ("single_replica.yaml", "estimator"): [f"10:3: {SPECS}: tfjob_single_replica"],
+    # one replica: no TF_CONFIG at all, as meant (a note, not reported)
+    ("single_replica.yaml", "estimator"): [],
     # upper- and lower-case replica types
     ("letter_case.yaml", "estimator"): [],
     ("letter_case.yaml", "mwms"): [f"16:5: {SPECS}.ps: {NO_PS}"],
@@ -119,8 +119,12 @@ EXPECTED: dict[tuple[str, str], list[str]] = {
         f"33:11: {SPECS}.Worker.template.spec.containers: tfjob_no_tensorflow_container",
         f"36:15: {SPECS}.Worker.template.spec.containers[1].image: tfjob_no_image",
     ],
-    ("v1beta2.yaml", "estimator"): [],  # read as v1: a note, not an error
-    ("v1beta2.yaml", "mwms"): [f"10:5: {SPECS}.Master: tfjob_disallowed_job"],
+    # the API server knows no TFJob but v1's; the rest is read as v1
+    ("v1beta2.yaml", "estimator"): ["2:1: apiVersion: tfjob_api_version"],
+    ("v1beta2.yaml", "mwms"): [
+        "2:1: apiVersion: tfjob_api_version",
+        f"10:5: {SPECS}.Master: tfjob_disallowed_job",
+    ],
 }
 
 

@@ -143,12 +143,15 @@ def _notes(tfjob: TFJob, name: str | None) -> list[Finding]:
     notes = []
     version = tfjob.api_version.partition("/")[2]
     if version != SERVED_VERSION:
+        # The operator's CRD serves one version: the API server knows no other.
         notes.append(
             Finding(
                 code="tfjob_api_version",
-                severity="note",
-                message=f"read as {API_GROUP}/{SERVED_VERSION}: operators since v1.0 serve only "
-                f"{SERVED_VERSION}, whose replica specs have the shape of {version}'s",
+                severity="refused",
+                message=f"the operator has served TFJob as {API_GROUP}/{SERVED_VERSION} only since "
+                f'v1.0: kubectl apply fails (no matches for kind "TFJob" in version '
+                f'"{tfjob.api_version}"); the rest is checked as {SERVED_VERSION}, whose replica '
+                f"specs have the shape of {version}'s",
                 hint=f"write apiVersion: {API_GROUP}/{SERVED_VERSION}",
                 location=("apiVersion",),
             )
@@ -287,10 +290,10 @@ def _single_replica(tfjob: TFJob, prediction: Prediction) -> list[Finding]:
     return [
         Finding(
             code="tfjob_single_replica",
-            severity="warning",
+            severity="note",
             message="the replica types the operator knows add up to one pod: it sets no "
             "TF_CONFIG, and the pod runs alone (the Estimator in local mode)",
-            hint="for distributed training give more replicas; for one pod this is expected",
+            hint="for distributed training give more replicas",
             location=_SPECS,
         )
     ]
