@@ -89,6 +89,20 @@ class TestConsoleScript:
         )
         assert done.stderr == ""
 
+    def test_other_tools_files_of_a_directory(self) -> None:
+        done = subprocess.run(
+            [ESTCONF, "validate", "tests/data/deploy"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert (done.returncode, done.stdout, done.stderr) == (
+            0,
+            "1 file valid, 3 other files passed over\n",
+            "",
+        )
+
     def test_help_and_usage_errors(self) -> None:
         done = subprocess.run([ESTCONF, "--help"], capture_output=True, text=True, check=False)
         assert done.returncode == 0

@@ -121,6 +121,26 @@ class TestValidate:
         assert status == 1
         assert "a Kubernetes Pod manifest (apiVersion: v1), not a TF_CONFIG file" in out
 
+    def test_a_stream_of_manifests_that_set_no_tf_config_is_no_config_file(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        status, out, _ = run(capsys, "validate", "tests/data/deploy/tensorboard.yaml")
+        assert (status, out) == (
+            1,
+            "tests/data/deploy/tensorboard.yaml: a stream of 2 Kubernetes manifests (Deployment, "
+            "Service) of which none sets TF_CONFIG, not a config file of a kind estconf reads\n"
+            "1 error in 1 of 1 file\n",
+        )
+
+    def test_a_stream_holding_other_documents_is_read_as_a_config_file(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        stream = tmp_path / "tf_config.yaml"
+        stream.write_text("apiVersion: v1\nkind: Service\n---\ncluster: {}\n", encoding="utf-8")
+        status, out, _ = run(capsys, "validate", str(stream))
+        assert status == 1
+        assert out.startswith(f"{stream}:3:1: the file holds more than one YAML document")
+
 
 class TestCheckCluster:
     def test_each_job_of_a_stream_is_a_node(self, capsys: pytest.CaptureFixture[str]) -> None:

@@ -364,6 +364,80 @@ class TestInputs:
         assert (status, out) == (0, f"{count} files valid\n")
 
 
+class TestOtherToolsFilesInADirectory:
+    """A directory walked holds other tools' YAML: passed over, and said so; never refused."""
+
+    DEPLOY = f"{DATA}/deploy"
+
+    def test_passed_over_and_counted(self, capsys: pytest.CaptureFixture[str]) -> None:
+        assert run(capsys, "validate", self.DEPLOY) == (
+            0,
+            "1 file valid, 3 other files passed over\n",
+            "",
+        )
+
+    def test_verbose_says_why(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, _ = run(capsys, "validate", "-v", self.DEPLOY)
+        assert status == 0
+        assert out.splitlines() == [
+            f"{self.DEPLOY}/service.yaml: passed over, a Kubernetes Service manifest "
+            "(apiVersion: v1), not a config file of a kind estconf reads",
+            f"{self.DEPLOY}/tensorboard.yaml: passed over, a stream of 2 Kubernetes manifests "
+            "(Deployment, Service) of which none sets TF_CONFIG, not a config file of a kind "
+            "estconf reads",
+            f"{self.DEPLOY}/tf_config.json: valid, kind tf_config (from file name)",
+            f"{self.DEPLOY}/values.yaml: passed over, no kind estconf reads in its name, its "
+            '"$schema" or its top-level keys',
+            "1 file valid, 3 other files passed over",
+        ]
+
+    def test_json_lists_them_apart(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, _ = run(capsys, "validate", "--format", "json", self.DEPLOY)
+        report = json.loads(out)
+        assert (status, report["valid"]) == (0, True)
+        assert [f["file"] for f in report["files"]] == [f"{self.DEPLOY}/tf_config.json"]
+        assert [s["file"] for s in report["skipped"]] == [
+            f"{self.DEPLOY}/{name}" for name in ("service.yaml", "tensorboard.yaml", "values.yaml")
+        ]
+        assert report["skipped"][0]["reason"].startswith("a Kubernetes Service manifest")
+
+    def test_named_files_are_refused(self, capsys: pytest.CaptureFixture[str]) -> None:
+        names = [f"{self.DEPLOY}/{name}" for name in ("service.yaml", "values.yaml")]
+        status, out, _ = run(capsys, "validate", *names)
+        assert status == 1
+        assert out.splitlines()[-1] == "2 errors in 2 of 2 files"
+        assert out.startswith(f"{names[0]}: a Kubernetes Service manifest (apiVersion: v1), not")
+        assert f"{names[1]}: cannot tell what this file configures" in out
+
+    def test_a_kind_given_applies_to_every_file(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, _ = run(capsys, "validate", "--kind", "tf_config", self.DEPLOY)
+        assert status == 1
+        assert "passed over" not in out
+        assert f"{self.DEPLOY}/service.yaml:2:1: a Kubernetes Service manifest" in out
+        assert f"{self.DEPLOY}/tensorboard.yaml: a stream of 2 Kubernetes manifests" in out
+        assert out.splitlines()[-1] == "2 errors in 2 of 4 files"
+
+    def test_a_file_that_cannot_be_read_is_no_other_tools_file(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        (tmp_path / "values.yaml").write_text("image: [unclosed\n", encoding="utf-8")
+        status, out, _ = run(capsys, "validate", str(tmp_path))
+        assert status == 1
+        assert out.startswith(f"{tmp_path}/values.yaml:2:1: ")
+
+    def test_a_directory_of_other_files_only(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        service = (ROOT / self.DEPLOY / "service.yaml").read_text(encoding="utf-8")
+        (tmp_path / "service.yaml").write_text(service, encoding="utf-8")
+        status, out, _ = run(capsys, "validate", str(tmp_path))
+        assert (status, out) == (
+            2,
+            f"{tmp_path}: is a directory with no config file estconf reads (-v names the files "
+            "passed over)\n1 error in 1 of 1 file, 1 other file passed over\n",
+        )
+
+
 class TestExitStatus:
     def test_valid(self, capsys: pytest.CaptureFixture[str]) -> None:
         assert run(capsys, "validate", WORKER)[0] == 0

@@ -70,7 +70,10 @@ def check_text(raw: bytes, fmt: str, name: str, profile: str, max_depth: int) ->
     """Check each TF_CONFIG the manifests of a file set; None when they set none.
 
     A file that is not Kubernetes manifests, or cannot be read as them, is
-    left to the config file pipeline, which reports it.
+    left to the config file pipeline, which reports it; so is one manifest
+    alone that sets none.  A stream of several manifests that set none is
+    refused here (``kubernetes_manifest``), rather than as a config file
+    that holds more than one document.
     """
     from estconf.io.report import Result
 
@@ -86,7 +89,7 @@ def check_text(raw: bytes, fmt: str, name: str, profile: str, max_depth: int) ->
         if isinstance(document.data, Mapping) and kinds.manifest_of(document.data) is not None
     ]
     if not any(values for _, values in found):
-        return None
+        return _setting_none(documents, found, name)
     errors: list[FileError] = []
     for document, values in found:
         spans = document.locate(path for path, _ in values)
@@ -100,6 +103,23 @@ def check_text(raw: bytes, fmt: str, name: str, profile: str, max_depth: int) ->
                     error(name, inner.code, message, path, position=position, value=inner.value)
                 )
     return Result(name, KIND, errors, profile=profile)
+
+
+def _setting_none(
+    documents: list[parse.Document], manifests: list[Any], name: str
+) -> Result | None:
+    """The refusal of a stream of manifests none of which sets TF_CONFIG, or None."""
+    from estconf.io.report import Result
+
+    written = [document for document in documents if document.data is not None]
+    if len(manifests) < 2 or len(manifests) != len(written):
+        return None
+    objects = sorted({str(document.data["kind"])[:80] for document, _ in manifests})
+    message = (
+        f"a stream of {len(manifests)} Kubernetes manifests ({', '.join(objects)}) of which none "
+        "sets TF_CONFIG, not a config file of a kind estconf reads"
+    )
+    return Result(name, None, [error(name, "kubernetes_manifest", message)])
 
 
 def _tf_config_errors(value: str, name: str, profile: str, max_depth: int) -> list[FileError]:

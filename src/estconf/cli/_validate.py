@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Final
 
 from estconf.cli._common import (
     FORMATTER,
@@ -120,7 +120,43 @@ def _settings(args: argparse.Namespace) -> _Settings:
     return _Settings(args.kind, args.profile, args.input_format, limit_args(args), project)
 
 
+_OTHER_TOOLS_FILES: Final = {
+    "kind": 'no kind estconf reads in its name, its "$schema" or its top-level keys',
+    "kubernetes_manifest": "",
+}
+"""The codes of a file that is not a config file at all (another tool's YAML or JSON),
+each with why it is passed over (empty: the error's message says it)."""
+
+
 def _check(item: Input, settings: _Settings) -> Result:
+    """Check one file; a file of a directory that is another tool's is passed over.
+
+    A file named on the command line is always checked: its kind must be told,
+    or it is refused.  Walking a directory finds every ``.yaml`` of it, Helm
+    values and Kubernetes Services alike, and those are no error.
+    """
+    kind, given_as = settings.kind, "--kind"
+    profile = settings.profile
+    if settings.project is not None:
+        if kind is None:
+            kind, given_as = settings.project.kind_of(item.path), settings.project.file.name
+        if profile is None:
+            profile = settings.project.profile_of(item.path)
+    result = _checked(item, settings, kind, given_as, profile)
+    if (
+        item.directory is not None
+        and kind is None
+        and len(result.errors) == 1
+        and result.errors[0].code in _OTHER_TOOLS_FILES
+    ):
+        reason = _OTHER_TOOLS_FILES[result.errors[0].code] or result.errors[0].message
+        return replace(result, errors=[], skipped=reason)
+    return result
+
+
+def _checked(
+    item: Input, settings: _Settings, kind: str | None, given_as: str, profile: str | None
+) -> Result:
     from estconf.cli import _manifests, _tfjob
     from estconf.io.checks import MAX_DEPTH
     from estconf.io.errors import ConfigFileError, error
@@ -130,14 +166,6 @@ def _check(item: Input, settings: _Settings) -> Result:
     if item.empty_directory:
         message = "is a directory with no .json, .toml, .yaml or .yml file"
         return Result(item.path, None, [error(item.path, "file", message)])
-    kind, given_as = settings.kind, "--kind"
-    project = settings.project
-    profile = settings.profile
-    if project is not None:
-        if kind is None:
-            kind, given_as = project.kind_of(item.path), project.file.name
-        if profile is None:
-            profile = project.profile_of(item.path)
     try:
         content, name = read_input(item.path, settings.input_format, settings.limits)
         fmt = settings.input_format if content is not None else None
@@ -183,6 +211,27 @@ def run(args: argparse.Namespace) -> int:
     from estconf.io.inputs import expand
 
     settings = _settings(args)
-    results = [_check(item, settings) for item in expand(args.files)]
+    items = expand(args.files)
+    results = [_check(item, settings) for item in items]
+    results += _with_nothing_to_check(items, results)
     out(_write(results, args))
     return exit_status(results)
+
+
+def _with_nothing_to_check(items: list[Input], results: list[Result]) -> list[Result]:
+    """A usage error for each directory given whose files were all passed over."""
+    from estconf.io.errors import error
+    from estconf.io.report import Result
+
+    passed_over: dict[str, bool] = {}
+    for item, result in zip(items, results, strict=True):
+        if item.directory is not None:
+            passed_over[item.directory] = passed_over.get(item.directory, True) and bool(
+                result.skipped
+            )
+    message = "is a directory with no config file estconf reads (-v names the files passed over)"
+    return [
+        Result(directory, None, [error(directory, "file", message)])
+        for directory, every_file in passed_over.items()
+        if every_file
+    ]

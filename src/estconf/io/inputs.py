@@ -20,10 +20,14 @@ class Input:
     """One config file to read: ``path``, or standard input when ``path`` is :data:`STDIN`.
 
     ``empty_directory`` is set for a directory given that holds no config file.
+    ``directory`` is the directory given under which the file was found, None for
+    a file given by name: a file found in a directory may be one of another
+    tool's, which a command passes over rather than refuses.
     """
 
     path: str
     empty_directory: bool = False
+    directory: str | None = None
 
 
 def _config_files(directory: str) -> Iterator[str]:
@@ -40,7 +44,7 @@ def expand(arguments: list[str]) -> list[Input]:
     found: list[Input] = []
     for argument in arguments:
         if argument != STDIN and os.path.isdir(argument):
-            files = [Input(path) for path in _config_files(argument)]
+            files = [Input(path, directory=argument) for path in _config_files(argument)]
             found.extend(files or [Input(argument, empty_directory=True)])
         else:
             found.append(Input(argument))

@@ -27,10 +27,12 @@ class Result:
     """How the kind was told: ``--kind``, ``$schema``, ``file name``, ``keys``, ..."""
     profile: str | None = None
     """The profile the file was checked under, if one was named."""
+    skipped: str | None = None
+    """Why a file found in a directory was passed over (another tool's file), else None."""
 
     @property
     def valid(self) -> bool:
-        """Whether the file is valid."""
+        """Whether the file is valid (a file passed over has no error)."""
         return not self.errors
 
 
@@ -40,12 +42,16 @@ def plural(count: int, word: str) -> str:
 
 
 def summary(results: list[Result]) -> str:
-    """One line: how many files were checked, and how many errors they have."""
-    invalid = [r for r in results if not r.valid]
+    """One line: the files checked, their errors, and how many other files were passed over."""
+    checked = [r for r in results if r.skipped is None]
+    skipped = len(results) - len(checked)
+    passed_over = f", {plural(skipped, 'other file')} passed over" if skipped else ""
+    invalid = [r for r in checked if not r.valid]
     if not invalid:
-        return f"{plural(len(results), 'file')} valid"
+        return f"{plural(len(checked), 'file')} valid{passed_over}"
     errors = sum(len(r.errors) for r in invalid)
-    return f"{plural(errors, 'error')} in {len(invalid)} of {plural(len(results), 'file')}"
+    found = f"{plural(errors, 'error')} in {len(invalid)} of {plural(len(checked), 'file')}"
+    return found + passed_over
 
 
 _BOLD, _RED, _GREEN, _CYAN, _RESET = "\033[1m", "\033[31m", "\033[32m", "\033[36m", "\033[0m"
@@ -87,6 +93,10 @@ def write_text(
     """
     lines = []
     for result in results:
+        if result.skipped is not None:
+            if verbose:
+                lines.append(f"{result.file}: passed over, {result.skipped}")
+            continue
         if verbose:
             state = "valid" if result.valid else "invalid"
             lines.append(f"{result.file}: {state}, {_described(result)}")
@@ -124,7 +134,10 @@ def _error_json(error: FileError) -> dict[str, Any]:
 
 
 def write_json(results: list[Result]) -> str:
-    """A JSON object: ``valid``, and for each file its ``kind``, ``valid`` and ``errors``."""
+    """A JSON object: ``valid``; for each file checked its ``kind``, ``valid`` and ``errors``.
+
+    The files of a directory passed over are under ``skipped``, each with the reason.
+    """
     document = {
         "valid": all(r.valid for r in results),
         "files": [
@@ -136,7 +149,9 @@ def write_json(results: list[Result]) -> str:
                 "errors": [_error_json(e) for e in r.errors],
             }
             for r in results
+            if r.skipped is None
         ],
+        "skipped": [{"file": r.file, "reason": r.skipped} for r in results if r.skipped],
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
