@@ -177,3 +177,35 @@ class TestCheckCluster:
             f"{path}: a Kubernetes Pod manifest (apiVersion: v1) sets no TF_CONFIG "
             "(a valueFrom is read only in a pod)\n",
         )
+
+    def test_a_stream_of_manifests_none_of_which_sets_one(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        path = "tests/data/deploy/tensorboard.yaml"
+        assert run(capsys, "check-cluster", path) == (
+            2,
+            "",
+            f"{path}: the Kubernetes manifests of the stream set no TF_CONFIG "
+            "(a valueFrom is read only in a pod)\n",
+        )
+
+    def test_a_directory_passes_over_the_manifests_that_set_none(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        for path in (f"{DATA}/jobs.yaml", "tests/data/deploy/service.yaml"):
+            (tmp_path / Path(path).name).write_bytes((ROOT / path).read_bytes())
+        status, out, _ = run(capsys, "check-cluster", str(tmp_path))
+        assert status == 1
+        assert out.splitlines()[-2:] == [
+            f"{tmp_path}/service.yaml: passed over, a Kubernetes Service manifest (apiVersion: v1) "
+            "sets no TF_CONFIG (a valueFrom is read only in a pod)",
+            "3 nodes, 2 clusters: 1 finding",
+        ]
+        status, out, _ = run(capsys, "check-cluster", "--format", "json", str(tmp_path))
+        assert json.loads(out)["skipped"] == [
+            {
+                "file": f"{tmp_path}/service.yaml",
+                "reason": "a Kubernetes Service manifest (apiVersion: v1) sets no TF_CONFIG "
+                "(a valueFrom is read only in a pod)",
+            }
+        ]

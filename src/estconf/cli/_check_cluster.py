@@ -46,8 +46,9 @@ one TF_CONFIG per line, as 'estconf tf-config' writes); a file of TF_CONFIG=
 lines, an env file (.env) or a shell script (.sh: export TF_CONFIG='...'),
 each line a node; '-' for JSON lines on
 standard input; or a directory (its files of those kinds, by name; not its
-subdirectories).  A node file's keys are checked as 'estconf validate' checks
-a TF_CONFIG file's (a near miss of a key).
+subdirectories; a Kubernetes manifest in it that sets no TF_CONFIG, such as
+a task's Service, is passed over).  A node file's keys are checked as
+'estconf validate' checks a TF_CONFIG file's (a near miss of a key).
 
 Reported, each with the nodes involved: clusters that differ between nodes,
 a task claimed by two nodes, a task of the cluster no node claims, a node
@@ -102,11 +103,16 @@ class _Unreadable(Exception):
 
 
 def _read_nodes(
-    inputs: list[str], limits: Limits, key_errors: list[FileError]
+    inputs: list[str],
+    limits: Limits,
+    key_errors: list[FileError],
+    passed_over: list[tuple[str, str]],
 ) -> Iterator[tuple[str, Any]]:
     """``(name, TF_CONFIG)`` of every node of every input, in order.
 
-    What the keys of a node file break (:func:`_key_errors`) goes to ``key_errors``.
+    What the keys of a node file break (:func:`_key_errors`) goes to ``key_errors``;
+    the files of a directory that are Kubernetes manifests setting no TF_CONFIG
+    (the Services of a job's tasks, say) go to ``passed_over``.
     """
     from estconf.deployment import read_json_lines
 
@@ -130,15 +136,22 @@ def _read_nodes(
                 and entry.is_file()
             )
             for entry in entries:
-                yield from _read_file(str(entry), limits, key_errors)
+                yield from _read_file(str(entry), limits, key_errors, passed_over)
         else:
-            yield from _read_file(name, limits, key_errors)
+            yield from _read_file(name, limits, key_errors, None)
 
 
-def _read_file(name: str, limits: Limits, key_errors: list[FileError]) -> Iterator[tuple[str, Any]]:
+def _read_file(
+    name: str,
+    limits: Limits,
+    key_errors: list[FileError],
+    passed_over: list[tuple[str, str]] | None,
+) -> Iterator[tuple[str, Any]]:
+    """The nodes of one file; ``passed_over`` is None for a file named, not found in a directory."""
     from estconf import files
     from estconf._path import format_path
     from estconf.deployment import read_env_lines, read_json_lines
+    from estconf.io import kinds
     from estconf.io.checks import MAX_SIZE
     from estconf.io.errors import error
     from estconf.io.parse import decode, read
@@ -162,12 +175,17 @@ def _read_file(name: str, limits: Limits, key_errors: list[FileError]) -> Iterat
             except files.ConfigFileError as exc:
                 if [e.code for e in exc.errors] != ["documents"]:
                     raise
-                yield from _stream(name, limits)
+                yield from _stream(name, limits, passed_over)
                 return
             found = _set_in(name, data)
             if found is None:  # the file is the TF_CONFIG itself
                 key_errors.extend(_key_errors(name, data))
                 yield name, data
+            elif not found:  # a manifest that sets none
+                message = f"{kinds.manifest_of(data)} sets {_NO_TF_CONFIG}"
+                if passed_over is None:
+                    raise _unreadable(error(name, "no_tf_config", message))
+                passed_over.append((name, message))
             elif len(found) == 1:
                 yield name, found[0][1]
             else:
@@ -176,11 +194,15 @@ def _read_file(name: str, limits: Limits, key_errors: list[FileError]) -> Iterat
         raise _Unreadable(Result(name, None, exc.errors)) from None
 
 
-def _stream(name: str, limits: Limits) -> Iterator[tuple[str, Any]]:
+def _stream(
+    name: str, limits: Limits, passed_over: list[tuple[str, str]] | None
+) -> Iterator[tuple[str, Any]]:
     """The nodes of a YAML stream of env lists and manifests, each ``FILE:LINE`` of its value.
 
-    ``tf-config --format k8s`` writes such a stream of env lists.  A stream
-    holding another document (a TF_CONFIG) is refused: one file, one TF_CONFIG.
+    ``tf-config --format k8s`` writes such a stream of env lists; a job's
+    manifests hold a Job for each task and the Services that name them, which
+    set no TF_CONFIG.  A stream holding another document (a TF_CONFIG) is
+    refused: one file, one TF_CONFIG.
     """
     from estconf.io.checks import MAX_DEPTH, MAX_SIZE
     from estconf.io.errors import error
@@ -188,6 +210,7 @@ def _stream(name: str, limits: Limits) -> Iterator[tuple[str, Any]]:
 
     raw = read(Path(name), name, limits.get("max_size", MAX_SIZE))
     documents = parse_documents(decode(raw, name), "yaml", name, limits.get("max_depth", MAX_DEPTH))
+    nodes = []
     for document in documents:
         found = _set_in(name, document.data)
         if found is None:
@@ -199,7 +222,14 @@ def _stream(name: str, limits: Limits) -> Iterator[tuple[str, Any]]:
         spans = document.locate(path for path, _ in found)
         for path, value in found:
             span = spans.get(path)
-            yield (name if span is None else f"{name}:{span.value.line}"), value
+            nodes.append(((name if span is None else f"{name}:{span.value.line}"), value))
+    message = f"the Kubernetes manifests of the stream set {_NO_TF_CONFIG}"
+    if nodes:
+        yield from nodes
+    elif passed_over is None:
+        raise _unreadable(error(name, "no_tf_config", message))
+    else:
+        passed_over.append((name, message))
 
 
 def _unreadable(found: FileError) -> _Unreadable:
@@ -208,11 +238,15 @@ def _unreadable(found: FileError) -> _Unreadable:
     return _Unreadable(Result(found.file, None, [found]))
 
 
+_NO_TF_CONFIG = "no TF_CONFIG (a valueFrom is read only in a pod)"
+
+
 def _set_in(name: str, data: Any) -> list[tuple[Loc, str]] | None:
     """The TF_CONFIG values a container's env list or a Kubernetes manifest sets, by path.
 
-    ``None`` when ``data`` is neither: it is a TF_CONFIG itself.  A TFJob, and
-    an env list or a manifest that sets no TF_CONFIG value, are refused.
+    ``None`` when ``data`` is neither: it is a TF_CONFIG itself; ``[]`` for a
+    manifest that sets none.  A TFJob, and an env list that sets no TF_CONFIG
+    value, are refused.
     """
     from estconf import TFConfig
     from estconf.cli._manifests import tf_configs_in
@@ -229,10 +263,8 @@ def _set_in(name: str, data: Any) -> list[tuple[Loc, str]] | None:
     if not env_list and manifest is None:
         return None
     found = list(tf_configs_in(data))
-    if not found:
-        what = "the env list" if env_list else manifest
-        message = f"{what} sets no TF_CONFIG (a valueFrom is read only in a pod)"
-        raise _unreadable(error(name, "no_tf_config", message))
+    if not found and env_list:
+        raise _unreadable(error(name, "no_tf_config", f"the env list sets {_NO_TF_CONFIG}"))
     return found
 
 
@@ -267,9 +299,10 @@ def run(args: argparse.Namespace) -> int:
     from estconf.io import report as file_report
 
     limits = limit_args(args)
+    key_errors: list[FileError] = []
+    passed_over: list[tuple[str, str]] = []
     try:
-        key_errors: list[FileError] = []
-        nodes = list(_read_nodes(args.inputs, limits, key_errors))
+        nodes = list(_read_nodes(args.inputs, limits, key_errors, passed_over))
     except _Unreadable as exc:
         text = file_report.write_text([exc.result])
         out(text.rsplit("\n", 2)[0] + "\n", sys.stderr)  # the errors, without the summary line
@@ -280,7 +313,7 @@ def run(args: argparse.Namespace) -> int:
         report = report.model_copy(update={"findings": findings})
     hints = _hints(report, nodes)
     writer = {"text": _text, "json": _json, "github": _github}[args.format]
-    out(writer(report, hints))
+    out(writer(report, hints, passed_over))
     return EXIT_OK if report.valid else EXIT_INVALID
 
 
@@ -311,12 +344,13 @@ def _hints(report: ClusterReport, nodes: list[tuple[str, Any]]) -> list[str]:
     return hints
 
 
-def _text(report: ClusterReport, hints: list[str]) -> str:
+def _text(report: ClusterReport, hints: list[str], passed_over: list[tuple[str, str]]) -> str:
     lines = []
     for finding in report.findings:
         lines.append(str(finding))
         lines.extend(_diff(finding))
     lines.extend(f"hint: {hint}" for hint in hints)
+    lines.extend(f"{name}: passed over, {reason}" for name, reason in passed_over)
     lines.append(report.summary())
     return "".join(f"{line}\n" for line in lines)
 
@@ -336,14 +370,15 @@ def _diff(finding: Finding) -> list[str]:
     return lines
 
 
-def _json(report: ClusterReport, hints: list[str]) -> str:
+def _json(report: ClusterReport, hints: list[str], passed_over: list[tuple[str, str]]) -> str:
     import json
 
-    document = {**report.model_dump(mode="json"), "hints": hints}
+    skipped = [{"file": name, "reason": reason} for name, reason in passed_over]
+    document = {**report.model_dump(mode="json"), "hints": hints, "skipped": skipped}
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-def _github(report: ClusterReport, hints: list[str]) -> str:
+def _github(report: ClusterReport, hints: list[str], passed_over: list[tuple[str, str]]) -> str:
     """One ``::error`` per finding, at its first node's file (and line, for JSON lines)."""
     from estconf.io.errors import FileError
     from estconf.io.report import Result, write_github
