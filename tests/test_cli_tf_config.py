@@ -161,8 +161,6 @@ class TestFromATFJob:
             "tf-config",
             "--tfjob",
             "-",
-            "--input-format",
-            "yaml",
             "--name",
             "sweep-x1",
             stdin=manifest,

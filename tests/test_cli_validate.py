@@ -341,6 +341,60 @@ class TestInputs:
         assert status == 0
         assert "chief:0" in out
 
+    def test_explain_readers_read_stdin_in_the_format_given(
+        self, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        stdin(monkeypatch, b"cluster: {worker: ['w:1']}\ntask: {type: worker, index: 0}\n")
+        argv = ("explain", "--readers", "--tf-config", "-", "--input-format", "yaml")
+        status, out, _ = run(capsys, *argv)
+        assert status == 0
+        assert "worker:0" in out
+
+
+class TestFilesWhoseNameTellsNoFormat:
+    """``--input-format`` is the format of a file named without a suffix, as ``<(command)`` is."""
+
+    YAML_CHIEF = "cluster: {chief: ['c:1']}\ntask: {type: chief, index: 0}\n"
+
+    def test_refused_without_input_format(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        path = tmp_path / "node"
+        path.write_text(self.YAML_CHIEF, encoding="utf-8")
+        status, out, _ = run(capsys, "validate", str(path))
+        assert status == 1
+        assert out.startswith(
+            f"{path}: cannot tell the format from the file name: name it .json, .toml, .yaml "
+            "or .yml, or give the format explicitly\n"
+        )
+
+    def test_read_in_the_format_given(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        path = tmp_path / "node"
+        path.write_text(self.YAML_CHIEF, encoding="utf-8")
+        status, out, _ = run(capsys, "validate", "-v", "--input-format", "yaml", str(path))
+        assert (status, out) == (0, f"{path}: valid, kind tf_config (from keys)\n1 file valid\n")
+        status, out, _ = run(capsys, "explain", "--input-format", "yaml", "--tf-config", str(path))
+        assert (status, out.splitlines()[1]) == (0, "task                  chief:0")
+
+    def test_a_manifest_is_checked_as_one(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        path = tmp_path / "manifests"
+        path.write_bytes((ROOT / "tests/data/kubernetes/configmap.yaml").read_bytes())
+        status, out, _ = run(capsys, "validate", "--input-format", "yaml", str(path))
+        assert status == 1
+        assert out.startswith(f"{path}:7:14: data.TF_CONFIG: TF_CONFIG cluster: If")
+
+    def test_the_suffix_wins(self, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+        path = tmp_path / "tf_config.yaml"
+        path.write_text(self.YAML_CHIEF, encoding="utf-8")
+        assert run(capsys, "validate", "--input-format", "json", str(path))[:2] == (
+            0,
+            "1 file valid\n",
+        )
+
     def test_directory(self, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
         write(tmp_path / "tf_config.json", CHIEF)
         (tmp_path / "deep").mkdir()

@@ -70,13 +70,27 @@ class Parser(argparse.ArgumentParser):
 
 
 def add_input_format(parser: argparse.ArgumentParser) -> None:
-    """Add ``--input-format``: the format of standard input (``-``)."""
+    """Add ``--input-format``: the format of standard input, and of a file whose name tells none."""
     parser.add_argument(
         "--input-format",
         choices=INPUT_FORMATS,
-        default="json",
-        help="the format of standard input, given as - (default: json)",
+        help="the format of standard input, given as - (default: json), and of a file "
+        "whose name tells none, such as <(command)",
     )
+
+
+def format_for(path: str, input_format: str | None) -> str | None:
+    """The format to read ``path`` in: ``--input-format`` when its name tells none, else None.
+
+    A name's suffix wins (``.yaml`` is YAML whatever ``--input-format`` says);
+    standard input is JSON unless ``--input-format`` says otherwise.
+    """
+    from estconf.io import parse
+    from estconf.io.inputs import STDIN
+
+    if path == STDIN:
+        return input_format or "json"
+    return None if parse.format_of(path) is not None else input_format
 
 
 def add_color(parser: argparse.ArgumentParser) -> None:
@@ -150,12 +164,12 @@ class Invalid(Exception):
         self.results = results
 
 
-def load_or_fail(path: str, kind: str, limits: Limits) -> Any:
+def load_or_fail(path: str, kind: str, limits: Limits, input_format: str | None = None) -> Any:
     from estconf import files
     from estconf.io.report import Result
 
     try:
-        return files.load(path, kind, **limits)
+        return files.load(path, kind, format=format_for(path, input_format), **limits)
     except files.ConfigFileError as exc:
         raise Invalid([Result(path, exc.kind, exc.errors)]) from None
 
@@ -209,7 +223,7 @@ def manifest_bytes(
 
     if content is not None:
         return None if input_format not in ("json", "yaml") else (content, input_format)
-    fmt = parse.format_of(name)
+    fmt = parse.format_of(name) or input_format
     if fmt not in ("json", "yaml"):
         return None
     try:
@@ -242,13 +256,13 @@ def environ_bytes(name: str) -> bytes:
     return os.environ[name].encode("utf-8", "surrogateescape")
 
 
-def read_or_fail(path: str, limits: Limits) -> dict[str, Any]:
+def read_or_fail(path: str, limits: Limits, input_format: str | None = None) -> dict[str, Any]:
     from estconf import files
     from estconf.io.errors import error
     from estconf.io.report import Result
 
     try:
-        data = files.read_data(path, **limits)
+        data = files.read_data(path, format=format_for(path, input_format), **limits)
     except files.ConfigFileError as exc:
         raise Invalid([Result(path, None, exc.errors)]) from None
     if not isinstance(data, dict):

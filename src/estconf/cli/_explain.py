@@ -19,6 +19,7 @@ from estconf.cli._common import (
     environ_bytes,
     errors_of,
     exit_status,
+    format_for,
     limit_args,
     load_or_fail,
     loads_or_fail,
@@ -104,18 +105,20 @@ def _explained(args: argparse.Namespace) -> tuple[RunConfig, str]:
     config: RunConfig | None = None
     data: dict[str, Any] = {}
     if args.config is not None:
-        data = read_or_fail(args.config, limits)
+        data = read_or_fail(args.config, limits, args.input_format)
         kind = "tpu_run_config" if "tpu_config" in data else "run_config"
-        config = load_or_fail(args.config, kind, limits)
+        config = load_or_fail(args.config, kind, limits, args.input_format)
     if config is not None and "tf_config" in data:
         if args.tf_config is not None:
             raise UsageError(f"{args.config} has a tf_config key; drop it or --tf-config, not both")
         return config, f"{args.config} (tf_config)"
     if args.tf_config == "-":
         text = read_stdin(limits)
-        tf_config, source = loads_or_fail(text, "<stdin>", limits, args.input_format), "stdin"
+        fmt = args.input_format or "json"
+        tf_config, source = loads_or_fail(text, "<stdin>", limits, fmt), "stdin"
     elif args.tf_config is not None:
-        tf_config, source = load_or_fail(args.tf_config, "tf_config", limits), args.tf_config
+        tf_config = load_or_fail(args.tf_config, "tf_config", limits, args.input_format)
+        source = args.tf_config
     elif "TF_CONFIG" in os.environ:
         tf_config = loads_or_fail(environ_bytes("TF_CONFIG"), "$TF_CONFIG", limits)
         source = "the TF_CONFIG environment variable"
@@ -211,11 +214,12 @@ def _tf_config_only(args: argparse.Namespace, limits: Limits) -> tuple[TFConfig,
     plain = dataclasses.replace(kinds.get("tf_config"), checks=())
     name = args.tf_config
     try:
+        fmt = None if name is None else format_for(name, args.input_format)
         if name == "-":
             name, text = "<stdin>", read_stdin(limits)
-            return _loaded(files.loads(text, "json", plain, name=name, **limits)), "stdin"
+            return _loaded(files.loads(text, fmt or "json", plain, name=name, **limits)), "stdin"
         if name is not None:
-            return _loaded(files.load(name, plain, **limits)), name
+            return _loaded(files.load(name, plain, format=fmt, **limits)), name
         if "TF_CONFIG" in os.environ:
             name = "$TF_CONFIG"
             text = environ_bytes("TF_CONFIG")

@@ -133,12 +133,6 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     tfjob.add_argument(
         "--name", metavar="NAME", help="the TFJob's name, for a manifest with only generateName"
     )
-    tfjob.add_argument(
-        "--input-format",
-        choices=("yaml", "json"),
-        default="yaml",
-        help="the manifest's format (default: yaml, which also reads JSON)",
-    )
     tf_config.add_argument(
         "--cluster-domain",
         metavar="D",

@@ -16,6 +16,7 @@ from estconf.cli._common import (
     add_input_format,
     add_limits,
     exit_status,
+    format_for,
     limit_args,
     manifest_bytes,
     out,
@@ -105,7 +106,7 @@ class _Settings:
 
     kind: str | None
     profile: str | None
-    input_format: str
+    input_format: str | None
     limits: Limits
     project: Project | None
 
@@ -168,7 +169,7 @@ def _checked(
         return Result(item.path, None, [error(item.path, "file", message)])
     try:
         content, name = read_input(item.path, settings.input_format, settings.limits)
-        fmt = settings.input_format if content is not None else None
+        fmt = format_for(item.path, settings.input_format)
         manifests = manifest_bytes(name, content, fmt, settings.limits)
         if manifests is not None:
             raw, manifest_format = manifests

@@ -228,7 +228,8 @@ def _format(name: str, format: str | None) -> str:
         raise refused(
             name,
             "format",
-            "cannot tell the format from the file name: name it .json, .toml, .yaml or .yml",
+            "cannot tell the format from the file name: name it .json, .toml, .yaml or .yml, "
+            "or give the format explicitly",
         )
     return fmt
 
