@@ -31,12 +31,18 @@ class Input:
 
 
 def _config_files(directory: str) -> Iterator[str]:
-    """The config files under ``directory``, sorted; hidden directories are not entered."""
+    """The config files under ``directory``, sorted; hidden directories are not entered.
+
+    Only regular files count: reading a named pipe found there would wait for a
+    writer that never comes.
+    """
     for root, folders, names in os.walk(directory):
         folders[:] = sorted(f for f in folders if not f.startswith("."))
         for name in sorted(names):
-            if Path(name).suffix.lower() in SUFFIXES and not name.startswith("."):
-                yield os.path.join(root, name)
+            path = os.path.join(root, name)
+            named = Path(name).suffix.lower() in SUFFIXES and not name.startswith(".")
+            if named and os.path.isfile(path):
+                yield path
 
 
 def expand(arguments: list[str]) -> list[Input]:

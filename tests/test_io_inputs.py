@@ -1,0 +1,48 @@
+"""estconf.io.inputs: the files a command is given, directories walked."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from estconf.io.inputs import STDIN, Input, expand
+
+
+def test_files_and_standard_input_as_given() -> None:
+    assert expand(["b.json", STDIN, "a.yaml"]) == [
+        Input("b.json"),
+        Input(STDIN),
+        Input("a.yaml"),
+    ]
+
+
+def test_a_directory_stands_for_its_config_files(tmp_path: Path) -> None:
+    for name in ("b.yaml", "a.JSON", "notes.txt", ".hidden.json", "c.toml"):
+        (tmp_path / name).write_text("{}", encoding="utf-8")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "d.yml").write_text("{}", encoding="utf-8")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "e.json").write_text("{}", encoding="utf-8")
+    directory = str(tmp_path)
+    assert expand([directory]) == [
+        Input(os.path.join(directory, name), directory=directory)
+        for name in ("a.JSON", "b.yaml", "c.toml", os.path.join("sub", "d.yml"))
+    ]
+
+
+def test_a_directory_without_config_files(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("x", encoding="utf-8")
+    assert expand([str(tmp_path)]) == [Input(str(tmp_path), empty_directory=True)]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_only_regular_files_are_read(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "pipe.yaml")  # reading it would wait for a writer
+    (tmp_path / "real.yaml").write_text("{}", encoding="utf-8")
+    (tmp_path / "link.yaml").symlink_to(tmp_path / "real.yaml")
+    assert [item.path for item in expand([str(tmp_path)])] == [
+        str(tmp_path / "link.yaml"),
+        str(tmp_path / "real.yaml"),
+    ]
