@@ -92,6 +92,11 @@ EXPECTED: dict[tuple[str, str], list[str]] = {
     ],
     # one replica: no TF_CONFIG at all, as meant (a note, not reported)
     ("single_replica.yaml", "estimator"): [],
+    # one replica with a TF_CONFIG set by hand: the program reads it
+    ("single_pod_tf_config.yaml", "estimator"): [
+        f"17:19: {SPECS}.Worker.template.spec.containers[0].env[0].value: tfjob_missing_chief"
+    ],
+    ("single_pod_tf_config.yaml", "mwms"): [],
     # upper- and lower-case replica types
     ("letter_case.yaml", "estimator"): [],
     ("letter_case.yaml", "mwms"): [f"16:5: {SPECS}.ps: {NO_PS}"],

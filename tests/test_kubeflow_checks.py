@@ -198,11 +198,57 @@ def test_single_replica() -> None:
     assert found((finding,)) == [("tfjob_single_replica", "note", "spec.tfReplicaSpecs")]
 
 
+def hand_set(value: str) -> dict[str, Any]:
+    """A pod template whose ``tensorflow`` container sets TF_CONFIG to ``value``."""
+    return {"spec": {"containers": [container(env=[{"name": "TF_CONFIG", "value": value}])]}}
+
+
 def test_hand_set_tf_config_of_a_single_pod_is_used() -> None:
-    template = {"spec": {"containers": [container(env=[{"name": "TF_CONFIG", "value": "{}"}])]}}
-    findings = check(job(Worker={"template": template}))
-    assert [f.code for f in findings] == ["tfjob_tf_config_set", "tfjob_single_replica"]
+    findings = check(job(Worker={"template": hand_set("{}")}))
+    assert [(f.code, f.severity) for f in findings] == [
+        ("tfjob_tf_config_set", "note"),
+        ("tfjob_single_replica", "note"),
+    ]
     assert "used as written" in findings[0].message
+    assert findings[1].message.endswith("its program reads the one set by hand")
+
+
+VALUE = ("spec", "tfReplicaSpecs", "Worker", "template", "spec", "containers", 0, "env", 0, "value")
+
+
+@pytest.mark.parametrize(
+    ("value", "code", "says"),
+    [
+        (
+            '{"cluster": {"worker": ["w:1"]}, "task": {"type": "worker", "index": 0}}',
+            "tfjob_missing_chief",
+            'it must have one "chief" node',
+        ),
+        ('{"task": {}, "task": {}}', "tfjob_tf_config_refused", "duplicate key 'task'"),
+        ("[]", "tfjob_tf_config_refused", "TF_CONFIG is not a JSON object"),
+        ("{", "tfjob_tf_config_refused", "JSON"),
+    ],
+)
+def test_hand_set_tf_config_of_a_single_pod_is_checked(value: str, code: str, says: str) -> None:
+    refused = [f for f in check(job(Worker={"template": hand_set(value)})) if f.severity == "error"]
+    assert [(f.code, f.location) for f in refused] == [(code, VALUE)]
+    assert refused[0].message.startswith("the pod refuses the TF_CONFIG set by hand: ")
+    assert says in refused[0].message
+
+
+def test_hand_set_tf_config_of_a_single_pod_under_another_reader() -> None:
+    workers = '{"cluster": {"worker": ["w:1"]}, "task": {"type": "worker", "index": 0}}'
+    tfjob = job(Worker={"template": hand_set(workers)})
+    assert [f.severity for f in check(tfjob, node_check=lambda tf_config: None)] == ["note", "note"]
+    assert [f.severity for f in check(tfjob, node_check=None)] == ["note", "note"]
+
+
+def test_hand_set_tf_config_of_a_distributed_job_is_never_seen() -> None:
+    findings = check(job(Worker={"replicas": 2, "template": hand_set("{")}))
+    assert [(f.code, f.severity) for f in findings] == [
+        ("tfjob_tf_config_set", "warning"),
+        ("tfjob_missing_chief", "error"),
+    ]
 
 
 def test_dynamic_worker() -> None:

@@ -21,6 +21,7 @@ from typing import Any, Final
 
 from pydantic import ValidationError
 
+from estconf._json import loads
 from estconf.kubeflow._webhook import GENERATED_SUFFIX, dns1035_label_errors, webhook_refusals
 from estconf.kubeflow.finding import Finding, Location
 from estconf.kubeflow.manifest import (
@@ -118,8 +119,9 @@ def check(
     if not tfjob.metadata.name and not name:
         name = (tfjob.metadata.generate_name or "") + GENERATED_SUFFIX
     prediction = predict(tfjob, name=name, namespace=namespace, operator=operator)
-    findings += _tf_config_set(tfjob, prediction)
-    findings += _single_replica(tfjob, prediction)
+    hand_set = _tf_config_set(tfjob, prediction, node_check)
+    findings += hand_set
+    findings += _single_replica(prediction, hand_set)
     findings += _service_names(tfjob, prediction)
     findings += _dynamic_worker(tfjob, prediction)
     if node_check is not None and prediction.distributed:
@@ -257,7 +259,15 @@ def _port_findings(tfjob: TFJob) -> list[Finding]:
     return findings
 
 
-def _tf_config_set(tfjob: TFJob, prediction: Prediction) -> list[Finding]:
+def _tf_config_set(
+    tfjob: TFJob, prediction: Prediction, node_check: NodeCheck | None
+) -> list[Finding]:
+    """A TF_CONFIG set by hand on a ``tensorflow`` container.
+
+    In a distributed job the operator's own comes after it and wins: a mistake.
+    In a job of one pod the operator sets none, so the pod's program reads
+    this one: a note, and its value is checked as the operator's would be.
+    """
     findings = []
     for key, _, spec in tfjob.replica_specs():
         position = spec.tensorflow_container
@@ -266,33 +276,67 @@ def _tf_config_set(tfjob: TFJob, prediction: Prediction) -> list[Finding]:
         for i, variable in enumerate(spec.template.spec.containers[position].env):
             if variable.name != _TF_CONFIG:
                 continue
+            location = (*_SPECS, key, "template", "spec", "containers", position, "env", i)
+            if prediction.distributed:
+                findings.append(
+                    Finding(
+                        code="tfjob_tf_config_set",
+                        severity="warning",
+                        message="the operator appends its own TF_CONFIG to this container, and "
+                        "of two variables with one name the last wins: this one is never seen",
+                        hint="remove it: the operator writes TF_CONFIG for every pod",
+                        location=location,
+                    )
+                )
+                continue
             findings.append(
                 Finding(
                     code="tfjob_tf_config_set",
-                    severity="warning",
-                    message=(
-                        "the operator appends its own TF_CONFIG to this container, and of two "
-                        "variables with one name the last wins: this one is never seen"
-                        if prediction.distributed
-                        else "the job has one pod, so the operator sets no TF_CONFIG and this "
-                        "one is used as written"
-                    ),
-                    hint="remove it: the operator writes TF_CONFIG for every pod",
-                    location=(*_SPECS, key, "template", "spec", "containers", position, "env", i),
+                    severity="note",
+                    message="the job has one pod, so the operator sets no TF_CONFIG and this one "
+                    "is used as written",
+                    location=location,
                 )
             )
+            if node_check is not None and isinstance(variable.value, str):
+                findings += _hand_set_findings(variable.value, node_check, (*location, "value"))
     return findings
 
 
-def _single_replica(tfjob: TFJob, prediction: Prediction) -> list[Finding]:
+def _hand_set_findings(text: str, node_check: NodeCheck, location: Location) -> list[Finding]:
+    """What the pod's program refuses in the TF_CONFIG ``text`` set by hand."""
+    try:
+        tf_config = loads(text)
+        if not isinstance(tf_config, dict):
+            raise ValueError("TF_CONFIG is not a JSON object")
+        node_check(tf_config)
+    except ValueError as exc:
+        return [
+            Finding(
+                code=f"tfjob_{code}",
+                severity="error",
+                message=f"the pod refuses the TF_CONFIG set by hand: {_shorten(message)}",
+                location=location,
+            )
+            for code, message, _ in _problems(exc)
+        ]
+    return []
+
+
+def _single_replica(prediction: Prediction, hand_set: list[Finding]) -> list[Finding]:
     if prediction.distributed:
         return []
+    alone = (
+        "its program reads the one set by hand"
+        if hand_set
+        else "the pod runs alone (the Estimator in local mode)"
+    )
     return [
         Finding(
             code="tfjob_single_replica",
             severity="note",
             message="the replica types the operator knows add up to one pod: it sets no "
-            "TF_CONFIG, and the pod runs alone (the Estimator in local mode)",
+            f"TF_CONFIG, and {alone}",
             hint="for distributed training give more replicas",
             location=_SPECS,
         )
