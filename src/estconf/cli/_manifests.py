@@ -106,7 +106,9 @@ def check_text(raw: bytes, fmt: str, name: str, profile: str, max_depth: int) ->
 
 
 def _setting_none(
-    documents: list[parse.Document], manifests: list[Any], name: str
+    documents: list[parse.Document],
+    manifests: list[tuple[parse.Document, list[tuple[Loc, str]]]],
+    name: str,
 ) -> Result | None:
     """The refusal of a stream of manifests none of which sets TF_CONFIG, or None."""
     from estconf.io.report import Result
