@@ -169,24 +169,23 @@ class TestCheckCluster:
             f"{node} (spec.initContainers[0].env[0].value)",
         ]
 
-    def test_a_manifest_that_sets_no_tf_config(self, capsys: pytest.CaptureFixture[str]) -> None:
-        path = "tests/data/invalid/tf_config_pod.yaml"
-        assert run(capsys, "check-cluster", path) == (
-            2,
-            "",
-            f"{path}: a Kubernetes Pod manifest (apiVersion: v1) sets no TF_CONFIG "
-            "(a valueFrom is read only in a pod)\n",
-        )
-
-    def test_a_stream_of_manifests_none_of_which_sets_one(
-        self, capsys: pytest.CaptureFixture[str]
+    @pytest.mark.parametrize(
+        ("path", "what"),
+        [
+            (
+                "tests/data/invalid/tf_config_pod.yaml",
+                "a Kubernetes Pod manifest (apiVersion: v1) sets",
+            ),
+            ("tests/data/deploy/tensorboard.yaml", "the Kubernetes manifests of the stream set"),
+        ],
+    )
+    def test_named_manifests_that_set_no_tf_config(
+        self, capsys: pytest.CaptureFixture[str], path: str, what: str
     ) -> None:
-        path = "tests/data/deploy/tensorboard.yaml"
         assert run(capsys, "check-cluster", path) == (
             2,
             "",
-            f"{path}: the Kubernetes manifests of the stream set no TF_CONFIG "
-            "(a valueFrom is read only in a pod)\n",
+            f"{path}: {what} no TF_CONFIG (a valueFrom is read only in a pod)\n",
         )
 
     def test_a_directory_passes_over_the_manifests_that_set_none(
