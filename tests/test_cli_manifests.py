@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from estconf.cli import main
-from estconf.cli._manifests import tf_configs_in
+from estconf.cli._manifests import tf_config_set_in, tf_configs_in
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = "tests/data/kubernetes"
@@ -140,6 +140,49 @@ class TestValidate:
         status, out, _ = run(capsys, "validate", str(stream))
         assert status == 1
         assert out.startswith(f"{stream}:3:1: the file holds more than one YAML document")
+
+
+class TestExplain:
+    """``explain --tf-config`` reads the one TF_CONFIG a manifest sets."""
+
+    def test_the_one_tf_config_of_a_manifest(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, _, err = run(capsys, "explain", "--tf-config", f"{DATA}/configmap.yaml")
+        assert status == 1
+        assert err.startswith(
+            f"{DATA}/configmap.yaml (data.TF_CONFIG):1:13: cluster: If \"cluster\" is set"
+        )
+        argv = ("explain", "--readers", "--format", "json", "--tf-config", f"{DATA}/configmap.yaml")
+        status, out, _ = run(capsys, *argv)
+        assert status == 0
+        assert json.loads(out)["tf_config_source"] == f"{DATA}/configmap.yaml (data.TF_CONFIG)"
+
+    def test_several_are_no_one_node(self, capsys: pytest.CaptureFixture[str]) -> None:
+        with pytest.raises(SystemExit) as exited:
+            run(capsys, "explain", "--tf-config", f"{DATA}/jobs.yaml")
+        assert exited.value.code == 2
+        assert (
+            f"{DATA}/jobs.yaml sets 3 TF_CONFIGs ({DATA}/jobs.yaml:14, {DATA}/jobs.yaml:29, "
+            f"{DATA}/jobs.yaml:44), one a node: check them together with estconf check-cluster"
+        ) in capsys.readouterr().err
+
+    @pytest.mark.parametrize(
+        "text",
+        [
+            b'{"cluster": {}, "task": {}}',  # a TF_CONFIG file
+            b"apiVersion: v1\nkind: Service\n",  # sets none
+            b"apiVersion: kubeflow.org/v1\nkind: TFJob\nspec: {}\n",  # the operator's to set
+            b"{",  # unreadable: the file pipeline says why
+        ],
+    )
+    def test_other_files_are_left_to_the_file_pipeline(self, text: bytes) -> None:
+        assert tf_config_set_in(text, "yaml", "f.yaml", 64) is None
+
+    def test_where_the_value_is(self) -> None:
+        manifest = json.dumps(pod({"name": "TF_CONFIG", "value": WORKERS})).encode()
+        assert tf_config_set_in(manifest, "json", "pod.json", 64) == (
+            WORKERS,
+            "pod.json (spec.containers[0].env[0].value)",
+        )
 
 
 class TestCheckCluster:

@@ -23,6 +23,7 @@ from estconf.cli._common import (
     limit_args,
     load_or_fail,
     loads_or_fail,
+    manifest_bytes,
     out,
     read_or_fail,
     read_stdin,
@@ -116,6 +117,9 @@ def _explained(args: argparse.Namespace) -> tuple[RunConfig, str]:
         text = read_stdin(limits)
         fmt = args.input_format or "json"
         tf_config, source = loads_or_fail(text, "<stdin>", limits, fmt), "stdin"
+    elif (set_in := _set_in_manifest(args, limits)) is not None:
+        text, source = set_in
+        tf_config = loads_or_fail(text, source, limits)
     elif args.tf_config is not None:
         tf_config = load_or_fail(args.tf_config, "tf_config", limits, args.input_format)
         source = args.tf_config
@@ -218,6 +222,9 @@ def _tf_config_only(args: argparse.Namespace, limits: Limits) -> tuple[TFConfig,
         if name == "-":
             name, text = "<stdin>", read_stdin(limits)
             return _loaded(files.loads(text, fmt or "json", plain, name=name, **limits)), "stdin"
+        if (set_in := _set_in_manifest(args, limits)) is not None:
+            text, name = set_in
+            return _loaded(files.loads(text, "json", plain, name=name, **limits)), name
         if name is not None:
             return _loaded(files.load(name, plain, format=fmt, **limits)), name
         if "TF_CONFIG" in os.environ:
@@ -230,6 +237,26 @@ def _tf_config_only(args: argparse.Namespace, limits: Limits) -> tuple[TFConfig,
     except files.ConfigFileError as exc:
         raise Invalid([Result(name, exc.kind, exc.errors)]) from None
     return TFConfig(), "none (TF_CONFIG is not set)"
+
+
+def _set_in_manifest(args: argparse.Namespace, limits: Limits) -> tuple[str, str] | None:
+    """The TF_CONFIG a ``--tf-config`` Kubernetes manifest sets, and where; else None."""
+    from estconf.cli._manifests import tf_config_set_in
+    from estconf.io.checks import MAX_DEPTH
+
+    if args.tf_config in (None, "-"):
+        return None
+    fmt = format_for(args.tf_config, args.input_format)
+    manifest = manifest_bytes(args.tf_config, None, fmt, limits)
+    if manifest is None:
+        return None
+    raw, manifest_format = manifest
+    try:
+        return tf_config_set_in(
+            raw, manifest_format, args.tf_config, limits.get("max_depth", MAX_DEPTH)
+        )
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _loaded(model: Any) -> TFConfig:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
+from estconf._path import format_path
 from estconf.io import kinds, parse
 from estconf.io._positions import Loc
 from estconf.io.errors import ConfigFileError, FileError, error
@@ -20,7 +21,7 @@ from estconf.io.errors import ConfigFileError, FileError, error
 if TYPE_CHECKING:
     from estconf.io.report import Result
 
-__all__ = ["KIND", "check_text", "tf_configs_in"]
+__all__ = ["KIND", "check_text", "tf_config_set_in", "tf_configs_in"]
 
 KIND: Final = "manifest"
 """The kind ``validate`` reports for a file of Kubernetes manifests that set TF_CONFIG."""
@@ -103,6 +104,42 @@ def check_text(raw: bytes, fmt: str, name: str, profile: str, max_depth: int) ->
                     error(name, inner.code, message, path, position=position, value=inner.value)
                 )
     return Result(name, KIND, errors, profile=profile)
+
+
+def tf_config_set_in(raw: bytes, fmt: str, name: str, max_depth: int) -> tuple[str, str] | None:
+    """The one TF_CONFIG value the Kubernetes manifests of a file set, and where it is.
+
+    Where is ``FILE (path)``: the name its errors are reported under.
+
+    None when the file holds no manifest that sets one (a TF_CONFIG file, a
+    TFJob, a Service): the config file pipeline reads it, and refuses what it
+    must.
+
+    Raises:
+        ValueError: the manifests set several TF_CONFIGs, which are not one node's.
+    """
+    try:
+        documents = parse.parse_documents(parse.decode(raw, name), fmt, name, max_depth)
+    except ConfigFileError:
+        return None
+    found: list[tuple[str, str, str]] = []
+    for document in documents:
+        data = document.data
+        if not isinstance(data, Mapping) or kinds.manifest_of(data) is None or kinds.is_tfjob(data):
+            continue
+        values = list(tf_configs_in(data))
+        spans = document.locate(path for path, _ in values)
+        for path, value in values:
+            span = spans.get(path)
+            line = name if span is None else f"{name}:{span.value.line}"
+            found.append((value, f"{name} ({format_path(path)})", line))
+    if len(found) > 1:
+        lines = ", ".join(line for _, _, line in found[:3]) + (", ..." if len(found) > 3 else "")
+        raise ValueError(
+            f"{name} sets {len(found)} TF_CONFIGs ({lines}), one a node: check them together "
+            f"with estconf check-cluster {name}"
+        )
+    return found[0][:2] if found else None
 
 
 def _setting_none(
