@@ -56,12 +56,18 @@ class TestWhereTFConfigIsSet:
         assert list(tf_configs_in(config_map)) == [(("data", "TF_CONFIG"), "{}")]
         assert list(tf_configs_in(secret)) == [(("stringData", "TF_CONFIG"), "{}")]
 
+    def test_the_base64_data_of_a_secret(self) -> None:
+        secret = {"apiVersion": "v1", "kind": "Secret", "data": {"TF_CONFIG": "e30="}}
+        assert list(tf_configs_in(secret)) == [(("data", "TF_CONFIG"), "{}")]
+
     @pytest.mark.parametrize(
         "manifest",
         [
             pod({"name": "TF_CONFIG", "valueFrom": {"configMapKeyRef": {"key": "TF_CONFIG"}}}),
             pod({"name": "tf_config", "value": "{}"}),
-            {"apiVersion": "v1", "kind": "Secret", "data": {"TF_CONFIG": "e30="}},  # base64
+            {"apiVersion": "v1", "kind": "Secret", "data": {"TF_CONFIG": "{}"}},  # not base64
+            {"apiVersion": "v1", "kind": "Secret", "data": {"TF_CONFIG": "/w=="}},  # not UTF-8
+            {"apiVersion": "v1", "kind": "ConfigMap", "binaryData": {"TF_CONFIG": "e30="}},
             {"apiVersion": "v1", "kind": "Pod", "metadata": {"labels": {"TF_CONFIG": "{}"}}},
         ],
     )

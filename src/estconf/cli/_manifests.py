@@ -1,8 +1,8 @@
 """The TF_CONFIGs Kubernetes manifests set, each checked as a TF_CONFIG file is.
 
 A Pod, a Job or any workload whose containers set ``TF_CONFIG`` in their
-``env``, and a ConfigMap holding a ``TF_CONFIG`` key (or a Secret in its
-``stringData``), carry the TF_CONFIG a program will read.  ``estconf
+``env``, and a ConfigMap or a Secret holding a ``TF_CONFIG`` key, carry the
+TF_CONFIG a program will read.  ``estconf
 validate`` checks each such value where it is, under the profile, and
 ``estconf check-cluster`` takes each as a node.  A TFJob is checked as a
 whole instead (``estconf.cli._tfjob``): the operator writes its TF_CONFIGs.
@@ -10,6 +10,7 @@ whole instead (``estconf.cli._tfjob``): the operator writes its TF_CONFIGs.
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
@@ -29,6 +30,8 @@ KIND: Final = "manifest"
 _VARIABLE: Final = "TF_CONFIG"
 # where a manifest of these kinds holds plain strings by key
 _STRING_DATA: Final = {"ConfigMap": ("data",), "Secret": ("stringData",)}
+# and where a Secret holds base64 text (as `kubectl get secret -o yaml` prints it)
+_BASE64_DATA: Final = {"Secret": ("data",)}
 
 
 def tf_configs_in(data: Any, path: Loc = ()) -> Iterator[tuple[Loc, str]]:
@@ -36,8 +39,10 @@ def tf_configs_in(data: Any, path: Loc = ()) -> Iterator[tuple[Loc, str]]:
 
     The values are those of ``env`` entries named ``TF_CONFIG`` (a
     ``valueFrom`` is read only in a pod, and is passed over) and of a
-    ``TF_CONFIG`` key of a ConfigMap's ``data`` or a Secret's ``stringData``,
-    at any depth: workloads nest their pod templates, and lists their items.
+    ``TF_CONFIG`` key of a ConfigMap's ``data`` or a Secret's ``stringData``
+    (or its ``data``, decoded from base64: text that is not base64 of UTF-8 is
+    none, as the API server refuses it), at any depth: workloads nest their pod
+    templates, and lists their items.
     """
     if isinstance(data, list):
         for index, item in enumerate(data):
@@ -49,6 +54,12 @@ def tf_configs_in(data: Any, path: Loc = ()) -> Iterator[tuple[Loc, str]]:
         holder = data.get(key)
         if isinstance(holder, Mapping) and isinstance(holder.get(_VARIABLE), str):
             yield (*path, key, _VARIABLE), holder[_VARIABLE]
+    for key in _BASE64_DATA.get(str(data.get("kind")), ()):
+        holder = data.get(key)
+        if isinstance(holder, Mapping) and isinstance(holder.get(_VARIABLE), str):
+            text = _from_base64(holder[_VARIABLE])
+            if text is not None:
+                yield (*path, key, _VARIABLE), text
     for key, value in data.items():
         if key == "env" and isinstance(value, list):
             for index, entry in enumerate(value):
@@ -56,6 +67,14 @@ def tf_configs_in(data: Any, path: Loc = ()) -> Iterator[tuple[Loc, str]]:
                     yield (*path, key, index, "value"), entry["value"]
         elif isinstance(value, (list, Mapping)):
             yield from tf_configs_in(value, (*path, key))
+
+
+def _from_base64(value: str) -> str | None:
+    """The text a Secret's ``data`` value encodes, or None when it is not base64 of UTF-8."""
+    try:
+        return base64.b64decode(value, validate=True).decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return None
 
 
 def _is_tf_config_entry(entry: Any) -> bool:
