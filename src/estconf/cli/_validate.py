@@ -35,7 +35,9 @@ PROFILES = ("estimator", "mwms", "ps")
 
 _VALIDATE_DESCRIPTION = """\
 Check config files (.json, .toml, .yaml, .yml) and report every error. A
-directory stands for the config files under it; - reads standard input.
+directory stands for the config files under it (with no kind given, its files
+that are not config files at all, as Helm values or a Kubernetes Service, are
+passed over and counted); - reads standard input.
 
 The kind of each file is, first match wins: --kind; a kind given to the file's
 path in [tool.estconf.kinds] of the nearest pyproject.toml; a top-level
