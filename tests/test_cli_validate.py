@@ -455,6 +455,19 @@ class TestOtherToolsFilesInADirectory:
         ]
         assert report["skipped"][0]["reason"].startswith("a Kubernetes Service manifest")
 
+    def test_the_exported_schemas_are_passed_over(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        assert run(capsys, "schema", "--output", str(tmp_path / "schemas"))[0] == 0
+        write(tmp_path / "tf_config.json", CHIEF)
+        status, out, _ = run(capsys, "validate", "-v", str(tmp_path))
+        assert status == 0
+        assert (
+            f"{tmp_path}/schemas/run_config.schema.json: passed over, a JSON Schema ($schema: "
+            "https://json-schema.org/draft/2020-12/schema), not a RunConfig file"
+        ) in out.splitlines()
+        assert out.splitlines()[-1] == "1 file valid, 4 other files passed over"
+
     def test_named_files_are_refused(self, capsys: pytest.CaptureFixture[str]) -> None:
         names = [f"{self.DEPLOY}/{name}" for name in ("service.yaml", "values.yaml")]
         status, out, _ = run(capsys, "validate", *names)

@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = Path("tests/data")
 VALID = sorted((ROOT / DATA / "valid").iterdir())
 INVALID = sorted(p for p in (ROOT / DATA / "invalid").iterdir() if p.suffix != ".expected")
+SCHEMAS = ROOT / "schemas"
 
 
 @pytest.fixture(autouse=True)
@@ -182,6 +183,48 @@ class TestKinds:
         [error] = errors_of(pod, "json", kind)
         assert (error.code, error.path) == ("kubernetes_manifest", "")
         assert error.message == f"a Kubernetes Pod manifest (apiVersion: v1), not {what}"
+
+    @pytest.mark.parametrize(
+        ("kind", "what"),
+        [
+            (None, "a config file of a kind estconf reads"),
+            ("tf_config", "a TF_CONFIG file"),
+            ("run_config", "a RunConfig file"),
+            ("tpu_config", "a TPUConfig file"),
+            ("tpu_run_config", "a tpu.RunConfig file"),
+        ],
+    )
+    def test_a_json_schema_is_no_config_file(self, kind: str | None, what: str) -> None:
+        schema = SCHEMAS / f"{kind or 'tf_config'}.schema.json"
+        [error] = errors_of(schema.read_text(encoding="utf-8"), "json", kind)
+        assert (error.code, error.path) == ("json_schema", "")
+        assert error.message == (
+            f"a JSON Schema ($schema: https://json-schema.org/draft/2020-12/schema), not {what}"
+        )
+
+    @pytest.mark.parametrize(
+        "meta",
+        [
+            "http://json-schema.org/draft-07/schema#",
+            "https://json-schema.org/draft/2019-09/schema",
+            "http://json-schema.org/schema#",
+        ],
+    )
+    def test_every_draft_of_json_schema(self, meta: str) -> None:
+        [error] = errors_of(json.dumps({"$schema": meta, "type": "object"}), "json", "tf_config")
+        assert error.code == "json_schema"
+
+    @pytest.mark.parametrize(
+        "schema",
+        [
+            "urn:estconf:schema:tf_config",
+            "schemas/tf_config.schema.json",
+            "https://json-schema.org/x",
+        ],
+    )
+    def test_a_config_file_names_its_own_schema(self, schema: str) -> None:
+        text = json.dumps({"$schema": schema, "cluster": {}})
+        assert isinstance(loads(text, "json", "tf_config"), TFConfig)
 
     def test_a_tfjob_manifest_read_as_a_tf_config_says_what_checks_it(self) -> None:
         tfjob = "apiVersion: kubeflow.org/v1\nkind: TFJob\nspec:\n  tfReplicaSpecs: {}\n"

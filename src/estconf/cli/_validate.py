@@ -36,8 +36,8 @@ PROFILES = ("estimator", "mwms", "ps")
 _VALIDATE_DESCRIPTION = """\
 Check config files (.json, .toml, .yaml, .yml) and report every error. A
 directory stands for the config files under it (with no kind given, its files
-that are not config files at all, as Helm values or a Kubernetes Service, are
-passed over and counted); - reads standard input.
+that are not config files at all, as Helm values, a Kubernetes Service or a
+JSON Schema, are passed over and counted); - reads standard input.
 
 The kind of each file is, first match wins: --kind; a kind given to the file's
 path in [tool.estconf.kinds] of the nearest pyproject.toml; a top-level
@@ -126,6 +126,7 @@ def _settings(args: argparse.Namespace) -> _Settings:
 _OTHER_TOOLS_FILES: Final = {
     "kind": 'no kind estconf reads in its name, its "$schema" or its top-level keys',
     "kubernetes_manifest": "",
+    "json_schema": "",
 }
 """The codes of a file that is not a config file at all (another tool's YAML or JSON),
 each with why it is passed over (empty: the error's message says it)."""

@@ -262,8 +262,11 @@ def _validate(
     chosen = resolved.kind.under_profile(profile)
     kind_from = given_as if resolved.source == "given" else resolved.source
     model = chosen.model()
-    from estconf.io.keys import check_keys
+    from estconf.io.keys import check_keys, other_document
 
+    other = other_document(data, name, model)
+    if other is not None:  # whatever its name says
+        raise ConfigFileError(name, _placed(document, [other]), chosen.name, kind_from)
     errors: list[FileError] = []
     if kinds.SCHEMA_KEY in data:
         data = dict(data)
@@ -299,10 +302,11 @@ def _choose_kind(
         if given is None:
             raise ValueError(f"{kind.__name__} is not the model of a kind of config file")
     resolved = kinds.resolve(data, None if name.startswith("<") else name, given)
-    if resolved is None and kinds.manifest_of(data) is not None:
-        from estconf.io.keys import not_a_config_file
+    from estconf.io.keys import other_document
 
-        raise refused(name, "kubernetes_manifest", not_a_config_file(data))
+    other = other_document(data, name) if resolved is None else None
+    if other is not None:
+        raise ConfigFileError(name, [other])
     if resolved is None:
         raise refused(
             name,

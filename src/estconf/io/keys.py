@@ -35,6 +35,7 @@ __all__ = [
     "model_at",
     "near_miss",
     "not_a_config_file",
+    "other_document",
     "unknown_key_message",
 ]
 
@@ -126,10 +127,12 @@ def check_keys(
 
     Returns:
         ``data`` without those keys, and an ``unknown_key`` error of ``file`` for each;
-        for a Kubernetes manifest, nothing, and one ``kubernetes_manifest`` error.
+        for another tool's document, nothing, and one error that says what it is
+        (:func:`other_document`).
     """
-    if not path and kinds.manifest_of(data) is not None:
-        return {}, [error(file, "kubernetes_manifest", not_a_config_file(data, model))]
+    other = other_document(data, file, model) if not path else None
+    if other is not None:
+        return {}, [other]
     if _keeps_unknown(model):
         return dict(data), _near_misses(model, data, file, path)
     keys = file_keys(model)
@@ -150,14 +153,34 @@ def check_keys(
     return kept, errors
 
 
+def other_document(
+    data: Mapping[Any, Any], file: str, model: type[BaseModel] | None = None
+) -> FileError | None:
+    """The error refusing ``data`` as a file of ``model`` (or of any kind).
+
+    ``None`` unless ``data`` is another tool's document, whatever its name says:
+    a Kubernetes manifest (``kubernetes_manifest``) or a JSON Schema
+    (``json_schema``).
+    """
+    if kinds.manifest_of(data) is not None:
+        return error(file, "kubernetes_manifest", not_a_config_file(data, model))
+    schema = kinds.json_schema_of(data)
+    if schema is not None:
+        return error(file, "json_schema", f"{schema}, not {_config_file(model)}")
+    return None
+
+
+def _config_file(model: type[BaseModel] | None) -> str:
+    kind = None if model is None else kinds.of_model(model)
+    return "a config file of a kind estconf reads" if kind is None else f"a {kind.title} file"
+
+
 def not_a_config_file(data: Mapping[Any, Any], model: type[BaseModel] | None = None) -> str:
     """Say that the Kubernetes manifest ``data`` is not a file of ``model`` (or of any kind).
 
     A TFJob's manifest is a file estconf reads as a whole: the message says how.
     """
-    kind = None if model is None else kinds.of_model(model)
-    what = "a config file of a kind estconf reads" if kind is None else f"a {kind.title} file"
-    message = f"{kinds.manifest_of(data)}, not {what}"
+    message = f"{kinds.manifest_of(data)}, not {_config_file(model)}"
     if kinds.is_tfjob(data):
         message += " (estconf validate checks a TFJob manifest: the TF_CONFIG of each of its pods)"
     return message

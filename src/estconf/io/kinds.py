@@ -20,7 +20,8 @@ at its top level (:func:`detect`):
 Only the kinds this version provides take part.  A Kubernetes manifest (a
 TFJob, a Pod) is none of them, whatever its name says: :func:`manifest_of`
 tells one, so that it is refused as what it is rather than read as a
-``TF_CONFIG`` that sets nothing.
+``TF_CONFIG`` that sets nothing.  Nor is a JSON Schema, such as the
+``run_config.schema.json`` estconf exports (:func:`json_schema_of`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
+import re
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -48,6 +50,7 @@ __all__ = [
     "from_schema",
     "get",
     "is_tfjob",
+    "json_schema_of",
     "manifest_of",
     "of_model",
     "resolve",
@@ -310,6 +313,27 @@ def manifest_of(data: Mapping[Any, Any]) -> str | None:
         return None
     owner = "Kubeflow" if api_version.startswith(_TFJOB_API_GROUP) else "Kubernetes"
     return f"a {owner} {_clipped(kind)} manifest (apiVersion: {_clipped(api_version)})"
+
+
+_META_SCHEMA = re.compile(r"https?://json-schema\.org/(?:[\w./-]+/)?schema#?")
+
+
+def json_schema_of(data: Mapping[Any, Any]) -> str | None:
+    """Name the JSON Schema ``data`` is, or ``None``.
+
+    A JSON Schema names its meta-schema in ``"$schema"``; a config file names
+    its own schema there, never a meta-schema.
+
+    Example:
+        >>> json_schema_of({"$schema": "https://json-schema.org/draft/2020-12/schema"})
+        'a JSON Schema ($schema: https://json-schema.org/draft/2020-12/schema)'
+        >>> json_schema_of({"$schema": "urn:estconf:schema:tf_config"}) is None
+        True
+    """
+    value = data.get(SCHEMA_KEY)
+    if not (isinstance(value, str) and _META_SCHEMA.fullmatch(value)):
+        return None
+    return f"a JSON Schema ($schema: {_clipped(value)})"
 
 
 def _clipped(text: str, most: int = 80) -> str:
