@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -155,7 +156,7 @@ class TestExplain:
         status, _, err = run(capsys, "explain", "--tf-config", f"{DATA}/configmap.yaml")
         assert status == 1
         assert err.startswith(
-            f"{DATA}/configmap.yaml (data.TF_CONFIG):1:13: cluster: If \"cluster\" is set"
+            f'{DATA}/configmap.yaml (data.TF_CONFIG):1:13: cluster: If "cluster" is set'
         )
         argv = ("explain", "--readers", "--format", "json", "--tf-config", f"{DATA}/configmap.yaml")
         status, out, _ = run(capsys, *argv)
@@ -172,11 +173,23 @@ class TestExplain:
         ) in capsys.readouterr().err
 
     @pytest.mark.parametrize(
+        ("count", "shown"), [(2, "f.yaml:4, f.yaml:9"), (4, "f.yaml:4, f.yaml:9, f.yaml:14, ...")]
+    )
+    def test_several_are_named_by_line(self, count: int, shown: str) -> None:
+        pod = f"apiVersion: v1\nkind: Pod\nenv:\n  - {{name: TF_CONFIG, value: '{WORKERS}'}}\n"
+        stream = "---\n".join([pod] * count).encode()
+        with pytest.raises(
+            ValueError, match=rf"^f\.yaml sets {count} TF_CONFIGs \({re.escape(shown)}\)"
+        ):
+            tf_config_set_in(stream, "yaml", "f.yaml", 64)
+
+    @pytest.mark.parametrize(
         "text",
         [
             b'{"cluster": {}, "task": {}}',  # a TF_CONFIG file
             b"apiVersion: v1\nkind: Service\n",  # sets none
-            b"apiVersion: kubeflow.org/v1\nkind: TFJob\nspec: {}\n",  # the operator's to set
+            # the operator's to set, even where a TF_CONFIG is set by hand
+            b"apiVersion: kubeflow.org/v1\nkind: TFJob\nenv: [{name: TF_CONFIG, value: '{}'}]\n",
             b"{",  # unreadable: the file pipeline says why
         ],
     )

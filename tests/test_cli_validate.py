@@ -388,8 +388,9 @@ class TestFilesWhoseNameTellsNoFormat:
         assert out.startswith(f"{path}:7:14: data.TF_CONFIG: TF_CONFIG cluster: If")
 
     def test_the_suffix_wins(self, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-        path = tmp_path / "tf_config.yaml"
-        path.write_text(self.YAML_CHIEF, encoding="utf-8")
+        path = tmp_path / "tf_config.toml"
+        toml = '[cluster]\nchief = ["c:1"]\n\n[task]\ntype = "chief"\nindex = 0\n'
+        path.write_text(toml, encoding="utf-8")
         assert run(capsys, "validate", "--input-format", "json", str(path))[:2] == (
             0,
             "1 file valid\n",

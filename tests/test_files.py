@@ -219,6 +219,7 @@ class TestKinds:
         [
             "urn:estconf:schema:tf_config",
             "schemas/tf_config.schema.json",
+            "https://json-schema.org/schemas/tf_config.schema.json",
             "https://json-schema.org/x",
         ],
     )
