@@ -91,10 +91,34 @@ class TestValidate:
             "1 file valid\n",
         )
 
+    @pytest.mark.parametrize(
+        ("argv", "readers"), [((), []), (("--profile", "estimator"), ["estimator"])]
+    )
+    def test_with_no_profile_a_value_is_read_as_a_tf_config_file(
+        self,
+        capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch,
+        argv: tuple[str, ...],
+        readers: list[str],
+    ) -> None:
+        """The Estimator's rules for its own task; a profile's for every task of its cluster."""
+        import estconf.profiles
+
+        called: list[str] = []
+        check_profile = estconf.profiles.check_profile
+
+        def recorded(tf_config: Any, profile: str = "estimator") -> Any:
+            called.append(str(profile))
+            return check_profile(tf_config, profile)
+
+        monkeypatch.setattr(estconf.profiles, "check_profile", recorded)
+        status, _, _ = run(capsys, "validate", *argv, f"{DATA}/configmap.yaml")
+        assert (status, called) == (1, readers)
+
     def test_a_stream_of_jobs(self, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
         assert run(capsys, "validate", "-v", f"{DATA}/jobs.yaml")[:2] == (
             0,
-            f"{DATA}/jobs.yaml: valid, kind manifest, profile estimator\n1 file valid\n",
+            f"{DATA}/jobs.yaml: valid, kind manifest\n1 file valid\n",
         )
         broken = tmp_path / "jobs.yaml"
         text = (ROOT / DATA / "jobs.yaml").read_text()

@@ -86,7 +86,9 @@ def _is_tf_config_entry(entry: Any) -> bool:
     )
 
 
-def check_text(raw: bytes, fmt: str, name: str, profile: str, max_depth: int) -> Result | None:
+def check_text(
+    raw: bytes, fmt: str, name: str, profile: str | None, max_depth: int
+) -> Result | None:
     """Check each TF_CONFIG the manifests of a file set; None when they set none.
 
     A file that is not Kubernetes manifests, or cannot be read as them, is
@@ -180,8 +182,14 @@ def _setting_none(
     return Result(name, None, [error(name, "kubernetes_manifest", message)])
 
 
-def _tf_config_errors(value: str, name: str, profile: str, max_depth: int) -> list[FileError]:
-    """What a TF_CONFIG file holding ``value`` breaks under ``profile``."""
+def _tf_config_errors(
+    value: str, name: str, profile: str | None, max_depth: int
+) -> list[FileError]:
+    """What a TF_CONFIG file holding ``value`` breaks under ``profile``.
+
+    With no profile, the Estimator's rules for this task alone, as for a
+    TF_CONFIG file.
+    """
     from estconf.io.files import load_file
 
     try:

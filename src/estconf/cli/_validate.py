@@ -177,11 +177,13 @@ def _checked(
         if manifests is not None:
             raw, manifest_format = manifests
             depth = settings.limits.get("max_depth", MAX_DEPTH)
-            # Kubeflow TFJobs, then other Kubernetes manifests that set TF_CONFIG
-            for check in (_tfjob.check_text, _manifests.check_text):
-                checked = check(raw, manifest_format, name, profile or "estimator", depth)
-                if checked is not None:
-                    return checked
+            # Kubeflow TFJobs (each pod read as the profile's reader does), then
+            # other Kubernetes manifests that set TF_CONFIG (each read as a file is)
+            checked = _tfjob.check_text(raw, manifest_format, name, profile or "estimator", depth)
+            if checked is None:
+                checked = _manifests.check_text(raw, manifest_format, name, profile, depth)
+            if checked is not None:
+                return checked
             content, fmt = raw, manifest_format  # a config file after all: not read again
         loaded = load_file(
             name,
