@@ -40,8 +40,8 @@ _DIFFERENCES_SHOWN = 20
 _EPILOG = """\
 Each INPUT is a node's TF_CONFIG file (.json, .toml, .yaml, .yml), a
 container's env list holding it (as 'estconf tf-config --format k8s' writes)
-or a Kubernetes manifest setting it (a Job's container env, a ConfigMap; a
-YAML stream of them, each a node); a file of JSON lines (.jsonl, .ndjson:
+or a Kubernetes manifest setting it (a Job's container env, a ConfigMap, a
+Secret; a YAML stream of them, each a node); a file of JSON lines (.jsonl, .ndjson:
 one TF_CONFIG per line, as 'estconf tf-config' writes); a file of TF_CONFIG=
 lines, an env file (.env) or a shell script (.sh: export TF_CONFIG='...'),
 each line a node; '-' for JSON lines on
