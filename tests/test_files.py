@@ -30,6 +30,17 @@ DATA = Path("tests/data")
 VALID = sorted((ROOT / DATA / "valid").iterdir())
 INVALID = sorted(p for p in (ROOT / DATA / "invalid").iterdir() if p.suffix != ".expected")
 SCHEMAS = ROOT / "schemas"
+KIND_NAMES = pytest.mark.parametrize(
+    ("kind", "what"),
+    [
+        (None, "a config file of a kind estconf reads"),
+        ("tf_config", "a TF_CONFIG file"),
+        ("run_config", "a RunConfig file"),
+        ("tpu_config", "a TPUConfig file"),
+        ("tpu_run_config", "a tpu.RunConfig file"),
+    ],
+)
+"""Each kind a file may be read as (None: told from the file), and how a message names it."""
 
 
 @pytest.fixture(autouse=True)
@@ -168,32 +179,14 @@ class TestKinds:
         assert "give the kind explicitly" in error.message
         assert isinstance(loads("{}", "json", "tf_config"), TFConfig)
 
-    @pytest.mark.parametrize(
-        ("kind", "what"),
-        [
-            (None, "a config file of a kind estconf reads"),
-            ("tf_config", "a TF_CONFIG file"),
-            ("run_config", "a RunConfig file"),
-            ("tpu_config", "a TPUConfig file"),
-            ("tpu_run_config", "a tpu.RunConfig file"),
-        ],
-    )
+    @KIND_NAMES
     def test_a_kubernetes_manifest_is_no_config_file(self, kind: str | None, what: str) -> None:
         pod = '{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {}}'
         [error] = errors_of(pod, "json", kind)
         assert (error.code, error.path) == ("kubernetes_manifest", "")
         assert error.message == f"a Kubernetes Pod manifest (apiVersion: v1), not {what}"
 
-    @pytest.mark.parametrize(
-        ("kind", "what"),
-        [
-            (None, "a config file of a kind estconf reads"),
-            ("tf_config", "a TF_CONFIG file"),
-            ("run_config", "a RunConfig file"),
-            ("tpu_config", "a TPUConfig file"),
-            ("tpu_run_config", "a tpu.RunConfig file"),
-        ],
-    )
+    @KIND_NAMES
     def test_a_json_schema_is_no_config_file(self, kind: str | None, what: str) -> None:
         schema = SCHEMAS / f"{kind or 'tf_config'}.schema.json"
         [error] = errors_of(schema.read_text(encoding="utf-8"), "json", kind)
