@@ -469,6 +469,28 @@ class TestOtherToolsFilesInADirectory:
         ) in out.splitlines()
         assert out.splitlines()[-1] == "1 file valid, 4 other files passed over"
 
+    def test_a_file_whose_name_tells_its_kind_is_checked(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        """An empty file, a list or a stream is another tool's only if its name says no kind."""
+        for name, text in (
+            ("empty", ""),
+            ("list", "- hosts: all\n"),
+            ("stream", "a: 1\n---\nb: 2\n"),
+        ):
+            (tmp_path / f"{name}.yaml").write_text(text, encoding="utf-8")
+            (tmp_path / f"{name}.tf_config.yaml").write_text(text, encoding="utf-8")
+        status, out, _ = run(capsys, "validate", "-v", str(tmp_path))
+        assert status == 1
+        assert [line for line in out.splitlines() if "passed over," in line] == [
+            f"{tmp_path}/empty.yaml: passed over, empty, and its name tells no kind",
+            f"{tmp_path}/list.yaml: passed over, not an object (a mapping) at its top level, "
+            "and its name tells no kind",
+            f"{tmp_path}/stream.yaml: passed over, more than one YAML document, and its name "
+            "tells no kind",
+        ]
+        assert out.splitlines()[-1] == "3 errors in 3 of 3 files, 3 other files passed over"
+
     def test_named_files_are_refused(self, capsys: pytest.CaptureFixture[str]) -> None:
         names = [f"{self.DEPLOY}/{name}" for name in ("service.yaml", "values.yaml")]
         status, out, _ = run(capsys, "validate", *names)

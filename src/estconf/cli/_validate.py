@@ -123,13 +123,31 @@ def _settings(args: argparse.Namespace) -> _Settings:
     return _Settings(args.kind, args.profile, args.input_format, limit_args(args), project)
 
 
-_OTHER_TOOLS_FILES: Final = {
+_OTHER_TOOLS_DOCUMENTS: Final = ("kubernetes_manifest", "json_schema")
+"""The codes of a document another tool's, whatever its file's name: its message says what."""
+
+_UNNAMED_FILES: Final = {
     "kind": 'no kind estconf reads in its name, its "$schema" or its top-level keys',
-    "kubernetes_manifest": "",
-    "json_schema": "",
+    "empty": "empty, and its name tells no kind",
+    "not_an_object": "not an object (a mapping) at its top level, and its name tells no kind",
+    "documents": "more than one YAML document, and its name tells no kind",
 }
-"""The codes of a file that is not a config file at all (another tool's YAML or JSON),
-each with why it is passed over (empty: the error's message says it)."""
+"""The codes of a file that is no config file unless its name says it is one, each with
+why it is passed over when it does not."""
+
+
+def _passed_over(item: Input, kind: str | None, result: Result) -> str | None:
+    """Why a file found in a directory, of no kind given, is another tool's; else None."""
+    from estconf.io import kinds
+
+    if item.directory is None or kind is not None or len(result.errors) != 1:
+        return None
+    error = result.errors[0]
+    if error.code in _OTHER_TOOLS_DOCUMENTS:
+        return error.message
+    if kinds.from_name(item.path) is None:
+        return _UNNAMED_FILES.get(error.code)
+    return None
 
 
 def _check(item: Input, settings: _Settings) -> Result:
@@ -147,15 +165,8 @@ def _check(item: Input, settings: _Settings) -> Result:
         if profile is None:
             profile = settings.project.profile_of(item.path)
     result = _checked(item, settings, kind, given_as, profile)
-    if (
-        item.directory is not None
-        and kind is None
-        and len(result.errors) == 1
-        and result.errors[0].code in _OTHER_TOOLS_FILES
-    ):
-        reason = _OTHER_TOOLS_FILES[result.errors[0].code] or result.errors[0].message
-        return replace(result, errors=[], skipped=reason)
-    return result
+    reason = _passed_over(item, kind, result)
+    return result if reason is None else replace(result, errors=[], skipped=reason)
 
 
 def _checked(
