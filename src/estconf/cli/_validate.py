@@ -124,7 +124,7 @@ def _settings(args: argparse.Namespace) -> _Settings:
 
 
 _OTHER_TOOLS_DOCUMENTS: Final = ("kubernetes_manifest", "json_schema")
-"""The codes of a document another tool's, whatever its file's name: its message says what."""
+"""The codes of a document that is another tool's whatever its name: the message says what."""
 
 _UNNAMED_FILES: Final = {
     "kind": 'no kind estconf reads in its name, its "$schema" or its top-level keys',
