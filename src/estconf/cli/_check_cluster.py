@@ -204,6 +204,7 @@ def _stream(
     set no TF_CONFIG.  A stream holding another document (a TF_CONFIG) is
     refused: one file, one TF_CONFIG.
     """
+    from estconf.cli._manifests import placed
     from estconf.io.checks import MAX_DEPTH, MAX_SIZE
     from estconf.io.errors import error
     from estconf.io.parse import decode, parse_documents, read
@@ -219,10 +220,8 @@ def _stream(
                 "Kubernetes manifests that set TF_CONFIG"
             )
             raise _unreadable(error(name, "documents", message))
-        spans = document.locate(path for path, _ in found)
-        for path, value in found:
-            span = spans.get(path)
-            nodes.append(((name if span is None else f"{name}:{span.value.line}"), value))
+        for _, value, position in placed(document, found):
+            nodes.append((name if position is None else f"{name}:{position.line}", value))
     message = f"the Kubernetes manifests of the stream set {_NO_TF_CONFIG}"
     if nodes:
         yield from nodes

@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING, Any, Final
 
 from estconf._path import format_path
 from estconf.io import kinds, parse
-from estconf.io._positions import Loc
+from estconf.io._positions import Loc, Position
 from estconf.io.errors import ConfigFileError, FileError, error
 
 if TYPE_CHECKING:
     from estconf.io.report import Result
 
-__all__ = ["KIND", "check_text", "tf_config_set_in", "tf_configs_in"]
+__all__ = ["KIND", "check_text", "placed", "tf_config_set_in", "tf_configs_in"]
 
 KIND: Final = "manifest"
 """The kind ``validate`` reports for a file of Kubernetes manifests that set TF_CONFIG."""
@@ -69,6 +69,32 @@ def tf_configs_in(data: Any, path: Loc = ()) -> Iterator[tuple[Loc, str]]:
             yield from tf_configs_in(value, (*path, key))
 
 
+def placed(
+    document: parse.Document, values: list[tuple[Loc, str]]
+) -> Iterator[tuple[Loc, str, Position | None]]:
+    """Each ``(path, value)`` of ``document`` with where its value is written, found in one walk."""
+    spans = document.locate(path for path, _ in values)
+    for path, value in values:
+        span = spans.get(path)
+        yield path, value, None if span is None else span.value
+
+
+def _manifest_documents(
+    raw: bytes, fmt: str, name: str, max_depth: int
+) -> list[parse.Document] | None:
+    """The documents of a file that may hold Kubernetes manifests; None when it cannot.
+
+    A file without ``apiVersion`` in its bytes holds no manifest, and is not
+    parsed here; one that cannot be parsed is left to the config file pipeline.
+    """
+    if fmt not in ("json", "yaml") or b"apiVersion" not in raw:
+        return None
+    try:
+        return parse.parse_documents(parse.decode(raw, name), fmt, name, max_depth)
+    except ConfigFileError:
+        return None
+
+
 def _from_base64(value: str) -> str | None:
     """The text a Secret's ``data`` value encodes, or None when it is not base64 of UTF-8."""
     try:
@@ -99,11 +125,8 @@ def check_text(
     """
     from estconf.io.report import Result
 
-    if fmt not in ("json", "yaml") or b"apiVersion" not in raw:
-        return None
-    try:
-        documents = parse.parse_documents(parse.decode(raw, name), fmt, name, max_depth)
-    except ConfigFileError:
+    documents = _manifest_documents(raw, fmt, name, max_depth)
+    if documents is None:
         return None
     found = [
         (document, list(tf_configs_in(document.data)))
@@ -114,10 +137,7 @@ def check_text(
         return _setting_none(documents, found, name)
     errors: list[FileError] = []
     for document, values in found:
-        spans = document.locate(path for path, _ in values)
-        for path, value in values:
-            span = spans.get(path)
-            position = None if span is None else span.value
+        for path, value, position in placed(document, values):
             for inner in _tf_config_errors(value, name, profile, max_depth):
                 where = f"TF_CONFIG {inner.path}" if inner.path else "TF_CONFIG"
                 message = f"{where}: {inner.message}"
@@ -139,20 +159,14 @@ def tf_config_set_in(raw: bytes, fmt: str, name: str, max_depth: int) -> tuple[s
     Raises:
         ValueError: the manifests set several TF_CONFIGs, which are not one node's.
     """
-    try:
-        documents = parse.parse_documents(parse.decode(raw, name), fmt, name, max_depth)
-    except ConfigFileError:
-        return None
+    documents = _manifest_documents(raw, fmt, name, max_depth)
     found: list[tuple[str, str, str]] = []
-    for document in documents:
+    for document in documents or ():
         data = document.data
         if not isinstance(data, Mapping) or kinds.manifest_of(data) is None or kinds.is_tfjob(data):
             continue
-        values = list(tf_configs_in(data))
-        spans = document.locate(path for path, _ in values)
-        for path, value in values:
-            span = spans.get(path)
-            line = name if span is None else f"{name}:{span.value.line}"
+        for path, value, position in placed(document, list(tf_configs_in(data))):
+            line = name if position is None else f"{name}:{position.line}"
             found.append((value, f"{name} ({format_path(path)})", line))
     if len(found) > 1:
         lines = ", ".join(line for _, _, line in found[:3]) + (", ..." if len(found) > 3 else "")
