@@ -119,6 +119,13 @@ class TestFindings:
         assert (finding["code"], finding["path"]) == ("near_miss_key", "save_checkpoint_steps")
         assert finding["nodes"] == [str(chief), str(worker)]
 
+    def test_a_json_schema_is_no_node(self, capsys: pytest.CaptureFixture[str]) -> None:
+        schema = str(ROOT / "schemas" / "tf_config.schema.json")
+        status, out, _ = run(capsys, "--format", "json", schema)
+        [finding] = json.loads(out)["findings"]
+        assert (status, finding["code"], finding["nodes"]) == (1, "json_schema", [schema])
+        assert finding["message"].startswith("a JSON Schema ($schema: https://json-schema.org/")
+
     def test_a_task_claimed_twice(self, capsys: pytest.CaptureFixture[str]) -> None:
         status, out, _ = run(capsys, "task_claimed_twice.jsonl")
         assert (status, out) == (

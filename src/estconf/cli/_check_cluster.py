@@ -271,12 +271,16 @@ def _key_errors(name: str, data: Any) -> list[FileError]:
     """The keys of a node file that a TF_CONFIG file may not have, as ``validate`` finds them.
 
     A TF_CONFIG keeps unknown keys, but not a near miss of one of its keys or
-    of a RunConfig argument (``clusters``): such a node would run alone.
+    of a RunConfig argument (``clusters``): such a node would run alone.  A
+    node file that is another tool's document (a JSON Schema) is refused as one.
     """
     from estconf import TFConfig
-    from estconf.io.keys import check_keys
+    from estconf.io.keys import check_keys, other_document
 
-    return check_keys(TFConfig, data, name)[1] if isinstance(data, dict) else []
+    if not isinstance(data, dict):
+        return []
+    other = other_document(data, name, TFConfig)
+    return [other] if other is not None else check_keys(TFConfig, data, name)[1]
 
 
 def _findings_of(errors: list[FileError]) -> list[Finding]:

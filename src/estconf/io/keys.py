@@ -126,13 +126,9 @@ def check_keys(
     """Find the keys of ``data`` (and of its nested objects) that a file may not give.
 
     Returns:
-        ``data`` without those keys, and an ``unknown_key`` error of ``file`` for each;
-        for another tool's document, nothing, and one error that says what it is
-        (:func:`other_document`).
+        ``data`` without those keys, and an ``unknown_key`` error of ``file`` for each.
+        Whether ``data`` is a config file at all is :func:`other_document`'s to say.
     """
-    other = other_document(data, file, model) if not path else None
-    if other is not None:
-        return {}, [other]
     if _keeps_unknown(model):
         return dict(data), _near_misses(model, data, file, path)
     keys = file_keys(model)
