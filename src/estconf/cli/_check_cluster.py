@@ -13,6 +13,7 @@ from estconf.cli._common import (
     EXIT_OK,
     EXIT_USAGE,
     FORMATTER,
+    PROFILES,
     Invalid,
     Limits,
     add_limits,
@@ -28,8 +29,6 @@ if TYPE_CHECKING:
     from estconf.io.report import Result
 
 NAME = "check-cluster"
-PROFILE_NAMES = ("estimator", "mwms", "ps")
-"""The readers ``--profile`` names (SPEC §9)."""
 
 JSON_LINES_SUFFIXES = (".jsonl", ".ndjson")
 NODE_SUFFIXES = (".json", ".toml", ".yaml", ".yml")
@@ -79,7 +78,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     parser.add_argument(
         "--profile",
-        choices=PROFILE_NAMES,
+        choices=PROFILES,
         default="estimator",
         help="the reader each node is checked for: tf.estimator.RunConfig (default), "
         "MultiWorkerMirroredStrategy, ParameterServerStrategy",

@@ -25,6 +25,8 @@ EXIT_INTERNAL = 3
 
 KIND_NAMES = tuple(kinds.KINDS)
 INPUT_FORMATS = ("json", "toml", "yaml")
+PROFILES = ("estimator", "mwms", "ps")
+"""The readers of TF_CONFIG that ``--profile`` names: :class:`estconf.profiles.Profile`."""
 
 
 class Formatter(argparse.RawDescriptionHelpFormatter):

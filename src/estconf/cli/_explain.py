@@ -12,6 +12,7 @@ from estconf.cli._common import (
     EXIT_INVALID,
     EXIT_OK,
     FORMATTER,
+    PROFILES,
     Invalid,
     UsageError,
     add_input_format,
@@ -34,8 +35,6 @@ if TYPE_CHECKING:
     from estconf.cli._common import Limits
 
 NAME = "explain"
-
-PROFILES = ("estimator", "mwms", "ps")
 
 _EXPLAIN_EPILOG = """\
 TF_CONFIG comes from --tf-config, else from the 'tf_config' key of the
@@ -292,7 +291,8 @@ def _other_readers(args: argparse.Namespace) -> int:
     if args.why:
         from estconf.cli._why import mwms_reasons, ps_reasons
 
-        reasons = (mwms_reasons if args.profile == "mwms" else ps_reasons)(values)
+        reason_of = {"mwms": mwms_reasons, "ps": ps_reasons}.get(args.profile)
+        reasons = {} if reason_of is None else reason_of(values)
     if args.format == "json":
         if args.why:
             facts["reasons"] = reasons
@@ -309,7 +309,7 @@ def _reader_table(facts: dict[str, Any], reasons: dict[str, str]) -> str:
     rows: list[tuple[str, str]] = [
         ("TF_CONFIG from", facts["tf_config_source"]),
         ("profile", facts["profile"]),
-        ("task", f"{_cell(facts['task_type'])}:{_cell(facts['task_id'])}"),
+        ("task", _task(facts["task_type"], facts["task_id"])),
     ]
     rows += _cluster_rows(facts["cluster_spec"])
     for key, value in facts.items():
@@ -365,12 +365,22 @@ def _task_cell(view: dict[str, Any]) -> str:
     values = view["values"]
     if values is None:
         return f"refused ({view['error']['type']})"
-    return f"{_cell(values['task_type'])}:{_cell(values['task_id'])}"
+    return _task(values["task_type"], values["task_id"])
 
 
-def _cluster_rows(cluster: dict[str, Any]) -> list[tuple[str, str]]:
+def _task(task_type: str | None, task_id: int | None) -> str:
+    """``type:index``, or ``(none)`` where the reader reads no task (no cluster)."""
+    if task_type is None and task_id is None:
+        return "(none)"
+    return f"{_cell(task_type)}:{_cell(task_id)}"
+
+
+def _cluster_rows(cluster: dict[str, Any] | None) -> list[tuple[str, str]]:
+    """The cluster's size, then one row per job; ``(none)`` where the reader has no cluster."""
     from estconf.io.report import plural
 
+    if cluster is None:
+        return [("cluster_spec", "(none)")]
     tasks = sum(len(addresses) for addresses in cluster.values())
     rows = [("cluster_spec", f"{plural(len(cluster), 'job')}, {plural(tasks, 'task')}")]
     for job, addresses in cluster.items():

@@ -12,6 +12,7 @@ from estconf.cli._common import (
     EXIT_INVALID,
     EXIT_OK,
     FORMATTER,
+    PROFILES,
     Invalid,
     Limits,
     UsageError,
@@ -24,7 +25,6 @@ from estconf.cli._common import (
 )
 
 NAME = "tf-config"
-PROFILE_NAMES = ("estimator", "mwms", "ps")
 FORMATS = ("jsonl", "json", "shell", "env", "k8s")
 REPLICA_TYPES = ("Chief", "Master", "Worker", "PS", "Evaluator")
 """The replica types of a TFJob, as the operator names them; ``--chief N`` and so on."""
@@ -107,7 +107,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     tf_config.add_argument(
         "--profile",
-        choices=PROFILE_NAMES,
+        choices=PROFILES,
         default="estimator",
         help="the reader the TF_CONFIGs are for: tf.estimator.RunConfig (default), "
         "MultiWorkerMirroredStrategy, ParameterServerStrategy",

@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
+from estconf.cli._common import PROFILES
 from estconf.io import kinds, parse
 from estconf.io._positions import Loc, Position, Span
 from estconf.io.checks import MAX_DEPTH
@@ -37,9 +38,6 @@ __all__ = [
 
 KIND: Final = "tfjob"
 """The kind ``validate`` reports for a file of TFJob manifests."""
-
-PROFILES: Final = ("estimator", "mwms", "ps")
-"""The readers a pod's ``TF_CONFIG`` can be checked for (``--profile``)."""
 
 FAILING: Final = ("refused", "error", "warning")
 """Severities that make a manifest invalid; notes only say how it was read."""

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Final
 from estconf.cli._common import (
     FORMATTER,
     KIND_NAMES,
+    PROFILES,
     Invalid,
     Limits,
     UsageError,
@@ -30,8 +31,6 @@ if TYPE_CHECKING:
     from estconf.io.report import Result
 
 NAME = "validate"
-
-PROFILES = ("estimator", "mwms", "ps")
 
 _VALIDATE_DESCRIPTION = """\
 Check config files (.json, .toml, .yaml, .yml) and report every error. A
