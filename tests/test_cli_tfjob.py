@@ -200,6 +200,18 @@ def test_an_invalid_manifest_is_located(capsys: pytest.CaptureFixture[str], tmp_
     assert out.startswith(f"{path}:7:7: spec.tfReplicaSpecs.Worker.replicas: Input should be")
 
 
+def test_a_v1alpha1_tfjob_is_refused_with_its_version_named(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out = validate(capsys, f"{DATA}/v1alpha1.yaml")
+    assert status == 1
+    assert out.splitlines()[0] == (
+        f"{DATA}/v1alpha1.yaml:1:1: apiVersion: a TFJob's apiVersion is kubeflow.org/v1 (or the "
+        "earlier v1beta2, v1beta1, v1alpha2, read as v1), not 'kubeflow.org/v1alpha1'; "
+        "kubeflow.org/v1alpha1 TFJobs, with a list of replicaSpecs, are not read"
+    )
+
+
 def test_yaml_that_cannot_be_read_is_reported(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

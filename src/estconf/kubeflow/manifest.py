@@ -236,13 +236,13 @@ class TFJob(_Manifest):
             raise PydanticCustomError(
                 "tfjob_api_version",
                 "a TFJob's apiVersion is {group}/{served} (or the earlier {older}, read as "
-                "{served}), not {given!r}; kubeflow.org/v1alpha1 TFJobs, with a list of "
+                "{served}), not {given}; kubeflow.org/v1alpha1 TFJobs, with a list of "
                 "replicaSpecs, are not read",
                 {
                     "group": API_GROUP,
                     "served": SERVED_VERSION,
                     "older": ", ".join(OLDER_VERSIONS),
-                    "given": api_version,
+                    "given": repr(api_version),
                 },
             )
         return api_version
