@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
-from estconf.io._positions import Loc, Position, position
+from estconf.io._positions import Lines, Loc, Position
 from estconf.io.checks import INT_DIGITS, MAX_DEPTH, too_deep, too_many_digits
 from estconf.io.errors import FileError, error
 
@@ -65,9 +65,12 @@ class _Scanner:
         self.offsets: dict[Loc, tuple[int | None, int]] = {}
         self.errors: list[FileError] = []
         self._skipper = json.JSONDecoder()
+        self._lines: Lines | None = None
 
     def at(self, offset: int) -> Position:
-        return position(self.text, offset)
+        if self._lines is None:  # only a scan that finds errors places them
+            self._lines = Lines(self.text)
+        return self._lines.position(offset)
 
     def found(self, code: str, message: str, path: Loc, offset: int) -> None:
         self.errors.append(error(self.file, code, message, path, position=self.at(offset)))

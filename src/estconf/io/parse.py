@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from estconf import _json
-from estconf.io._positions import Loc, Position, Span, position
+from estconf.io._positions import Lines, Loc, Position, Span, position
 from estconf.io.checks import (
     INT_DIGITS,
     MAX_DEPTH,
@@ -171,8 +171,9 @@ def _parse_json(text: str, file: str, max_depth: int) -> Document:
         from estconf.io._json_scan import scan  # only for a file with errors
 
         offsets = scan(text, file, paths, max_depth=max_depth).offsets
+        at = Lines(text).position
         return {
-            path: Span(None if key is None else position(text, key), position(text, value))
+            path: Span(None if key is None else at(key), at(value))
             for path, (key, value) in offsets.items()
         }
 
@@ -212,8 +213,9 @@ def _parse_toml(text: str, file: str) -> Document:
         from estconf.io._toml_scan import scan  # only for a file with errors
 
         wanted = set(paths)
+        at = Lines(text).position
         return {
-            path: Span(None if key is None else position(text, key), position(text, value))
+            path: Span(None if key is None else at(key), at(value))
             for path, (key, value) in scan(text).items()
             if path in wanted
         }
