@@ -155,8 +155,12 @@ class TestFromATFJob:
     def test_stdin_and_generate_name(self) -> None:
         manifest = (ROOT / "tests/data/kubeflow/generate_name.yaml").read_bytes()
         status, _, err = run("tf-config", "--tfjob", "-", stdin=manifest)
-        assert status == 1
-        assert "only generateName 'sweep-'" in err
+        assert status == 2
+        assert err.endswith(
+            "<stdin>: the TFJob has only generateName 'sweep-': the API server picks its name "
+            "when the job is created (sweep-xxxxx); give the name it got with --name NAME "
+            "(kubectl get tfjobs lists it)\n"
+        )
         status, out, _ = run(
             "tf-config",
             "--tfjob",

@@ -260,7 +260,9 @@ def test_go_json_escapes_html_characters() -> None:
 
 def test_generate_name_needs_a_name() -> None:
     job = load("generate_name.yaml")
-    with pytest.raises(ValueError, match="only generateName 'sweep-'"):
+    with pytest.raises(
+        ValueError, match=r"only generateName 'sweep-'.*pass the name it got as name=NAME"
+    ):
         predict(job)
     assert predict(job, name="sweep-4kq2x").pod("chief", 0).address == (
         "sweep-4kq2x-chief-0.hpo.svc:2222"

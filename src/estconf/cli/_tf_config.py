@@ -351,6 +351,7 @@ def _from_tfjob(args: argparse.Namespace) -> int:
         tfjobs = read_tfjobs(text)
         if len(tfjobs) != 1:
             raise ValueError(f"expected one TFJob, found {len(tfjobs)}")
+        _named(tfjobs[0], shown, args.name)
         refused = [
             f
             for f in check(tfjobs[0], name=args.name, operator=operator, node_check=None)
@@ -365,6 +366,18 @@ def _from_tfjob(args: argparse.Namespace) -> int:
             print(f"{shown}: {finding.path}: {finding.message}", file=sys.stderr)
         return EXIT_INVALID
     return _write(_predicted(prediction, args), args)
+
+
+def _named(tfjob: Any, shown: str, name: str | None) -> None:
+    """A manifest with only ``generateName`` needs ``--name``: the name the API server gave."""
+    generated = tfjob.metadata.generate_name
+    if tfjob.metadata.name or name is not None or not generated:
+        return
+    raise UsageError(
+        f"{shown}: the TFJob has only generateName {generated!r}: the API server picks its "
+        f"name when the job is created ({generated}xxxxx); give the name it got with --name "
+        "NAME (kubectl get tfjobs lists it)"
+    )
 
 
 def _predicted(prediction: Any, args: argparse.Namespace) -> list[tuple[tuple[str, int], str]]:

@@ -182,9 +182,9 @@ def predict(
         generated = tfjob.metadata.generate_name
         raise ValueError(
             f"the TFJob has only generateName {generated!r}: its name is chosen by the API "
-            "server when it is created; pass the name it got"
+            "server when it is created; pass the name it got as name=NAME"
             if generated
-            else "the TFJob has no metadata.name; pass the name"
+            else "the TFJob has no metadata.name; pass its name as name=NAME"
         )
     job_namespace = _agreed("namespace", tfjob.metadata.namespace, namespace) or DEFAULT_NAMESPACE
     if tfjob.ambiguous_replica_types:
