@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from estconf import RunConfig, TFConfig
 from estconf.distribute import MultiWorkerConfig, ParameterServerConfig
+from estconf import profiles
 from estconf.profiles import READERS, Profile, check_profile, explain
 
 from strategies import distribute_tf_configs
@@ -91,6 +92,56 @@ class TestEveryTaskOfTheCluster:
         cluster = {"chief": ["c:0"], "worker": ["w:0"], "evaluator": ["e:0"]}
         for task_type in cluster:
             check_profile(node(cluster, task_type), "mwms")
+
+
+class TestLinearInTheTasks:
+    """A profile reads one task of each kind, not every task: 20,000 workers cost a few reads."""
+
+    @pytest.fixture
+    def reads(self, monkeypatch: pytest.MonkeyPatch) -> list[Profile]:
+        done: list[Profile] = []
+        builders = dict(profiles._BUILDERS)
+
+        def counted(profile: Profile) -> Any:
+            def build(tf_config: Any) -> Any:
+                done.append(profile)
+                return builders[profile](tf_config)
+
+            return build
+
+        monkeypatch.setattr(profiles, "_BUILDERS", {p: counted(p) for p in builders})
+        return done
+
+    @pytest.mark.parametrize(
+        ("profile", "jobs"),
+        [
+            ("estimator", {"chief": 1, "worker": 20_000, "ps": 2}),
+            ("ps", {"chief": 1, "worker": 20_000, "ps": 2}),
+            ("mwms", {"chief": 1, "worker": 20_000}),
+        ],
+    )
+    def test_tasks_that_pass_are_read_once_per_job(
+        self, reads: list[Profile], profile: str, jobs: dict[str, int]
+    ) -> None:
+        cluster = {job: [f"{job}{i}:2222" for i in range(size)] for job, size in jobs.items()}
+        check_profile(node(cluster, "chief"), profile)
+        assert len(reads) == 1 + len(jobs)
+
+    def test_jobs_no_reader_knows_are_read_alike(self, reads: list[Profile]) -> None:
+        cluster = {"chief": ["c:0"], **{f"job{i}": [f"h{i}:1"] for i in range(5_000)}}
+        check_profile(node(cluster, "chief"), "estimator")
+        assert len(reads) == 3
+
+    def test_each_refused_task_is_read_on_its_own(self, reads: list[Profile]) -> None:
+        tasks = 20_000
+        cluster = {"worker": {str(2 * i): f"w{i}:1" for i in range(tasks)}}
+        found = errors(node(cluster), "mwms")
+        assert len(found) == tasks // 2  # the indices from 20,000 on: beyond the 20,000 tasks
+        assert found[-1][2] == (
+            "task worker:39998 of this cluster: The `task_id` 39998 exceeds the maximum id of "
+            "worker."
+        )
+        assert len(reads) == 1 + 1 + tasks // 2
 
 
 class TestCrossProfileHint:

@@ -20,7 +20,7 @@ from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
 from estconf.distribute import MultiWorkerConfig, ParameterServerConfig
 from estconf.run_config import RunConfig
-from estconf.tf_config import Task, TFConfig
+from estconf.tf_config import Task, TaskType, TFConfig
 
 __all__ = ["ESTIMATOR_VALUES", "READERS", "Profile", "ReaderView", "check_profile", "explain"]
 
@@ -103,14 +103,27 @@ def _read(tf_config: TFConfigInput, profile: Profile) -> BaseModel | list[ErrorD
 
 
 def _cluster_task_errors(tf_config: TFConfig, profile: Profile) -> list[_Found]:
-    """The errors of every task of the cluster, each read with this TF_CONFIG as its own."""
+    """The errors of every task of the cluster, each read with this TF_CONFIG as its own.
+
+    A reader's verdict on a task of the cluster depends on the task's job and
+    on whether its index is below the job's number of tasks, not on which
+    index it is: one task of each such class is read, and the rest of a class
+    only when that one is refused (to report each task in its own words).  So
+    a cluster whose tasks all pass costs a few reads, not one per task.
+    """
     found: list[_Found] = []
     cluster = tf_config.cluster
+    passed: set[tuple[str | None, bool]] = set()
     for job in cluster.jobs:
+        count = cluster.num_tasks(job)
         for index in cluster.task_indices(job):
+            task_class = (job if job in _KNOWN_JOBS else None, index < count)
+            if task_class in passed:
+                continue
             task = Task(type=job, index=index)
             result = _read(tf_config.model_copy(update={"task": task}), profile)
             if isinstance(result, BaseModel):
+                passed.add(task_class)
                 continue
             found.extend(
                 _Found.of(error, f"task {job}:{index} of this cluster: ").model_copy(
@@ -119,6 +132,12 @@ def _cluster_task_errors(tf_config: TFConfig, profile: Profile) -> list[_Found]:
                 for error in result
             )
     return found
+
+
+_KNOWN_JOBS: Final = frozenset(
+    {TaskType.CHIEF, TaskType.MASTER, TaskType.WORKER, TaskType.PS, TaskType.EVALUATOR}
+)
+"""The jobs a reader gives a meaning to; the tasks of any other job are read alike."""
 
 
 def _profile_errors(

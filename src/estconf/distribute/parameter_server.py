@@ -45,7 +45,16 @@ class _ParameterServer:
     num_workers: int
     num_ps: int
     role: Role
-    device_filters: dict[str, list[str]]
+
+    @property
+    def device_filters(self) -> dict[str, list[str]]:
+        """The filters ``_connect_to_cluster`` sets, built when asked for (one per task)."""
+        filters: dict[str, list[str]] = {}
+        for i in range(self.num_workers):
+            filters[f"{TaskType.WORKER}:{i}"] = ["/job:ps", f"/job:{COORDINATOR}"]
+        for i in range(self.num_ps):
+            filters[f"{TaskType.PS}:{i}"] = ["/job:worker", f"/job:{COORDINATOR}"]
+        return filters
 
 
 def _derive(tf_config: TFConfig, title: str) -> _ParameterServer:
@@ -86,17 +95,12 @@ def _derive(tf_config: TFConfig, title: str) -> _ParameterServer:
     check_own_task_not_a_hole(cluster, task_type, task_id, title)
     num_workers = num_tasks(cluster, TaskType.WORKER)
     num_ps = num_tasks(cluster, TaskType.PS)
-    filters: dict[str, list[str]] = {}
-    for i in range(num_workers):
-        filters[f"{TaskType.WORKER}:{i}"] = ["/job:ps", f"/job:{COORDINATOR}"]
-    for i in range(num_ps):
-        filters[f"{TaskType.PS}:{i}"] = ["/job:worker", f"/job:{COORDINATOR}"]
     role: Role
     if task_type in (TaskType.WORKER, TaskType.PS, TaskType.EVALUATOR):
         role = task_type  # type: ignore[assignment]
     else:
         role = "coordinator"
-    return _ParameterServer(num_workers, num_ps, role, filters)
+    return _ParameterServer(num_workers, num_ps, role)
 
 
 class ParameterServerConfig(StrategyConfig[_ParameterServer]):
