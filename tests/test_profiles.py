@@ -8,9 +8,8 @@ import pytest
 from hypothesis import given
 from pydantic import ValidationError
 
-from estconf import RunConfig, TFConfig
+from estconf import RunConfig, TFConfig, profiles
 from estconf.distribute import MultiWorkerConfig, ParameterServerConfig
-from estconf import profiles
 from estconf.profiles import READERS, Profile, check_profile, explain
 
 from strategies import distribute_tf_configs
