@@ -172,6 +172,29 @@ class TestFromATFJob:
         assert status == 0
         assert "sweep-x1-" in out
 
+    @pytest.mark.parametrize(
+        ("name", "version", "pods"),
+        [
+            ("dist_mnist_v1alpha2.yaml", "v1alpha2", 6),
+            ("dist_mnist_v1beta1.yaml", "v1beta1", 6),
+            ("v1beta2.yaml", "v1beta2", 4),
+        ],
+    )
+    def test_an_earlier_api_version_is_predicted_as_v1_with_a_note(
+        self, name: str, version: str, pods: int
+    ) -> None:
+        path = f"tests/data/kubeflow/{name}"
+        status, out, err = run("tf-config", "--tfjob", path)
+        assert status == 0
+        assert err == (
+            f"{path}: apiVersion: note: kubectl apply refuses a TFJob of kubeflow.org/{version} "
+            "(the operator serves kubeflow.org/v1 only); these are the TF_CONFIGs of the same "
+            "job as kubeflow.org/v1 (hint: write apiVersion: kubeflow.org/v1)\n"
+        )
+        with_v1 = (ROOT / path).read_text().replace(f"kubeflow.org/{version}", "kubeflow.org/v1")
+        assert run("tf-config", "--tfjob", "-", stdin=with_v1.encode()) == (0, out, "")
+        assert len(out.splitlines()) == pods
+
     def test_a_file_that_is_not_a_manifest(self) -> None:
         assert run("tf-config", "--tfjob", "examples/run_config.yaml")[0] == 1
         assert run("tf-config", "--tfjob", "missing.yaml")[0] == 1

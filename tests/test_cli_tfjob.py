@@ -126,6 +126,12 @@ EXPECTED: dict[tuple[str, str], list[str]] = {
     ],
     # the API server knows no TFJob but v1's; the rest is read as v1
     ("v1beta2.yaml", "estimator"): ["2:1: apiVersion: tfjob_api_version"],
+    ("dist_mnist_v1alpha2.yaml", "ps"): ["2:1: apiVersion: tfjob_api_version"],
+    ("dist_mnist_v1beta1.yaml", "ps"): ["2:1: apiVersion: tfjob_api_version"],
+    ("dist_mnist_v1beta1.yaml", "mwms"): [
+        "2:1: apiVersion: tfjob_api_version",
+        f"8:5: {SPECS}.PS: {NO_PS}",
+    ],
     ("v1beta2.yaml", "mwms"): [
         "2:1: apiVersion: tfjob_api_version",
         f"10:5: {SPECS}.Master: tfjob_disallowed_job",

@@ -59,6 +59,10 @@ examples:
   estconf tf-config --tfjob tfjob.yaml | estconf check-cluster -"""
 
 
+_OLDER_VERSION = "tfjob_api_version"
+"""The finding of a TFJob of an earlier apiVersion: a note here, its TF_CONFIGs are v1's."""
+
+
 def _task(text: str) -> tuple[str, int]:
     job, sep, index = text.rpartition(":")
     if not sep or not job or not index.isdigit():
@@ -352,15 +356,21 @@ def _from_tfjob(args: argparse.Namespace) -> int:
         if len(tfjobs) != 1:
             raise ValueError(f"expected one TFJob, found {len(tfjobs)}")
         _named(tfjobs[0], shown, args.name)
-        refused = [
-            f
-            for f in check(tfjobs[0], name=args.name, operator=operator, node_check=None)
-            if f.severity == "refused"
-        ]
+        findings = check(tfjobs[0], name=args.name, operator=operator, node_check=None)
+        refused = [f for f in findings if f.severity == "refused" and f.code != _OLDER_VERSION]
         prediction = None if refused else predict(tfjobs[0], name=args.name, operator=operator)
     except ValueError as exc:
         print(f"{shown}: {' '.join(str(exc).split())}", file=sys.stderr)
         return EXIT_INVALID
+    if any(finding.code == _OLDER_VERSION for finding in findings):
+        # kubectl apply refuses it, but its replica specs read as v1's: predicted as v1
+        print(
+            f"{shown}: apiVersion: note: kubectl apply refuses a TFJob of "
+            f"{tfjobs[0].api_version} (the operator serves kubeflow.org/v1 only); these are "
+            "the TF_CONFIGs of the same job as kubeflow.org/v1 (hint: write apiVersion: "
+            "kubeflow.org/v1)",
+            file=sys.stderr,
+        )
     if prediction is None:
         for finding in refused:
             print(f"{shown}: {finding.path}: {finding.message}", file=sys.stderr)
