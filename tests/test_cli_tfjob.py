@@ -124,6 +124,13 @@ EXPECTED: dict[tuple[str, str], list[str]] = {
         f"33:11: {SPECS}.Worker.template.spec.containers: tfjob_no_tensorflow_container",
         f"36:15: {SPECS}.Worker.template.spec.containers[1].image: tfjob_no_image",
     ],
+    # no container named tensorflow: one refusal a replica type
+    ("no_tensorflow_container.yaml", "estimator"): [
+        f"14:11: {SPECS}.Chief.template.spec.containers: tfjob_no_tensorflow_container",
+        f"26:11: {SPECS}.Worker.template.spec.containers: tfjob_no_tensorflow_container",
+        f"34:11: {SPECS}.PS.template.spec.containers: tfjob_no_tensorflow_container",
+        f"41:11: {SPECS}.Evaluator.template.spec.containers: tfjob_no_tensorflow_container",
+    ],
     # the API server knows no TFJob but v1's; the rest is read as v1
     ("v1beta2.yaml", "estimator"): ["2:1: apiVersion: tfjob_api_version"],
     ("dist_mnist_v1alpha2.yaml", "ps"): ["2:1: apiVersion: tfjob_api_version"],

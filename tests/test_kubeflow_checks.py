@@ -90,6 +90,35 @@ def test_refusals_of_the_webhook() -> None:
     assert str(findings[2]).startswith("spec.tfReplicaSpecs: refused: ")
 
 
+RENAME = (
+    "rename container {} to 'tensorflow': it looks like the one that runs TensorFlow (it {}), and "
+)
+OPERATOR_SETS = "the operator sets TF_CONFIG and the port on the container named 'tensorflow' only"
+
+
+def test_a_missing_tensorflow_container_names_the_one_that_looks_like_it() -> None:
+    findings = check(load("no_tensorflow_container.yaml"), node_check=None)
+    hints = {f.location[2]: f.hint for f in findings if f.code == "tfjob_no_tensorflow_container"}
+    assert hints == {
+        "Chief": RENAME.format("'trainer'", "declares the port tfjob-port") + OPERATOR_SETS,
+        "Worker": RENAME.format("'mnist'", "is the only container") + OPERATOR_SETS,
+        "PS": RENAME.format("'TensorFlow'", "is named tensorflow in other letter case")
+        + OPERATOR_SETS,
+        "Evaluator": "name the container that runs TensorFlow 'tensorflow': " + OPERATOR_SETS,
+    }
+    # the port of the container to rename is not reported again
+    assert "tfjob_port_other_container" not in {f.code for f in findings}
+
+
+def test_a_container_that_sets_tf_config_looks_like_tensorflows() -> None:
+    env = [{"name": "TF_CONFIG", "value": "{}"}]
+    template = {"spec": {"containers": [container(name="proxy"), container(name="train", env=env)]}}
+    [finding] = [
+        f for f in check(job(Worker={"template": template})) if f.code.endswith("_container")
+    ]
+    assert finding.hint == RENAME.format("'train'", "sets TF_CONFIG") + OPERATOR_SETS
+
+
 def container(**fields: Any) -> dict[str, Any]:
     return {"name": "tensorflow", "image": "kubeflow/tf-mnist-with-summaries:latest", **fields}
 

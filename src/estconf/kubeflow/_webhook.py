@@ -12,7 +12,12 @@ import re
 from typing import Final
 
 from estconf.kubeflow.finding import Finding, Location
-from estconf.kubeflow.manifest import DEFAULT_CONTAINER_NAME, TFJob
+from estconf.kubeflow.manifest import (
+    DEFAULT_CONTAINER_NAME,
+    DEFAULT_PORT_NAME,
+    Container,
+    TFJob,
+)
 
 __all__ = ["GENERATED_SUFFIX", "dns1035_label_errors", "webhook_refusals"]
 
@@ -74,8 +79,7 @@ def webhook_refusals(tfjob: TFJob) -> list[Finding]:
                     containers_at,
                     "Required value: must have at least one container with name "
                     + DEFAULT_CONTAINER_NAME,
-                    hint=f"name the container that runs TensorFlow {DEFAULT_CONTAINER_NAME!r}: "
-                    "the operator sets TF_CONFIG and the port on that container only",
+                    hint=_rename_hint(containers),
                 )
             )
     if chief_or_master > 1:
@@ -89,6 +93,35 @@ def webhook_refusals(tfjob: TFJob) -> list[Finding]:
             )
         )
     return findings
+
+
+def _rename_hint(containers: tuple[Container, ...]) -> str:
+    """Name the container to call ``tensorflow``: the one that looks like TensorFlow's, if any."""
+    why = (
+        f"the operator sets TF_CONFIG and the port on the container named "
+        f"{DEFAULT_CONTAINER_NAME!r} only"
+    )
+    for reason, looks in (
+        (
+            f"is named {DEFAULT_CONTAINER_NAME} in other letter case",
+            lambda c: (c.name or "").strip().casefold() == DEFAULT_CONTAINER_NAME,
+        ),
+        (
+            f"declares the port {DEFAULT_PORT_NAME}",
+            lambda c: any(port.name == DEFAULT_PORT_NAME for port in c.ports),
+        ),
+        ("sets TF_CONFIG", lambda c: any(v.name == "TF_CONFIG" for v in c.env)),
+        ("is the only container", lambda c: len(containers) == 1),
+    ):
+        found = [(i, c) for i, c in enumerate(containers) if looks(c)]
+        if len(found) == 1:
+            position, container = found[0]
+            named = repr(container.name) if container.name else f"[{position}] (no name)"
+            return (
+                f"rename container {named} to {DEFAULT_CONTAINER_NAME!r}: it looks like the one "
+                f"that runs TensorFlow (it {reason}), and {why}"
+            )
+    return f"name the container that runs TensorFlow {DEFAULT_CONTAINER_NAME!r}: {why}"
 
 
 def _name_refusals(tfjob: TFJob) -> list[Finding]:

@@ -244,7 +244,8 @@ def _port_findings(tfjob: TFJob) -> list[Finding]:
                                 location=(*at, i, "containerPort"),
                             )
                         )
-            elif named:
+            elif named and spec.tensorflow_container is not None:
+                # with no tensorflow container at all, the webhook's refusal names this one
                 findings.append(
                     Finding(
                         code="tfjob_port_other_container",
