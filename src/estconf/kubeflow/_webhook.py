@@ -9,6 +9,7 @@ Kubernetes prints.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Final
 
 from estconf.kubeflow.finding import Finding, Location
@@ -101,7 +102,7 @@ def _rename_hint(containers: tuple[Container, ...]) -> str:
         f"the operator sets TF_CONFIG and the port on the container named "
         f"{DEFAULT_CONTAINER_NAME!r} only"
     )
-    for reason, looks in (
+    signs: list[tuple[str, Callable[[Container], bool]]] = [
         (
             f"is named {DEFAULT_CONTAINER_NAME} in other letter case",
             lambda c: (c.name or "").strip().casefold() == DEFAULT_CONTAINER_NAME,
@@ -112,7 +113,8 @@ def _rename_hint(containers: tuple[Container, ...]) -> str:
         ),
         ("sets TF_CONFIG", lambda c: any(v.name == "TF_CONFIG" for v in c.env)),
         ("is the only container", lambda c: len(containers) == 1),
-    ):
+    ]
+    for reason, looks in signs:
         found = [(i, c) for i, c in enumerate(containers) if looks(c)]
         if len(found) == 1:
             position, container = found[0]
