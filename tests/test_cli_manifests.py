@@ -11,6 +11,7 @@ import pytest
 
 from estconf.cli import main
 from estconf.cli._manifests import tf_config_set_in, tf_configs_in
+from estconf.io.checks import Limits
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = "tests/data/kubernetes"
@@ -205,7 +206,7 @@ class TestExplain:
         with pytest.raises(
             ValueError, match=rf"^f\.yaml sets {count} TF_CONFIGs \({re.escape(shown)}\)"
         ):
-            tf_config_set_in(stream, "yaml", "f.yaml", 64)
+            tf_config_set_in(stream, "yaml", "f.yaml", Limits())
 
     @pytest.mark.parametrize(
         "text",
@@ -218,11 +219,11 @@ class TestExplain:
         ],
     )
     def test_other_files_are_left_to_the_file_pipeline(self, text: bytes) -> None:
-        assert tf_config_set_in(text, "yaml", "f.yaml", 64) is None
+        assert tf_config_set_in(text, "yaml", "f.yaml", Limits()) is None
 
     def test_where_the_value_is(self) -> None:
         manifest = json.dumps(pod({"name": "TF_CONFIG", "value": WORKERS})).encode()
-        assert tf_config_set_in(manifest, "json", "pod.json", 64) == (
+        assert tf_config_set_in(manifest, "json", "pod.json", Limits()) == (
             WORKERS,
             "pod.json (spec.containers[0].env[0].value)",
         )

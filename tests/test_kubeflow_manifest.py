@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from pydantic import ValidationError
 
+from estconf.io.errors import ConfigFileError
 from estconf.kubeflow import TFJob, read_tfjobs
 from estconf.kubeflow.manifest import equal_fold
 
@@ -198,11 +200,11 @@ def test_enable_dynamic_worker_is_a_bool() -> None:
 @pytest.mark.parametrize(
     ("source", "message"),
     [
-        ("kind: TFJob\nkind: TFJob\n", 'found duplicate key "kind"'),
-        ("a: [1\n", "not a YAML or JSON manifest"),
+        ("kind: TFJob\nkind: TFJob\n", "<string>:2:1: kind: duplicate key 'kind'"),
+        ("a: [1\n", "<string>:2:1: invalid YAML: while parsing a flow sequence"),
     ],
 )
 def test_unreadable_text(source: str, message: str) -> None:
-    with pytest.raises(ValueError, match=message) as info:
+    with pytest.raises(ConfigFileError, match=re.escape(message)) as info:
         read_tfjobs(source)
     assert "To suppress" not in str(info.value)

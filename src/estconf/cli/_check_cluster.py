@@ -20,6 +20,7 @@ from estconf.cli._common import (
     limit_args,
     out,
     read_stdin,
+    reading_limits,
 )
 
 if TYPE_CHECKING:
@@ -204,12 +205,12 @@ def _stream(
     refused: one file, one TF_CONFIG.
     """
     from estconf.cli._manifests import placed
-    from estconf.io.checks import MAX_DEPTH, MAX_SIZE
+    from estconf.io.checks import MAX_SIZE
     from estconf.io.errors import error
-    from estconf.io.parse import decode, parse_documents, read
+    from estconf.io.parse import documents_of, read
 
     raw = read(Path(name), name, limits.get("max_size", MAX_SIZE))
-    documents = parse_documents(decode(raw, name), "yaml", name, limits.get("max_depth", MAX_DEPTH))
+    documents = documents_of(raw, "yaml", name, reading_limits(limits))
     nodes = []
     for document in documents:
         found = _set_in(name, document.data)

@@ -14,6 +14,7 @@ from estconf.io import kinds
 
 if TYPE_CHECKING:
     from estconf import TFConfig
+    from estconf.io.checks import Limits as ReadingLimits
     from estconf.io.report import Result
 
 PROG = "estconf"
@@ -126,6 +127,7 @@ def positive_int(text: str) -> int:
 
 
 def add_limits(parser: argparse.ArgumentParser) -> None:
+    """Add the limits of reading (the same for every input): size, depth, values, documents."""
     parser.add_argument(
         "--max-size",
         type=positive_int,
@@ -138,20 +140,49 @@ def add_limits(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="refuse objects and arrays nested deeper (default: 64)",
     )
+    parser.add_argument(
+        "--max-values",
+        type=positive_int,
+        metavar="N",
+        help="refuse a YAML document whose aliases expand it to more values (default: "
+        "its size in bytes, at least 100000)",
+    )
+    parser.add_argument(
+        "--max-documents",
+        type=positive_int,
+        metavar="N",
+        help="refuse a YAML stream of more documents (default: 10000)",
+    )
 
 
 class Limits(TypedDict, total=False):
+    """The limits the options give, as the keyword arguments of :func:`estconf.files.load`."""
+
     max_size: int
     max_depth: int
+    max_values: int
+    max_documents: int
 
 
 def limit_args(args: argparse.Namespace) -> Limits:
+    """The limits of the options given (``add_limits``); the others keep their defaults."""
     limits: Limits = {}
     if args.max_size is not None:
         limits["max_size"] = args.max_size
     if args.max_depth is not None:
         limits["max_depth"] = args.max_depth
+    if args.max_values is not None:
+        limits["max_values"] = args.max_values
+    if args.max_documents is not None:
+        limits["max_documents"] = args.max_documents
     return limits
+
+
+def reading_limits(limits: Limits) -> ReadingLimits:
+    """The limits of the options as :class:`estconf.io.checks.Limits`."""
+    from estconf.io.checks import Limits as ReadingLimits
+
+    return ReadingLimits(**limits)
 
 
 def out(text: str, stream: TextIO | None = None) -> None:

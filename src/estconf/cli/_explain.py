@@ -28,6 +28,7 @@ from estconf.cli._common import (
     out,
     read_or_fail,
     read_stdin,
+    reading_limits,
 )
 
 if TYPE_CHECKING:
@@ -241,7 +242,6 @@ def _tf_config_only(args: argparse.Namespace, limits: Limits) -> tuple[TFConfig,
 def _set_in_manifest(args: argparse.Namespace, limits: Limits) -> tuple[str, str] | None:
     """The TF_CONFIG a ``--tf-config`` Kubernetes manifest sets, and where; else None."""
     from estconf.cli._manifests import tf_config_set_in
-    from estconf.io.checks import MAX_DEPTH
 
     if args.tf_config in (None, "-"):
         return None
@@ -251,9 +251,7 @@ def _set_in_manifest(args: argparse.Namespace, limits: Limits) -> tuple[str, str
         return None
     raw, manifest_format = manifest
     try:
-        return tf_config_set_in(
-            raw, manifest_format, args.tf_config, limits.get("max_depth", MAX_DEPTH)
-        )
+        return tf_config_set_in(raw, manifest_format, args.tf_config, reading_limits(limits))
     except ValueError as exc:
         raise UsageError(str(exc)) from None
 

@@ -20,6 +20,7 @@ from estconf.io._positions import Loc, Position
 from estconf.io.errors import ConfigFileError, FileError, error
 
 if TYPE_CHECKING:
+    from estconf.io.checks import Limits
     from estconf.io.report import Result
 
 __all__ = ["KIND", "check_text", "placed", "tf_config_set_in", "tf_configs_in"]
@@ -80,7 +81,7 @@ def placed(
 
 
 def _manifest_documents(
-    raw: bytes, fmt: str, name: str, max_depth: int
+    raw: bytes, fmt: str, name: str, limits: Limits
 ) -> list[parse.Document] | None:
     """The documents of a file that may hold Kubernetes manifests; None when it cannot.
 
@@ -90,7 +91,7 @@ def _manifest_documents(
     if fmt not in ("json", "yaml") or b"apiVersion" not in raw:
         return None
     try:
-        return parse.parse_documents(parse.decode(raw, name), fmt, name, max_depth)
+        return parse.documents_of(raw, fmt, name, limits)
     except ConfigFileError:
         return None
 
@@ -113,7 +114,7 @@ def _is_tf_config_entry(entry: Any) -> bool:
 
 
 def check_text(
-    raw: bytes, fmt: str, name: str, profile: str | None, max_depth: int
+    raw: bytes, fmt: str, name: str, profile: str | None, limits: Limits
 ) -> Result | None:
     """Check each TF_CONFIG the manifests of a file set; None when they set none.
 
@@ -125,7 +126,7 @@ def check_text(
     """
     from estconf.io.report import Result
 
-    documents = _manifest_documents(raw, fmt, name, max_depth)
+    documents = _manifest_documents(raw, fmt, name, limits)
     if documents is None:
         return None
     found = [
@@ -138,7 +139,7 @@ def check_text(
     errors: list[FileError] = []
     for document, values in found:
         for path, value, position in placed(document, values):
-            for inner in _tf_config_errors(value, name, profile, max_depth):
+            for inner in _tf_config_errors(value, name, profile, limits):
                 where = f"TF_CONFIG {inner.path}" if inner.path else "TF_CONFIG"
                 message = f"{where}: {inner.message}"
                 errors.append(
@@ -147,7 +148,7 @@ def check_text(
     return Result(name, KIND, errors, profile=profile)
 
 
-def tf_config_set_in(raw: bytes, fmt: str, name: str, max_depth: int) -> tuple[str, str] | None:
+def tf_config_set_in(raw: bytes, fmt: str, name: str, limits: Limits) -> tuple[str, str] | None:
     """The one TF_CONFIG value the Kubernetes manifests of a file set, and where it is.
 
     Where is ``FILE (path)``: the name its errors are reported under.
@@ -159,7 +160,7 @@ def tf_config_set_in(raw: bytes, fmt: str, name: str, max_depth: int) -> tuple[s
     Raises:
         ValueError: the manifests set several TF_CONFIGs, which are not one node's.
     """
-    documents = _manifest_documents(raw, fmt, name, max_depth)
+    documents = _manifest_documents(raw, fmt, name, limits)
     found: list[tuple[str, str, str]] = []
     for document in documents or ():
         data = document.data
@@ -197,7 +198,7 @@ def _setting_none(
 
 
 def _tf_config_errors(
-    value: str, name: str, profile: str | None, max_depth: int
+    value: str, name: str, profile: str | None, limits: Limits
 ) -> list[FileError]:
     """What a TF_CONFIG file holding ``value`` breaks under ``profile``.
 
@@ -213,7 +214,10 @@ def _tf_config_errors(
             format="json",
             content=value.encode("utf-8", "surrogatepass"),
             profile=profile,
-            max_depth=max_depth,
+            max_size=limits.max_size,
+            max_depth=limits.max_depth,
+            max_values=limits.max_values,
+            max_documents=limits.max_documents,
         )
     except ConfigFileError as exc:
         return exc.errors

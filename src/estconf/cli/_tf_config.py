@@ -22,6 +22,7 @@ from estconf.cli._common import (
     limit_args,
     out,
     read_stdin,
+    reading_limits,
 )
 
 NAME = "tf-config"
@@ -352,13 +353,16 @@ def _from_tfjob(args: argparse.Namespace) -> int:
     shown = "<stdin>" if name == "-" else name
     operator = Operator(cluster_domain=args.cluster_domain)
     try:
-        tfjobs = read_tfjobs(text)
+        tfjobs = read_tfjobs(text, name=shown, limits=reading_limits(limit_args(args)))
         if len(tfjobs) != 1:
             raise ValueError(f"expected one TFJob, found {len(tfjobs)}")
         _named(tfjobs[0], shown, args.name)
         findings = check(tfjobs[0], name=args.name, operator=operator, node_check=None)
         refused = [f for f in findings if f.severity == "refused" and f.code != _OLDER_VERSION]
         prediction = None if refused else predict(tfjobs[0], name=args.name, operator=operator)
+    except ConfigFileError as exc:  # not a manifest that can be read
+        print("\n".join(str(found) for found in exc.errors), file=sys.stderr)
+        return EXIT_INVALID
     except ValueError as exc:
         print(f"{shown}: {' '.join(str(exc).split())}", file=sys.stderr)
         return EXIT_INVALID

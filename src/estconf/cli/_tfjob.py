@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Final
 from estconf.cli._common import PROFILES
 from estconf.io import kinds, parse
 from estconf.io._positions import Loc, Position, Span
-from estconf.io.checks import MAX_DEPTH
+from estconf.io.checks import Limits
 from estconf.io.errors import ConfigFileError, FileError, error
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ _TFJOB_KIND: Final = re.compile(rb"""["']?kind["']?\s*:\s*["']?TFJob\b""")
 
 
 def check_text(
-    raw: bytes, fmt: str, name: str, profile: str, max_depth: int = MAX_DEPTH
+    raw: bytes, fmt: str, name: str, profile: str, limits: Limits | None = None
 ) -> Result | None:
     """Check the manifests of a file's bytes (also standard input's); None when it holds no TFJob.
 
@@ -56,14 +56,14 @@ def check_text(
         fmt: ``json`` or ``yaml``.
         name: the file's name in errors (``<stdin>``).
         profile: the reader of each pod's ``TF_CONFIG`` (see :data:`PROFILES`).
-        max_depth: the deepest nesting read.
+        limits: the limits of reading (the defaults if None).
     """
     from estconf.io.report import Result
 
     if fmt not in ("json", "yaml") or not _TFJOB_KIND.search(raw):
         return None
     try:
-        documents = parse.parse_documents(parse.decode(raw, name), fmt, name, max_depth)
+        documents = parse.documents_of(raw, fmt, name, limits)
     except ConfigFileError as exc:
         if fmt == "json" or len(exc.errors) != 1 or exc.errors[0].code != "documents":
             return Result(name, KIND, exc.errors)

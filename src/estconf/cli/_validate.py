@@ -22,6 +22,7 @@ from estconf.cli._common import (
     manifest_bytes,
     out,
     read_input,
+    reading_limits,
     use_color,
 )
 
@@ -172,7 +173,6 @@ def _checked(
     item: Input, settings: _Settings, kind: str | None, given_as: str, profile: str | None
 ) -> Result:
     from estconf.cli import _manifests, _tfjob
-    from estconf.io.checks import MAX_DEPTH
     from estconf.io.errors import ConfigFileError, error
     from estconf.io.files import load_file
     from estconf.io.report import Result
@@ -186,12 +186,12 @@ def _checked(
         manifests = manifest_bytes(name, content, fmt, settings.limits)
         if manifests is not None:
             raw, manifest_format = manifests
-            depth = settings.limits.get("max_depth", MAX_DEPTH)
+            limits = reading_limits(settings.limits)
             # Kubeflow TFJobs (each pod read as the profile's reader does), then
             # other Kubernetes manifests that set TF_CONFIG (each read as a file is)
-            checked = _tfjob.check_text(raw, manifest_format, name, profile or "estimator", depth)
+            checked = _tfjob.check_text(raw, manifest_format, name, profile or "estimator", limits)
             if checked is None:
-                checked = _manifests.check_text(raw, manifest_format, name, profile, depth)
+                checked = _manifests.check_text(raw, manifest_format, name, profile, limits)
             if checked is not None:
                 return checked
             content, fmt = raw, manifest_format  # a config file after all: not read again

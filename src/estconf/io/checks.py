@@ -14,6 +14,9 @@ Size and depth are decided here and nowhere else:
 :func:`check_values` also refuses NaN and infinite numbers, strings with
 lone surrogates, and data that YAML aliases expand beyond what its text could
 hold.
+
+:class:`Limits` gathers the limits every reading path applies (size, depth,
+values once YAML aliases are expanded, documents of a YAML stream).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import math
 import re
 import sys
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from estconf.io._positions import Loc, Position
@@ -31,7 +35,10 @@ from estconf.io.errors import ConfigFileError, FileError, error, refused
 __all__ = [
     "INT_DIGITS",
     "MAX_DEPTH",
+    "MAX_DOCUMENTS",
     "MAX_SIZE",
+    "MIN_VALUES",
+    "Limits",
     "check_size",
     "check_values",
     "parser_depth",
@@ -47,6 +54,12 @@ MAX_SIZE = 64 * 1024 * 1024
 MAX_DEPTH = 64
 """The deepest nesting of objects and arrays read by default."""
 
+MAX_DOCUMENTS = 10_000
+"""The most documents of a YAML stream read by default (empty ones count)."""
+
+MIN_VALUES = 100_000
+"""The fewest values a document may expand to whatever its size (see :attr:`Limits.max_values`)."""
+
 INT_DIGITS = sys.get_int_max_str_digits() or 4300
 """The most decimal digits Python converts to an ``int``."""
 
@@ -54,6 +67,29 @@ _DEPTH_PATH_SHOWN = 8
 """How much of the path to a value nested too deep is shown."""
 
 _CHUNK = 1 << 20
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The limits of reading, the same on every path (a file, a stream, a manifest, a TFJob).
+
+    Attributes:
+        max_size: the most bytes read.
+        max_depth: the deepest nesting of objects and arrays.
+        max_values: the most values a document may hold once YAML aliases are
+            expanded; ``None``: as many as its text has characters, and at
+            least :data:`MIN_VALUES`, which no text without aliases exceeds.
+        max_documents: the most documents of a YAML stream, empty ones included.
+    """
+
+    max_size: int = MAX_SIZE
+    max_depth: int = MAX_DEPTH
+    max_values: int | None = None
+    max_documents: int = MAX_DOCUMENTS
+
+    def values_for(self, length: int) -> int:
+        """The most values a document of a text of ``length`` characters may expand to."""
+        return self.max_values if self.max_values is not None else max(length, MIN_VALUES)
 
 
 def check_size(file: str, size: int, max_size: int) -> None:

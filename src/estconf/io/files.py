@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from estconf._json import type_name
 from estconf.io import kinds, parse
-from estconf.io._positions import Loc, Position, Span
-from estconf.io.checks import MAX_DEPTH, MAX_SIZE, check_size, check_values
+from estconf.io._positions import Loc
+from estconf.io.checks import MAX_DEPTH, MAX_DOCUMENTS, MAX_SIZE, Limits, check_size
 from estconf.io.errors import NO_VALUE, ConfigFileError, FileError, error, refused
 
 if TYPE_CHECKING:
@@ -66,6 +66,8 @@ def load_file(
     profile: str | None = None,
     max_size: int = MAX_SIZE,
     max_depth: int = MAX_DEPTH,
+    max_values: int | None = None,
+    max_documents: int = MAX_DOCUMENTS,
 ) -> Loaded:
     """Read and validate a config file as :func:`load` does, and say how its kind was told.
 
@@ -81,6 +83,9 @@ def load_file(
             estimator's rules for this task alone.
         max_size: the largest file read, in bytes.
         max_depth: the deepest nesting of objects and arrays read.
+        max_values: the most values the data may hold once YAML aliases are
+            expanded (by default as many as the text has characters, and at least 100,000).
+        max_documents: the most documents of a YAML stream (empty ones, passed over, count).
 
     Raises:
         ConfigFileError: the file cannot be read or is not valid.
@@ -91,7 +96,8 @@ def load_file(
     else:
         check_size(name, len(content), max_size)
         raw = content
-    document = _document(raw, _format(name, format), name, max_depth)
+    limits = Limits(max_size, max_depth, max_values, max_documents)
+    document = _document(raw, _format(name, format), name, limits)
     return _validate(document, kind, name, given_as, profile)
 
 
@@ -103,6 +109,8 @@ def load(
     format: str | None = None,
     max_size: int = MAX_SIZE,
     max_depth: int = MAX_DEPTH,
+    max_values: int | None = None,
+    max_documents: int = MAX_DOCUMENTS,
 ) -> M: ...
 
 
@@ -114,6 +122,8 @@ def load(
     format: str | None = None,
     max_size: int = MAX_SIZE,
     max_depth: int = MAX_DEPTH,
+    max_values: int | None = None,
+    max_documents: int = MAX_DOCUMENTS,
 ) -> BaseModel: ...
 
 
@@ -124,6 +134,8 @@ def load(
     format: str | None = None,
     max_size: int = MAX_SIZE,
     max_depth: int = MAX_DEPTH,
+    max_values: int | None = None,
+    max_documents: int = MAX_DOCUMENTS,
 ) -> BaseModel:
     """Read the config file at ``path`` and return its validated model.
 
@@ -135,6 +147,9 @@ def load(
         format: ``"json"``, ``"toml"`` or ``"yaml"``, to override the suffix.
         max_size: the largest file read, in bytes.
         max_depth: the deepest nesting of objects and arrays read.
+        max_values: the most values the data may hold once YAML aliases are
+            expanded (by default as many as the text has characters, and at least 100,000).
+        max_documents: the most documents of a YAML stream (empty ones, passed over, count).
 
     Returns:
         The model of the file's kind.
@@ -150,7 +165,15 @@ def load(
         'worker'
     """
     # a missing file is reported before its name
-    return load_file(path, kind, format=format, max_size=max_size, max_depth=max_depth).model
+    return load_file(
+        path,
+        kind,
+        format=format,
+        max_size=max_size,
+        max_depth=max_depth,
+        max_values=max_values,
+        max_documents=max_documents,
+    ).model
 
 
 def read_data(
@@ -159,6 +182,8 @@ def read_data(
     format: str | None = None,
     max_size: int = MAX_SIZE,
     max_depth: int = MAX_DEPTH,
+    max_values: int | None = None,
+    max_documents: int = MAX_DOCUMENTS,
 ) -> Any:
     """Read a JSON, TOML or YAML file into plain data, with the checks of :func:`load`.
 
@@ -170,7 +195,8 @@ def read_data(
     """
     name = str(path)
     raw = parse.read(Path(path), name, max_size)
-    return _document(raw, _format(name, format), name, max_depth).data
+    limits = Limits(max_size, max_depth, max_values, max_documents)
+    return _document(raw, _format(name, format), name, limits).data
 
 
 @overload
@@ -182,6 +208,8 @@ def loads(
     name: str = "<string>",
     max_size: int = MAX_SIZE,
     max_depth: int = MAX_DEPTH,
+    max_values: int | None = None,
+    max_documents: int = MAX_DOCUMENTS,
 ) -> M: ...
 
 
@@ -194,6 +222,8 @@ def loads(
     name: str = "<string>",
     max_size: int = MAX_SIZE,
     max_depth: int = MAX_DEPTH,
+    max_values: int | None = None,
+    max_documents: int = MAX_DOCUMENTS,
 ) -> BaseModel: ...
 
 
@@ -205,6 +235,8 @@ def loads(
     name: str = "<string>",
     max_size: int = MAX_SIZE,
     max_depth: int = MAX_DEPTH,
+    max_values: int | None = None,
+    max_documents: int = MAX_DOCUMENTS,
 ) -> BaseModel:
     """Validate the text of a config file in ``format`` and return its model.
 
@@ -219,7 +251,8 @@ def loads(
     # lone surrogates (from undecodable bytes) become bytes that decoding reports as bad UTF-8
     raw = content.encode("utf-8", "surrogatepass") if isinstance(content, str) else content
     check_size(name, len(raw), max_size)
-    return _validate(_document(raw, format, name, max_depth), kind, name).model
+    limits = Limits(max_size, max_depth, max_values, max_documents)
+    return _validate(_document(raw, format, name, limits), kind, name).model
 
 
 def _format(name: str, format: str | None) -> str:
@@ -234,14 +267,17 @@ def _format(name: str, format: str | None) -> str:
     return fmt
 
 
-def _document(raw: bytes, format: str, name: str, max_depth: int) -> parse.Document:
-    """Decode and parse ``raw``, and refuse values no config may hold."""
-    text = parse.decode(raw, name)
-    document = parse.parse(text, format, name, max_depth)
-    errors = check_values(name, document.data, max_depth, max(len(text), 100_000))
-    if errors:
-        raise ConfigFileError(name, _placed(document, errors))
-    return document
+def _document(raw: bytes, format: str, name: str, limits: Limits) -> parse.Document:
+    """Decode and parse ``raw``, refusing values no config may hold."""
+    return parse.parse(
+        parse.decode(raw, name),
+        format,
+        name,
+        limits.max_depth,
+        max_size=limits.max_size,
+        max_values=limits.max_values,
+        max_documents=limits.max_documents,
+    )
 
 
 def _validate(
@@ -266,7 +302,7 @@ def _validate(
 
     other = other_document(data, name, model)
     if other is not None:  # whatever its name says
-        raise ConfigFileError(name, _placed(document, [other]), chosen.name, kind_from)
+        raise ConfigFileError(name, document.place([other]), chosen.name, kind_from)
     errors: list[FileError] = []
     if kinds.SCHEMA_KEY in data:
         data = dict(data)
@@ -285,7 +321,7 @@ def _validate(
     except ValidationError as exc:
         errors.extend(_validation_errors(exc, data, model, name))
     if errors:
-        raise ConfigFileError(name, _placed(document, errors), chosen.name, kind_from)
+        raise ConfigFileError(name, document.place(errors), chosen.name, kind_from)
     return Loaded(result, chosen.name, kind_from)
 
 
@@ -394,29 +430,3 @@ def _int_or_none(step: str | int) -> int | None:
         return int(step)
     except ValueError:
         return None
-
-
-def _placed(document: parse.Document, errors: list[FileError]) -> list[FileError]:
-    """The errors with the line and column of what each is about, in the order of the file.
-
-    An error about a key the file leaves out is placed at the object that lacks it.
-    """
-    spans = document.locate(e.loc for e in errors if e.line is None)
-    placed = []
-    for item in errors:
-        at = None if item.line is not None else _position(spans, item.loc, item.on_key)
-        placed.append(
-            item if at is None else dataclasses.replace(item, line=at.line, column=at.column)
-        )
-    placed.sort(key=lambda e: (e.line is None, e.line or 0, e.column or 0))
-    return placed
-
-
-def _position(spans: Mapping[Loc, Span], path: Loc, on_key: bool) -> Position | None:
-    for end in range(len(path), -1, -1):
-        span = spans.get(path[:end])
-        if span is not None:
-            if on_key and end == len(path) and span.key is not None:
-                return span.key
-            return span.value
-    return None

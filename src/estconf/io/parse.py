@@ -9,9 +9,12 @@ deep inside a parser:
 - :func:`decode` drops a UTF-8 byte-order mark and refuses any other
   encoding than UTF-8;
 - :func:`parse` reads JSON, TOML or YAML (YAML 1.2 with the safe loader:
-  no tags that build Python objects) and refuses repeated keys and what
-  each format cannot read; the checks every format shares (depth, NaN, ...)
-  are :mod:`estconf.io.checks`'.
+  no tags that build Python objects, see :mod:`estconf.io._yaml`) and
+  refuses repeated keys and what each format cannot read;
+  :func:`parse_documents` reads every document of a YAML stream.  Both then
+  apply the checks every format shares (depth, NaN, lone surrogates, YAML
+  aliases expanded too far: :mod:`estconf.io.checks`) to every document, so
+  that no path reads data that a config file may not hold.
 
 A parsed :class:`Document` can tell the line and column of the value (and
 key) at a path, for error messages; JSON positions are found only when asked.
@@ -19,49 +22,89 @@ key) at a path, for error messages; JSON positions are found only when asked.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import sys
-import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from estconf import _json
 from estconf.io._positions import Lines, Loc, Position, Span, position
 from estconf.io.checks import (
     INT_DIGITS,
     MAX_DEPTH,
+    MAX_DOCUMENTS,
     MAX_SIZE,
-    parser_depth,
+    Limits,
+    check_size,
+    check_values,
     read_stream,
     too_deep,
     too_deep_to_parse,
     too_many_digits,
 )
-from estconf.io.errors import ConfigFileError, FileError, error, refused
+from estconf.io.errors import ConfigFileError, FileError, refused
 
-if TYPE_CHECKING:
-    from ruamel.yaml.constructor import SafeConstructor
-    from ruamel.yaml.nodes import Node
-
-__all__ = ["SUFFIXES", "Document", "decode", "format_of", "parse", "parse_documents", "read"]
+__all__ = [
+    "SUFFIXES",
+    "Document",
+    "decode",
+    "documents_of",
+    "format_of",
+    "parse",
+    "parse_documents",
+    "read",
+]
 
 SUFFIXES = {".json": "json", ".toml": "toml", ".yaml": "yaml", ".yml": "yaml"}
 """File name suffixes and the format they mean."""
 
 
+_FIRST_LINE = Position(1, 1)
+
+
 @dataclass
 class Document:
-    """Data read from a file, and a way to find where its values are."""
+    """Data read from a file, and a way to find where its values are.
+
+    ``start`` is where the document starts (its ``---`` in a YAML stream).
+    """
 
     data: Any
     format: str
     _locate: Callable[[list[Loc]], dict[Loc, Span]] = field(repr=False)
+    start: Position = _FIRST_LINE
 
     def locate(self, paths: Iterable[Loc]) -> dict[Loc, Span]:
         """Return the span of each of ``paths`` that the format can place."""
         return self._locate(list(paths))
+
+    def place(self, errors: list[FileError]) -> list[FileError]:
+        """The errors with the line and column of what each is about, in the order of the text.
+
+        An error about a key the document leaves out is placed at the object that lacks it.
+        """
+        spans = self.locate(e.loc for e in errors if e.line is None)
+        placed = []
+        for item in errors:
+            at = None if item.line is not None else _position(spans, item.loc, item.on_key)
+            placed.append(
+                item if at is None else dataclasses.replace(item, line=at.line, column=at.column)
+            )
+        placed.sort(key=lambda e: (e.line is None, e.line or 0, e.column or 0))
+        return placed
+
+
+def _position(spans: Mapping[Loc, Span], path: Loc, on_key: bool) -> Position | None:
+    for end in range(len(path), -1, -1):
+        span = spans.get(path[:end])
+        if span is not None:
+            if on_key and end == len(path) and span.key is not None:
+                return span.key
+            return span.value
+    return None
 
 
 def format_of(path: str | Path) -> str | None:
@@ -137,21 +180,127 @@ def decode(raw: bytes, file: str) -> str:
     return text
 
 
-def parse(text: str, format: str, file: str, max_depth: int = MAX_DEPTH) -> Document:
+def parse(
+    text: str,
+    format: str,
+    file: str,
+    max_depth: int = MAX_DEPTH,
+    *,
+    max_size: int = MAX_SIZE,
+    max_values: int | None = None,
+    max_documents: int = MAX_DOCUMENTS,
+) -> Document:
     """Read ``text`` in ``format`` (``json``, ``toml`` or ``yaml``) into a :class:`Document`.
+
+    The data read has passed :func:`~estconf.io.checks.check_values` (depth,
+    NaN, lone surrogates, aliases expanded beyond ``max_values``).  Empty YAML
+    documents around the one a file holds (a stream ending in ``---``) are
+    passed over.  The limits are those of :class:`~estconf.io.checks.Limits`.
 
     Raises:
         ConfigFileError: the text is not valid in its format, repeats a key,
-            or is nested deeper than its parser can read.
+            holds more than one YAML document, breaks a limit or holds a value
+            no config may hold, each error placed at its line and column.
     """
+    limits = Limits(max_size, max_depth, max_values, max_documents)
+    if format == "yaml":
+        documents = _yaml_documents(text, file, limits, stop_at=2)
+        if len(documents) > 1:
+            second = documents[1].start
+            raise refused(file, "documents", "the file holds more than one YAML document", second)
+        return documents[0]
+    check_size(file, len(text), max_size)  # a character is at least a byte
     with too_deep_to_parse(file):
         if format == "json":
-            return _parse_json(text, file, max_depth)
-        if format == "toml":
-            return _parse_toml(text, file)
-        if format == "yaml":
-            return _parse_yaml(text, file, max_depth)
-    raise ValueError(f"unknown format {format!r}")
+            document = _parse_json(text, file, max_depth)
+        elif format == "toml":
+            document = _parse_toml(text, file)
+        else:
+            raise ValueError(f"unknown format {format!r}")
+    _check(document, file, limits, len(text))
+    return document
+
+
+def parse_documents(
+    text: str,
+    format: str,
+    file: str,
+    max_depth: int = MAX_DEPTH,
+    *,
+    max_size: int = MAX_SIZE,
+    max_values: int | None = None,
+    max_documents: int = MAX_DOCUMENTS,
+) -> list[Document]:
+    """Read every document of a YAML stream (``---`` between them), each able to place its values.
+
+    Kubernetes manifests come as streams of documents of several kinds; a
+    config file holds one document, and :func:`parse` refuses more.  Lines
+    and columns are those of the whole text.  JSON and TOML hold one
+    document: the list has the one :func:`parse` reads.  Empty documents
+    (nothing, comments, or ``null``) are passed over, as ``kubectl`` passes
+    them over; each other one is checked as :func:`parse` checks a file.
+
+    Raises:
+        ConfigFileError: as :func:`parse`, for the first document that fails;
+            ``empty`` when the stream holds no document but empty ones;
+            ``too_many_documents`` past ``max_documents`` documents.
+    """
+    if format != "yaml":
+        return [parse(text, format, file, max_depth, max_size=max_size, max_values=max_values)]
+    return _yaml_documents(text, file, Limits(max_size, max_depth, max_values, max_documents))
+
+
+def _yaml_documents(
+    text: str, file: str, limits: Limits, stop_at: int | None = None
+) -> list[Document]:
+    """The documents of a YAML text that are not empty, each checked as a file is."""
+    from estconf.io._yaml import read_documents
+
+    check_size(file, len(text), limits.max_size)
+    documents = []
+    for read in read_documents(text, file, limits, stop_at):
+        spans = read.spans
+
+        def locate(paths: list[Loc], spans: dict[Loc, Span] = spans) -> dict[Loc, Span]:
+            prefixes = {path[:end] for path in paths for end in range(len(path) + 1)}
+            return {path: spans[path] for path in prefixes if path in spans}
+
+        document = Document(read.data, "yaml", locate, read.start)
+        _check(document, file, limits, len(text))
+        documents.append(document)
+    return documents
+
+
+def documents_of(
+    raw: bytes, format: str, file: str, limits: Limits | None = None
+) -> list[Document]:
+    """Decode ``raw`` and read every document of it, under ``limits`` (the defaults if None).
+
+    The bytes of a stream of Kubernetes manifests, of a TFJob, of a node file:
+    :func:`decode` then :func:`parse_documents`, with the same limits
+    everywhere.
+
+    Raises:
+        ConfigFileError: as :func:`decode` and :func:`parse_documents`.
+    """
+    limits = limits or Limits()
+    check_size(file, len(raw), limits.max_size)
+    return parse_documents(
+        decode(raw, file),
+        format,
+        file,
+        limits.max_depth,
+        max_size=limits.max_size,
+        max_values=limits.max_values,
+        max_documents=limits.max_documents,
+    )
+
+
+def _check(document: Document, file: str, limits: Limits, length: int) -> None:
+    """Refuse the values no config may hold, each placed in the text."""
+    errors = check_values(file, document.data, limits.max_depth, limits.values_for(length))
+    if errors:
+        raise ConfigFileError(file, document.place(errors))
 
 
 def _parse_json(text: str, file: str, max_depth: int) -> Document:
@@ -221,214 +370,3 @@ def _parse_toml(text: str, file: str) -> Document:
         }
 
     return Document(data, "toml", locate)
-
-
-_MERGE_TAG = "tag:yaml.org,2002:merge"
-_INT_TAG = "tag:yaml.org,2002:int"
-_POWER_OF_TWO = ("0x", "0o", "0b")
-
-
-def _parse_yaml(text: str, file: str, max_depth: int) -> Document:
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
-
-    yaml = YAML(typ="safe", pure=True)
-    yaml.max_depth = parser_depth(max_depth)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # a reused anchor name is valid YAML
-            node = yaml.compose(text)
-        if node is None:
-            raise refused(file, "empty", "the file holds no YAML document")
-        return _yaml_document(yaml, node, file)
-    except ConfigFileError:
-        raise
-    except (ValueError, TypeError, KeyError, OverflowError) as exc:  # a value no scalar check saw
-        raise refused(file, "syntax", f"invalid YAML value: {exc}") from None
-    except MarkedYAMLError as exc:
-        raise _yaml_error(exc, file, max_depth) from None
-    except YAMLError as exc:
-        raise refused(file, "syntax", f"invalid YAML: {exc}") from None
-
-
-def parse_documents(
-    text: str, format: str, file: str, max_depth: int = MAX_DEPTH
-) -> list[Document]:
-    """Read every document of a YAML stream (``---`` between them), each able to place its values.
-
-    Kubernetes manifests come as streams of documents of several kinds; a
-    config file holds one document, and :func:`parse` refuses more.  Lines
-    and columns are those of the whole text.  JSON and TOML hold one
-    document: the list has the one :func:`parse` reads.  Empty documents are
-    left out.
-
-    Raises:
-        ConfigFileError: as :func:`parse`, for the first document that fails.
-    """
-    if format != "yaml":
-        return [parse(text, format, file, max_depth)]
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
-
-    yaml = YAML(typ="safe", pure=True)
-    yaml.max_depth = parser_depth(max_depth)
-    documents = []
-    with too_deep_to_parse(file):
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # a reused anchor name is valid YAML
-                for node in yaml.compose_all(text):
-                    if node is not None:
-                        documents.append(_yaml_document(yaml, node, file))
-        except ConfigFileError:
-            raise
-        except (ValueError, TypeError, KeyError, OverflowError) as exc:
-            raise refused(file, "syntax", f"invalid YAML value: {exc}") from None
-        except MarkedYAMLError as exc:
-            raise _yaml_error(exc, file, max_depth) from None
-        except YAMLError as exc:
-            raise refused(file, "syntax", f"invalid YAML: {exc}") from None
-    if not documents:
-        raise refused(file, "empty", "the file holds no YAML document")
-    return documents
-
-
-def _yaml_document(yaml: Any, node: Node, file: str) -> Document:
-    """Build one composed YAML document, recording where each of its values is."""
-    walk = _YAMLWalk(yaml.constructor, file)
-    walk.node(node, (), None)
-    if walk.errors:
-        raise ConfigFileError(file, walk.errors)
-    data = yaml.constructor.construct_document(node)
-    spans = walk.spans
-
-    def locate(paths: list[Loc]) -> dict[Loc, Span]:
-        prefixes = {path[:end] for path in paths for end in range(len(path) + 1)}
-        return {path: spans[path] for path in prefixes if path in spans}
-
-    return Document(data, "yaml", locate)
-
-
-def _yaml_error(exc: Any, file: str, max_depth: int) -> ConfigFileError:
-    from ruamel.yaml.composer import ComposerError
-    from ruamel.yaml.constructor import ConstructorError, DuplicateKeyError
-
-    mark = exc.problem_mark or exc.context_mark
-    position = None if mark is None else Position(mark.line + 1, mark.column + 1)
-    problem = exc.problem or "invalid YAML"
-    if type(exc).__name__ == "MaxDepthExceededError":
-        return ConfigFileError(file, [too_deep(file, max_depth, position=position)])
-    if isinstance(exc, DuplicateKeyError):
-        return refused(file, "duplicate_key", f"duplicate key: {problem}", position)
-    if isinstance(exc, ConstructorError) and "constructor for the tag" in problem:
-        return refused(
-            file,
-            "tag",
-            f"{problem}: only plain YAML values (mappings, sequences, strings, numbers, "
-            "booleans, null) are read",
-            position,
-        )
-    if isinstance(exc, ComposerError) and "another document" in problem:
-        return refused(file, "documents", "the file holds more than one YAML document", position)
-    context = f" {exc.context}" if exc.context else ""
-    return refused(file, "syntax", f"invalid YAML:{context} {problem}".replace("  ", " "), position)
-
-
-class _YAMLWalk:
-    """Go over a composed YAML node graph: record spans, find repeated keys and bad scalars.
-
-    Scalars are built here, one by one, so that a scalar the safe constructor
-    cannot build (``!!int abc``, a 13th month, an integer too long) is
-    reported where it is; building the document afterwards reuses them.
-    """
-
-    def __init__(self, constructor: SafeConstructor, file: str) -> None:
-        self.constructor = constructor
-        self.file = file
-        self.spans: dict[Loc, Span] = {}
-        self.errors: list[FileError] = []
-        self.seen: set[int] = set()
-
-    def scalar(self, node: Node, path: Loc) -> tuple[bool, Any]:
-        """Build a scalar; on failure record the problem and return ``(False, None)``."""
-        from ruamel.yaml.error import MarkedYAMLError
-
-        if node.tag == _INT_TAG and isinstance(node.value, str):
-            digits = sum(char.isdigit() for char in node.value)
-            # only decimal integers are limited; 0x, 0o and 0b ones convert at any length
-            if digits > INT_DIGITS and node.value.lstrip("+-")[:2] not in _POWER_OF_TWO:
-                self.errors.append(
-                    error(self.file, "number", too_many_digits(digits), path, position=_mark(node))
-                )
-                return False, None
-        try:
-            return True, self.constructor.construct_object(node)
-        except MarkedYAMLError:
-            raise  # a tag the safe loader refuses: reported with the parser's own mark
-        except Exception as exc:  # the constructors raise what their Python types raise
-            tag = str(node.tag).rpartition(":")[2]
-            self.errors.append(
-                error(
-                    self.file,
-                    "syntax",
-                    f"invalid YAML {tag} {str(node.value)[:40]!r}: {exc}",
-                    path,
-                    position=_mark(node),
-                )
-            )
-            return False, None
-
-    def node(self, node: Node, path: Loc, key: Position | None) -> None:
-        from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
-
-        self.spans.setdefault(path, Span(key, _mark(node)))
-        if isinstance(node, ScalarNode):
-            self.scalar(node, path)
-            return
-        if not isinstance(node, (MappingNode, SequenceNode)) or id(node) in self.seen:
-            return
-        self.seen.add(id(node))
-        if isinstance(node, SequenceNode):
-            for index, item in enumerate(node.value):
-                self.node(item, (*path, index), None)
-            return
-        self.mapping(node, path)
-
-    def mapping(self, node: Node, path: Loc) -> None:
-        from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
-
-        keys: set[tuple[Any, Any]] = set()
-        merged: list[Node] = []
-        for key_node, value_node in node.value:
-            if key_node.tag == _MERGE_TAG:
-                if isinstance(value_node, SequenceNode):
-                    merged.extend(value_node.value)
-                else:
-                    merged.append(value_node)
-                continue
-            if not isinstance(key_node, ScalarNode):
-                continue  # the constructor says what is wrong with a complex key
-            identity = (key_node.tag, key_node.value)
-            if identity in keys:
-                self.errors.append(
-                    error(
-                        self.file,
-                        "duplicate_key",
-                        f"duplicate key {key_node.value!r}: each key may appear once in a mapping",
-                        (*path, key_node.value),
-                        position=_mark(key_node),
-                    )
-                )
-                continue
-            keys.add(identity)
-            built, key = self.scalar(key_node, (*path, str(key_node.value)))
-            if built:
-                self.node(value_node, (*path, key), _mark(key_node))
-        for source in merged:
-            if isinstance(source, MappingNode) and id(source) not in self.seen:
-                self.seen.add(id(source))
-                self.mapping(source, path)
-
-
-def _mark(node: Node) -> Position:
-    return Position(node.start_mark.line + 1, node.start_mark.column + 1)

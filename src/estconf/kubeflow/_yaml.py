@@ -1,24 +1,28 @@
-"""Reading the documents of a YAML (or JSON) stream as plain data."""
+"""Reading the documents of a YAML (or JSON) stream as plain data, as the file pipeline does."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError
+from estconf.io import parse
+from estconf.io.checks import Limits
 
 
-def load_documents(text: str | bytes) -> list[Any]:
-    """Parse every document of a YAML stream; JSON is read as the YAML it is.
+def load_documents(
+    text: str | bytes, *, name: str = "<string>", limits: Limits | None = None
+) -> list[Any]:
+    """Parse every document of a YAML stream that is not empty; JSON is read as the YAML it is.
+
+    The reader and its limits are the file pipeline's
+    (:func:`estconf.io.parse.parse_documents`): a repeated key is an error, as
+    in ``kubectl``; values no config may hold (NaN, lone surrogates, nesting
+    too deep, aliases expanded too far) are refused.
 
     Raises:
-        ValueError: the text is not YAML (a repeated key is an error, as in
-            ``kubectl``), with the reader's line and column.
+        estconf.io.errors.ConfigFileError: a :class:`ValueError` whose errors say
+            what is wrong, each at its line and column in ``name``.
     """
-    if isinstance(text, bytes):
-        text = text.decode("utf-8-sig")
-    try:
-        return [document for document in YAML(typ="safe", pure=True).load_all(text)]
-    except YAMLError as exc:
-        reason = str(exc).split("\n\nTo suppress", 1)[0]  # drop the reader's advice to disable it
-        raise ValueError(f"not a YAML or JSON manifest: {reason}") from None
+    if isinstance(text, str):
+        # lone surrogates (from undecodable bytes) become bytes that decoding reports as bad UTF-8
+        text = text.encode("utf-8", "surrogatepass")
+    return [document.data for document in parse.documents_of(text, "yaml", name, limits)]

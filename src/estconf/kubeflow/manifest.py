@@ -33,6 +33,7 @@ from pydantic_core import PydanticCustomError
 
 from estconf._derived import read_back_derived
 from estconf._hashing import HashedByValue
+from estconf.io.checks import Limits
 from estconf.kubeflow._yaml import load_documents
 
 __all__ = [
@@ -327,18 +328,23 @@ class TFJob(_Manifest):
         )
 
 
-def read_tfjobs(text: str | bytes) -> tuple[TFJob, ...]:
+def read_tfjobs(
+    text: str | bytes, *, name: str = "<string>", limits: Limits | None = None
+) -> tuple[TFJob, ...]:
     """Read every TFJob of a YAML stream, JSON text or ``kubectl get -o yaml`` output.
 
-    Documents of other kinds are skipped; the items of a ``List`` (what
-    ``kubectl get tfjobs -o yaml`` prints) are read as documents.
+    Documents of other kinds, and empty ones, are skipped; the items of a
+    ``List`` (what ``kubectl get tfjobs -o yaml`` prints) are read as
+    documents.  The text is read as a config file is, under the same limits
+    (``limits``; the defaults of :class:`estconf.io.checks.Limits`).
 
     Raises:
-        ValueError: the text is not YAML, or a TFJob in it is invalid.
+        ValueError: the text is not YAML (a
+            :class:`~estconf.io.errors.ConfigFileError` whose errors are placed
+            in ``name``), or a TFJob in it is invalid.
     """
-    return tuple(
-        TFJob.model_validate(document) for document in _tfjob_documents(load_documents(text))
-    )
+    documents = load_documents(text, name=name, limits=limits)
+    return tuple(TFJob.model_validate(document) for document in _tfjob_documents(documents))
 
 
 def _tfjob_documents(documents: Iterable[Any]) -> Iterator[dict[str, Any]]:

@@ -1,0 +1,141 @@
+"""estconf.io.parse: one reader of JSON, TOML and YAML, with the same limits and checks on every path.
+
+Every input below is read by :func:`~estconf.io.parse.parse_documents` (a
+stream: manifests, TFJobs, check-cluster's node files), by :func:`~estconf.io.parse.parse`
+(a config file), by the public :func:`estconf.files.loads` and by
+:func:`estconf.kubeflow.read_tfjobs`; each refuses it the same way, with a
+:class:`~estconf.io.errors.ConfigFileError` (a ``ValueError``) placed in the text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from estconf import files
+from estconf.io import parse
+from estconf.io.checks import Limits
+from estconf.io.errors import ConfigFileError
+from estconf.kubeflow import TFJob, read_tfjobs
+
+HOSTILE = Path(__file__).parent / "data" / "hostile"
+
+# each hostile YAML file, the code it is refused with, and where
+REFUSED = {
+    "unhashable_key.yaml": ("syntax", 1, 2, "a key is a sequence"),
+    "complex_key_empty_int.yaml": ("syntax", 1, 3, "a key is a mapping"),
+    "bool_tag_on_a_number.yaml": ("syntax", 1, 4, "invalid YAML bool '2'"),
+    "nested_500_flow_sequences.yaml": ("depth", 1, 131, "nested deeper than 64 levels"),
+    "tfjob_billion_laughs.yaml": ("too_many_values", 1, 1, "expands to more than 100000 values"),
+    "configmap_billion_laughs.yaml": ("too_many_values", 1, 1, "more than 100000 values"),
+    "pod_recursive_alias.yaml": ("depth", 4, 7, "nested deeper than 64 levels"),
+}
+
+READERS: dict[str, Callable[[str], Any]] = {
+    "parse": lambda text: parse.parse(text, "yaml", "f.yaml"),
+    "parse_documents": lambda text: parse.parse_documents(text, "yaml", "f.yaml"),
+    "documents_of": lambda text: parse.documents_of(text.encode(), "yaml", "f.yaml"),
+    "files.loads": lambda text: files.loads(text, "yaml", "tf_config", name="f.yaml"),
+    "read_tfjobs": lambda text: read_tfjobs(text, name="f.yaml"),
+    "TFJob.from_yaml": lambda text: TFJob.from_yaml(text.encode()),
+}
+
+
+def refusal(reader: str, text: str) -> ConfigFileError:
+    with pytest.raises(ConfigFileError) as info:
+        READERS[reader](text)
+    return info.value
+
+
+@pytest.mark.parametrize("reader", READERS)
+@pytest.mark.parametrize("name", REFUSED)
+def test_every_reader_refuses_hostile_yaml_the_same_way(reader: str, name: str) -> None:
+    code, line, column, message = REFUSED[name]
+    text = (HOSTILE / name).read_text(encoding="utf-8")
+    found = refusal(reader, text).errors[0]
+    assert (found.code, found.line, found.column) == (code, line, column)
+    assert message in found.message
+    assert found.file == ("<string>" if reader == "TFJob.from_yaml" else "f.yaml")
+
+
+def test_a_key_that_is_a_collection_is_refused_where_it_is() -> None:
+    [found] = refusal("parse", "a: 1\nb:\n  ? [x]\n  : 2\n").errors
+    assert (found.line, found.column, found.path) == (3, 5, "b")
+
+
+def test_a_python_tag_on_a_key_is_still_a_tag() -> None:
+    assert [e.code for e in refusal("parse", "? !!python/tuple [1, 2]\n: x\n").errors] == ["tag"]
+
+
+class TestEmptyDocuments:
+    """Empty documents (nothing, comments, ``null``) are passed over, as kubectl does."""
+
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "a: 1\n---\n",
+            "---\na: 1\n---\n# rendered from a template\n---\n",
+            "---\n---\na: 1\n",
+            "a: 1\n--- null\n---\n~\n",
+        ],
+    )
+    def test_around_one_document(self, text: str) -> None:
+        assert [d.data for d in parse.parse_documents(text, "yaml", "f.yaml")] == [{"a": 1}]
+        assert parse.parse(text, "yaml", "f.yaml").data == {"a": 1}
+
+    @pytest.mark.parametrize("text", ["# comments\n# only\n", "---\n---\n# c\n", "--- null\n"])
+    def test_a_stream_of_empty_documents_only_holds_no_document(self, text: str) -> None:
+        for reader in ("parse", "parse_documents", "read_tfjobs"):
+            [found] = refusal(reader, text).errors
+            assert (found.code, found.message) == ("empty", "the file holds no YAML document")
+
+    def test_two_documents_are_still_two_in_a_config_file(self) -> None:
+        [found] = refusal("parse", "a: 1\n---\n\n---\nb: 2\n---\n").errors
+        assert (found.code, found.line, found.column) == ("documents", 4, 1)
+
+
+class TestLimits:
+    def test_documents_past_the_limit(self) -> None:
+        text = "---\n" * 5 + "a: 1\n"
+        assert parse.parse_documents(text, "yaml", "f.yaml", max_documents=5)
+        with pytest.raises(ConfigFileError) as info:
+            parse.parse_documents(text, "yaml", "f.yaml", max_documents=4)
+        [found] = info.value.errors
+        assert found.code == "too_many_documents"
+        assert (found.line, found.message) == (5, "the stream holds more than 4 YAML documents")
+
+    def test_values_past_the_limit(self) -> None:
+        text = "a: &a [1, 2, 3, 4]\nb: [*a, *a, *a]\n"
+        assert parse.parse(text, "yaml", "f.yaml", max_values=30).data["b"][2] == [1, 2, 3, 4]
+        with pytest.raises(ConfigFileError, match="more than 20 values"):
+            parse.parse(text, "yaml", "f.yaml", max_values=20)
+
+    def test_the_limits_of_a_tfjob_are_given(self) -> None:
+        text = (HOSTILE / "tfjob_billion_laughs.yaml").read_text(encoding="utf-8")
+        with pytest.raises(ConfigFileError, match="nested deeper than 2 levels"):
+            read_tfjobs(text, limits=Limits(max_depth=2))
+        with pytest.raises(ConfigFileError, match="larger than the limit of 100 bytes"):
+            read_tfjobs(text, limits=Limits(max_size=100))
+
+    def test_size_of_a_text(self) -> None:
+        with pytest.raises(ConfigFileError, match="larger than the limit of 4 bytes"):
+            parse.parse('{"a": 1}', "json", "f.json", max_size=4)
+
+
+class TestValuesOfEveryDocument:
+    """The checks of a config file's values apply to every document of a stream."""
+
+    @pytest.mark.parametrize(
+        ("text", "code", "line"),
+        [
+            ("kind: Pod\n---\nkind: TFJob\nspec: {x: .nan}\n", "number", 4),
+            ('kind: Pod\n---\nkind: TFJob\nspec: {x: "\\ud800"}\n', "encoding", 4),
+        ],
+    )
+    def test_a_value_no_config_may_hold(self, text: str, code: str, line: int) -> None:
+        for reader in ("parse_documents", "read_tfjobs"):
+            [found] = refusal(reader, text).errors
+            assert (found.code, found.line, found.path) == (code, line, "spec.x")
