@@ -1,4 +1,4 @@
-"""Every command on hostile input: a clear refusal (exit 1 or 2), never a traceback, in bounded time.
+"""Every command on hostile input: a clear refusal (exit 1 or 2), no traceback, in bounded time.
 
 Each file of ``tests/data/hostile/`` goes through every command that reads a
 file (``validate``, ``explain --tf-config``, ``check-cluster``, ``tf-config
@@ -15,7 +15,7 @@ import pytest
 from estconf.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
-HOSTILE = sorted((ROOT / "tests" / "data" / "hostile").iterdir())
+HOSTILE = sorted(path for path in (ROOT / "tests" / "data" / "hostile").iterdir() if path.is_file())
 COMMANDS = {
     "validate": ["validate"],
     "explain": ["explain", "--tf-config"],
@@ -52,7 +52,10 @@ def test_hostile_input_is_refused_clearly(
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
+    try:
+        status = main(list(argv))
+    except SystemExit as exc:  # a usage error
+        status = exc.code if isinstance(exc.code, int) else 1
     out, err = capsys.readouterr()
     return status, out, err
 
@@ -91,3 +94,15 @@ class TestEmptyDocuments:
             '"task":{"type":"worker","index":0},"environment":"cloud"}'[-40:],
             '"task":{"type":"worker","index":1},"environment":"cloud"}'[-40:],
         ]
+
+
+def test_project_settings_nested_too_deep(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A ``pyproject.toml`` nested deeper than TOML's parser can read is a usage error."""
+    source = ROOT / "tests" / "data" / "hostile" / "pyproject_nested_3000.toml"
+    (tmp_path / "pyproject.toml").write_bytes(source.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    status, out, err = run(capsys, "validate", str(ROOT / "examples" / "tf_config_worker.json"))
+    assert (status, out) == (2, "")
+    assert err.endswith("pyproject.toml: cannot be read: the document is nested too deep to read\n")

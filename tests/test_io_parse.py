@@ -1,4 +1,4 @@
-"""estconf.io.parse: one reader of JSON, TOML and YAML, with the same limits and checks on every path.
+"""estconf.io.parse: one reader of JSON, TOML and YAML, the same limits and checks on every path.
 
 Every input below is read by :func:`~estconf.io.parse.parse_documents` (a
 stream: manifests, TFJobs, check-cluster's node files), by :func:`~estconf.io.parse.parse`

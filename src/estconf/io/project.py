@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from estconf.io import kinds
+from estconf.io.checks import too_deep_to_parse
+from estconf.io.errors import ConfigFileError
 
 __all__ = ["FILE", "Project", "ProjectError", "find"]
 
@@ -73,8 +75,10 @@ def _read_toml(path: Path) -> Any:
     else:  # pragma: no cover - Python 3.10
         import tomli as tomllib  # type: ignore[import-not-found, no-redef, unused-ignore]
     try:
-        with path.open("rb") as stream:
+        with path.open("rb") as stream, too_deep_to_parse(str(path)):
             return tomllib.load(stream)
+    except ConfigFileError as exc:  # nested deeper than the parser can read
+        raise ProjectError(f"{path}: cannot be read: {exc.errors[0].message}") from None
     except (OSError, ValueError) as exc:
         raise ProjectError(f"{path}: cannot be read: {exc}") from None
 
