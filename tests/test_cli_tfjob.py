@@ -131,6 +131,11 @@ EXPECTED: dict[tuple[str, str], list[str]] = {
         f"34:11: {SPECS}.PS.template.spec.containers: tfjob_no_tensorflow_container",
         f"41:11: {SPECS}.Evaluator.template.spec.containers: tfjob_no_tensorflow_container",
     ],
+    # a container without its "- ": the model's refusal, and the apiVersion's beside it
+    ("containers_mapping.yaml", "estimator"): [
+        "3:1: apiVersion: tfjob_api_version",
+        f"15:11: {SPECS}.Worker.template.spec.containers: tfjob_not_a_list",
+    ],
     # the API server knows no TFJob but v1's; the rest is read as v1
     ("v1beta2.yaml", "estimator"): ["2:1: apiVersion: tfjob_api_version"],
     ("dist_mnist_v1alpha2.yaml", "ps"): ["2:1: apiVersion: tfjob_api_version"],

@@ -30,7 +30,7 @@ def manifest(**spec: Any) -> dict[str, Any]:
 
 
 # Real manifests the model refuses, with the code of the first error.
-REFUSED = {"v1alpha1.yaml": "tfjob_api_version"}
+REFUSED = {"v1alpha1.yaml": "tfjob_api_version", "containers_mapping.yaml": "tfjob_not_a_list"}
 
 
 @pytest.mark.parametrize(
@@ -165,6 +165,43 @@ def test_other_api_versions_refused(api_version: str) -> None:
     with pytest.raises(ValidationError, match="tfjob_api_version") as info:
         TFJob.model_validate({**manifest(), "apiVersion": api_version})
     assert info.value.errors()[0]["loc"] == ("apiVersion",)
+
+
+@pytest.mark.parametrize(
+    ("spec", "loc", "message"),
+    [
+        (
+            {"containers": {"name": "tensorflow", "image": "tf"}},
+            ("containers",),
+            'containers must be a list: put "- " before "name:"',
+        ),
+        (
+            {"containers": {"tensorflow": {"image": "tf"}}},
+            ("containers",),
+            'containers must be a list: write "- name: tensorflow" and put its keys under it',
+        ),
+        (
+            {"containers": [{"name": "tensorflow", "ports": {"containerPort": 2222}}]},
+            ("containers", 0, "ports"),
+            'ports must be a list: put "- " before "containerPort:"',
+        ),
+        (
+            {"containers": [{"name": "tensorflow", "env": {"name": "A", "value": "1"}}]},
+            ("containers", 0, "env"),
+            'env must be a list: put "- " before "name:"',
+        ),
+    ],
+)
+def test_a_list_written_as_a_mapping_says_where_the_dash_goes(
+    spec: dict[str, Any], loc: tuple[str | int, ...], message: str
+) -> None:
+    data = manifest(tfReplicaSpecs={"Worker": {"template": {"spec": spec}}})
+    with pytest.raises(ValidationError) as info:
+        TFJob.model_validate(data)
+    [error] = info.value.errors()
+    assert error["type"] == "tfjob_not_a_list"
+    assert error["loc"] == ("spec", "tfReplicaSpecs", "Worker", "template", "spec", *loc)
+    assert error["msg"] == f"{message} (a YAML list item starts with a dash)"
 
 
 def test_api_version_refusal_names_the_version_given() -> None:

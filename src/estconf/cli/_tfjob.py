@@ -103,11 +103,17 @@ def _check_manifest(
     from pydantic import ValidationError
 
     from estconf.kubeflow import TFJob, check
+    from estconf.kubeflow.checks import api_version_finding
 
+    data = _at(document.data, prefix)
     try:
-        tfjob = TFJob.model_validate(_at(document.data, prefix))
+        tfjob = TFJob.model_validate(data)
     except ValidationError as exc:
         found = [(tuple(e["loc"]), e["type"], e["msg"]) for e in exc.errors(include_url=False)]
+        # what the apiVersion alone tells is said beside what the model refuses
+        older = api_version_finding(data.get("apiVersion"))
+        if older is not None:
+            found.insert(0, (older.location, older.code, _message(older)))
     else:
         found = [
             (tuple(f.location), f.code, _message(f))

@@ -29,6 +29,7 @@ from estconf.kubeflow.manifest import (
     DEFAULT_CONTAINER_NAME,
     DEFAULT_PORT,
     DEFAULT_PORT_NAME,
+    OLDER_VERSIONS,
     REPLICA_TYPES,
     SERVED_VERSION,
     TFJob,
@@ -36,7 +37,7 @@ from estconf.kubeflow.manifest import (
 from estconf.kubeflow.operator import Operator, PredictedPod, Prediction, predict, task_type_of
 from estconf.run_config import RunConfig
 
-__all__ = ["ClusterCheck", "NodeCheck", "check", "run_config_check"]
+__all__ = ["ClusterCheck", "NodeCheck", "api_version_finding", "check", "run_config_check"]
 
 NodeCheck = Callable[[dict[str, Any]], object]
 """Reads a pod's TF_CONFIG (a JSON object); raises ``ValueError`` if its program would not start."""
@@ -141,23 +142,36 @@ def check(
     return tuple(findings)
 
 
+def api_version_finding(api_version: object) -> Finding | None:
+    """The refusal of a TFJob of an earlier ``kubeflow.org`` version, whose specs read as v1's.
+
+    None for ``kubeflow.org/v1``, and for what is no TFJob's apiVersion (the
+    model refuses that).  It needs the apiVersion alone, so it is reported
+    also beside what the model refuses in the rest of the manifest.
+    """
+    if not isinstance(api_version, str):
+        return None
+    group, _, version = api_version.partition("/")
+    if group != API_GROUP or version not in OLDER_VERSIONS:
+        return None
+    # The operator's CRD serves one version: the API server knows no other.
+    return Finding(
+        code="tfjob_api_version",
+        severity="refused",
+        message=f"the operator has served TFJob as {API_GROUP}/{SERVED_VERSION} only since "
+        f'v1.0: kubectl apply fails (no matches for kind "TFJob" in version '
+        f'"{api_version}"); the rest is checked as {SERVED_VERSION}, whose replica '
+        f"specs have the shape of {version}'s",
+        hint=f"write apiVersion: {API_GROUP}/{SERVED_VERSION}",
+        location=("apiVersion",),
+    )
+
+
 def _notes(tfjob: TFJob, name: str | None) -> list[Finding]:
     notes = []
-    version = tfjob.api_version.partition("/")[2]
-    if version != SERVED_VERSION:
-        # The operator's CRD serves one version: the API server knows no other.
-        notes.append(
-            Finding(
-                code="tfjob_api_version",
-                severity="refused",
-                message=f"the operator has served TFJob as {API_GROUP}/{SERVED_VERSION} only since "
-                f'v1.0: kubectl apply fails (no matches for kind "TFJob" in version '
-                f'"{tfjob.api_version}"); the rest is checked as {SERVED_VERSION}, whose replica '
-                f"specs have the shape of {version}'s",
-                hint=f"write apiVersion: {API_GROUP}/{SERVED_VERSION}",
-                location=("apiVersion",),
-            )
-        )
+    older = api_version_finding(tfjob.api_version)
+    if older is not None:
+        notes.append(older)
     if not tfjob.metadata.name and tfjob.metadata.generate_name:
         chosen = name or f"{tfjob.metadata.generate_name}{GENERATED_SUFFIX}"
         notes.append(

@@ -25,6 +25,7 @@ from pydantic import (
     StrictBool,
     StrictInt,
     StrictStr,
+    ValidationInfo,
     computed_field,
     field_validator,
     model_validator,
@@ -89,6 +90,26 @@ def equal_fold(text: str, known: str) -> bool:
     )
 
 
+def _a_list(field: str, value: Any) -> Any:
+    """Refuse a mapping where Kubernetes takes a list, saying how to write it as one.
+
+    A list item written without its ``- `` reads as a mapping: one container
+    (``name: tensorflow``, ``image: ...``) instead of a list of one.
+    """
+    if not isinstance(value, dict) or not value:
+        return value
+    keys = [str(key) for key in value]
+    if all(isinstance(item, dict) for item in value.values()):
+        fix = f'write "- name: {keys[0]}" and put its keys under it'
+    else:
+        fix = f'put "- " before "{keys[0]}:"'
+    raise PydanticCustomError(
+        "tfjob_not_a_list",
+        "{field} must be a list: {fix} (a YAML list item starts with a dash)",
+        {"field": field, "fix": fix},
+    )
+
+
 class _Manifest(HashedByValue):
     model_config = ConfigDict(
         frozen=True,
@@ -121,11 +142,23 @@ class Container(_Manifest):
     ports: tuple[ContainerPort, ...] = ()
     env: tuple[EnvVar, ...] = ()
 
+    @field_validator("ports", "env", mode="before")
+    @classmethod
+    def lists_not_mappings(cls, value: Any, info: ValidationInfo) -> Any:
+        """``ports`` and ``env`` are lists: a mapping is an item without its dash."""
+        return _a_list(str(info.field_name), value)
+
 
 class PodSpec(_Manifest):
     """The ``spec`` of a pod template; only its containers matter here."""
 
     containers: tuple[Container, ...] = ()
+
+    @field_validator("containers", mode="before")
+    @classmethod
+    def containers_a_list(cls, value: Any) -> Any:
+        """``containers`` is a list: a mapping is a container without its dash."""
+        return _a_list("containers", value)
 
 
 class PodTemplateSpec(_Manifest):
