@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
@@ -27,6 +27,7 @@ from estconf.deployment import (
     read_json_lines,
 )
 
+from complexity import BOUND, SMALL_TO_LARGE, growth
 from strategies import deployments, tf_config_documents
 
 CLUSTER = {
@@ -677,3 +678,69 @@ def test_each_node_false_keeps_every_finding_across_nodes(
     across = check_cluster(_named(nodes), each_node=False)
     assert across.findings == tuple(f for f in every.findings if f.code in CROSS_NODE_CODES)
     assert every == check_cluster(_unshared(_named(nodes)))
+
+
+class TestLargeJobs:
+    """A job's check is linear in its nodes and tasks: each node pays for its own task."""
+
+    SMALL = 250
+
+    @staticmethod
+    def nodes(count: int, address: str = "worker-{}.train:2222") -> list[tuple[str, Any]]:
+        """A chief, a ps and workers, every node given the same cluster object."""
+        workers = [address.format(i) for i in range(count)]
+        cluster = {"chief": ["chief-0:2222"], "ps": ["ps-0:2222"], "worker": workers}
+        tasks = [("chief", 0), ("ps", 0), *(("worker", i) for i in range(count))]
+        return [
+            (f"{t}-{i}", {"cluster": cluster, "task": {"type": t, "index": i}}) for t, i in tasks
+        ]
+
+    @pytest.mark.parametrize("profile", ["estimator", "mwms", "ps"])
+    def test_a_valid_cluster(self, profile: str) -> None:
+        def checking(count: int) -> Callable[[], object]:
+            nodes = self.nodes(count)
+            return lambda: check_cluster(nodes, profile=profile)
+
+        report = checking(SMALL_TO_LARGE * self.SMALL)()
+        assert isinstance(report, ClusterReport)
+        assert codes(report) == (["no_id_for_task_type"] if profile == "mwms" else [])
+        assert growth(checking, self.SMALL) < BOUND
+
+    def test_a_problem_at_every_task_of_the_cluster(self) -> None:
+        def checking(count: int) -> Callable[[], object]:
+            nodes = self.nodes(count, address="worker {}")
+            return lambda: check_cluster(nodes)
+
+        count = SMALL_TO_LARGE * self.SMALL
+        report = checking(count)()
+        assert isinstance(report, ClusterReport)
+        assert codes(report) == ["address"] * count
+        assert all(len(finding.nodes) == count + 2 for finding in report.findings)
+        assert growth(checking, self.SMALL) < BOUND
+
+    def test_every_node_given_the_same_task(self) -> None:
+        def checking(count: int) -> Callable[[], object]:
+            nodes = [
+                (name, {**value, "task": {"type": "worker", "index": 0}})
+                for name, value in self.nodes(count)
+            ]
+            return lambda: check_cluster(nodes)
+
+        count = SMALL_TO_LARGE * self.SMALL
+        report = checking(count)()
+        assert isinstance(report, ClusterReport)
+        assert codes(report) == ["task_claimed_twice"] + ["task_unclaimed"] * (count + 1)
+        assert growth(checking, self.SMALL) < BOUND
+
+
+def test_a_problem_of_two_clusters_names_their_nodes_in_order() -> None:
+    first = {"worker": ["bad address", "worker-1:2222"]}
+    second = {"worker": ["bad address", "worker-one:2222"]}
+    nodes = [
+        ("a", node("worker", 0, cluster=first)),
+        ("b", node("worker", 0, cluster=second)),
+        ("c", node("worker", 1, cluster=first)),
+        ("d", node("worker", 1, cluster=second)),
+    ]
+    report = check_cluster(nodes, profile="mwms")
+    assert only(report, "address").nodes == ("a", "b", "c", "d")

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import gc
 import json
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,6 +14,8 @@ from estconf.cli import main
 from estconf.io import parse
 from estconf.io._positions import Lines, Position, position
 from estconf.io.errors import ConfigFileError
+
+from complexity import BOUND, SMALL_TO_LARGE, growth
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -39,20 +39,6 @@ def test_lines_count_from_one() -> None:
     ]
 
 
-def _cpu_seconds(work: Callable[[], object]) -> float:
-    """The least processor time of three runs of ``work`` (waiting for a core is not counted)."""
-    best = float("inf")
-    gc.disable()
-    try:
-        for _ in range(3):
-            start = time.process_time()
-            work()
-            best = min(best, time.process_time() - start)
-    finally:
-        gc.enable()
-    return best
-
-
 def _workers(count: int, fmt: str) -> str:
     """A cluster of ``count`` workers, one address a line."""
     if fmt == "json":
@@ -60,9 +46,8 @@ def _workers(count: int, fmt: str) -> str:
     return "worker = [\n" + ",\n".join(f'"worker-{i}.train:2222"' for i in range(count)) + "\n]\n"
 
 
-# Eight times the values must cost about eight times the time, not sixty-four: a
-# bound of 20 leaves room for noise and fails if each place reads the text again.
-SMALL, LARGE, BOUND = 2_500, 20_000, 20
+SMALL = 2_500
+LARGE = SMALL_TO_LARGE * SMALL
 
 
 @pytest.mark.parametrize("fmt", ["json", "toml"])
@@ -76,8 +61,7 @@ def test_placing_values_is_linear_in_their_number(fmt: str) -> None:
     assert isinstance(spans, dict)
     last = spans[("worker", LARGE - 1)].value
     assert last.line == LARGE + (2 if fmt == "json" else 1)
-    ratio = _cpu_seconds(placing(LARGE)) / _cpu_seconds(placing(SMALL))
-    assert ratio < BOUND
+    assert growth(placing, SMALL) < BOUND
 
 
 def test_placing_refused_json_is_linear_in_the_errors() -> None:
@@ -95,7 +79,7 @@ def test_placing_refused_json_is_linear_in_the_errors() -> None:
     assert isinstance(errors, list)
     assert len(errors) == LARGE
     assert (errors[-1].line, errors[-1].column) == (LARGE + 1, 1)
-    assert _cpu_seconds(refusing(LARGE)) / _cpu_seconds(refusing(SMALL)) < BOUND
+    assert growth(refusing, SMALL) < BOUND
 
 
 def test_validate_places_each_of_many_errors(

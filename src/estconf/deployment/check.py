@@ -21,6 +21,7 @@ its cluster is not empty and its task has a type and an integer index.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
@@ -135,6 +136,33 @@ class _Cluster:
     problems: list[Said]
     group: int | None
     """The group of nodes whose clusters list the same tasks; ``None`` if unreadable."""
+    nodes: list[int] = field(default_factory=list)
+    """The nodes given this value, whose own checks ran (``each_node``)."""
+    names: tuple[str, ...] | None = None
+    """The names of ``nodes``, once the report needs them."""
+
+
+@dataclass
+class _Nodes:
+    """The nodes that break one rule the same way: some by themselves, some by their cluster.
+
+    A cluster's problems are every one of its nodes' problems; they are kept
+    once, with the cluster, so that a cluster with a problem at each of its
+    tasks given to a node per task costs its size, not its size squared.
+    """
+
+    own: list[int] = field(default_factory=list)
+    clusters: list[_Cluster] = field(default_factory=list)
+
+    def names(self, names: list[str]) -> tuple[str, ...]:
+        """The name of every node, in the order the nodes were taken."""
+        if not self.own and len(self.clusters) == 1:  # shared by the cluster's problems
+            cluster = self.clusters[0]
+            if cluster.names is None:
+                cluster.names = tuple(names[node] for node in cluster.nodes)
+            return cluster.names
+        nodes = heapq.merge(self.own, *(cluster.nodes for cluster in self.clusters))
+        return tuple(names[node] for node in nodes)
 
 
 @dataclass
@@ -163,7 +191,7 @@ class _Checker:
         self.values: dict[str, dict[str, tuple[Any, list[int]]]] = {
             key: {} for key in MISMATCH_CODES
         }
-        self.problems: dict[tuple[str, str, str, str | None], list[int]] = {}
+        self.problems: dict[tuple[str, str, str, str | None], _Nodes] = {}
         self.node_checks: dict[tuple[int, str], list[Said]] = {}
 
     # -- taking nodes ------------------------------------------------------------------
@@ -191,6 +219,7 @@ class _Checker:
             value = raw.get(key)
             values.setdefault(value_key(value), (value, []))[1].append(node)
         if self.each_node:
+            cluster.nodes.append(node)
             self._record(node, self._node_problems(raw, cluster))
 
     def _cluster(self, value: Any) -> _Cluster:
@@ -232,7 +261,11 @@ class _Checker:
                 (problem, self.profile.name) for problem in self.profile.check_cluster(spec)
             ]
         group = None if tasks is None else self._group(tasks)
-        return _Cluster(len(self.clusters), spec, problems, group)
+        found = _Cluster(len(self.clusters), spec, problems, group)
+        if self.each_node:
+            for problem, profile in problems:
+                self._nodes(problem, profile).clusters.append(found)
+        return found
 
     def _group(self, tasks: Canonical) -> int:
         key = frozen(tasks)
@@ -258,14 +291,17 @@ class _Checker:
             self.outside.append((node, task_type, index, group))
 
     def _node_problems(self, raw: Mapping[str, Any], cluster: _Cluster) -> list[Said]:
-        """Validate a node's TF_CONFIG against its checked cluster, then run the profile."""
+        """Validate a node's TF_CONFIG against its checked cluster, then run the profile.
+
+        The cluster's own problems are not among them: they are its nodes' already.
+        """
         rest = {key: value for key, value in raw.items() if key != "cluster"}
         # JSON values (str, int, float, bool, None, list, dict) have an exact repr
         rest_key = repr(rest)
         cached = self.node_checks.get((cluster.number, rest_key))
         if cached is not None:
             return cached
-        problems = list(cluster.problems)
+        problems: list[Said] = []
         if cluster.spec is not None and "cluster" in raw:
             rest["cluster"] = cluster.spec
         try:
@@ -283,8 +319,14 @@ class _Checker:
         if not self.each_node:
             return
         for problem, profile in problems:
-            key = (problem.code, _path(problem.loc), problem.message, profile)
-            self.problems.setdefault(key, []).append(node)
+            self._nodes(problem, profile).own.append(node)
+
+    def _nodes(self, problem: Problem, profile: str | None) -> _Nodes:
+        key = (problem.code, _path(problem.loc), problem.message, profile)
+        found = self.problems.get(key)
+        if found is None:
+            found = self.problems[key] = _Nodes()
+        return found
 
     # -- reporting ---------------------------------------------------------------------
 
@@ -304,10 +346,10 @@ class _Checker:
         findings.extend(self._not_in_cluster())
         findings.extend(self._value_mismatches())
         findings.extend(
-            Finding(
+            _finding(
                 code=code,
                 message=message,
-                nodes=self._names(nodes),
+                nodes=nodes.names(self.names),
                 profile=profile,
                 path=path,
             )
@@ -368,7 +410,7 @@ class _Checker:
         for job in sorted(reference.tasks):
             for index, address in reference.tasks[job].items():
                 if (job, index) not in self.claims:
-                    yield Finding(
+                    yield _finding(
                         code=TASK_UNCLAIMED,
                         message=f"task {job}:{index} ({address}) of the cluster is claimed "
                         "by no node",
@@ -413,6 +455,16 @@ class _Checker:
                 path=key,
                 values=groups,
             )
+
+
+def _finding(**fields: Any) -> Finding:
+    """A finding of values already of its fields' types, not validated again.
+
+    Validation would copy its tuples of node names: a cluster's size for each of
+    its findings, where a cluster with a problem at every task has as many
+    findings as tasks.
+    """
+    return Finding.model_construct(**fields)
 
 
 def _differences(reference: Canonical, other: Canonical) -> list[TaskDifference]:
