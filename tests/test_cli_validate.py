@@ -658,3 +658,31 @@ def test_help_imports_neither_pydantic_nor_toml() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stderr == "[]\n"
+
+
+class TestHelmTemplates:
+    """A Helm template is YAML only once rendered: named, it cannot be read (exit 2); found in
+    a directory, it is another tool's file, passed over and counted."""
+
+    CHART = ROOT / "tests" / "data" / "helm" / "mnist"
+    RENDER = (
+        "not YAML: render it first and check the manifests it renders "
+        "(helm template CHART | estconf validate --input-format yaml -)"
+    )
+
+    def test_named(self, capsys: pytest.CaptureFixture[str]) -> None:
+        path = self.CHART / "templates" / "tfjob.yaml"
+        status, out, _ = run(capsys, "validate", str(path))
+        assert status == 2
+        assert out.splitlines()[0] == (
+            f"{path}:4:9: a Helm template ({{{{ .Release.Name }}}}), {self.RENDER}"
+        )
+
+    def test_in_a_directory(self, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+        for template in ("tfjob.yaml", "service.yaml"):
+            (tmp_path / template).write_bytes((self.CHART / "templates" / template).read_bytes())
+        write(tmp_path / "tf_config.json", CHIEF)
+        status, out, _ = run(capsys, "validate", "-v", str(tmp_path))
+        assert status == 0
+        assert f"{tmp_path}/service.yaml: passed over, a Helm template (" in out
+        assert out.endswith("1 file valid, 2 other files passed over\n")

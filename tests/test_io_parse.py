@@ -139,3 +139,16 @@ class TestValuesOfEveryDocument:
         for reader in ("parse_documents", "read_tfjobs"):
             [found] = refusal(reader, text).errors
             assert (found.code, found.line, found.path) == (code, line, "spec.x")
+
+
+@pytest.mark.parametrize("reader", READERS)
+def test_a_helm_template_is_said_to_be_one(reader: str) -> None:
+    path = Path(__file__).parent / "data" / "helm" / "mnist" / "templates" / "tfjob.yaml"
+    [found] = refusal(reader, path.read_text(encoding="utf-8")).errors
+    assert (found.code, found.line, found.column) == ("helm_template", 4, 9)
+    assert found.message.startswith("a Helm template ({{ .Release.Name }}), not YAML: render it")
+
+
+def test_braces_in_a_value_that_reads_are_no_template() -> None:
+    text = 'model_dir: "/m/{{ run }}"\n'
+    assert parse.parse(text, "yaml", "f.yaml").data == {"model_dir": "/m/{{ run }}"}

@@ -8,7 +8,7 @@ import re
 import sys
 import textwrap
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypedDict
+from typing import TYPE_CHECKING, Any, Final, NoReturn, TextIO, TypedDict
 
 from estconf.io import kinds
 
@@ -313,8 +313,12 @@ def errors_of(exc: Any, name: str) -> list[Any]:
     ]
 
 
+UNREADABLE: Final = ("file", "helm_template")
+"""The codes of an input that cannot be read at all: missing, or a template to render first."""
+
+
 def exit_status(results: list[Result]) -> int:
-    """0 when every input is valid, 2 when one cannot be read (``file``), else 1."""
-    if any(error.code == "file" for result in results for error in result.errors):
+    """0 when every input is valid, 2 when one cannot be read (:data:`UNREADABLE`), else 1."""
+    if any(error.code in UNREADABLE for result in results for error in result.errors):
         return EXIT_USAGE
     return EXIT_OK if all(result.valid for result in results) else EXIT_INVALID

@@ -36,8 +36,9 @@ NAME = "validate"
 _VALIDATE_DESCRIPTION = """\
 Check config files (.json, .toml, .yaml, .yml) and report every error. A
 directory stands for the config files under it (with no kind given, its files
-that are not config files at all, as Helm values, a Kubernetes Service or a
-JSON Schema, are passed over and counted); - reads standard input.
+that are not config files at all, as Helm values and templates, a Kubernetes
+Service or a JSON Schema, are passed over and counted); - reads standard
+input.
 
 The kind of each file is, first match wins: --kind; a kind given to the file's
 path in [tool.estconf.kinds] of the nearest pyproject.toml; a top-level
@@ -48,7 +49,7 @@ file). -v shows the kind of each file and how it was told."""
 
 _VALIDATE_EPILOG = """\
 exit status: 0 all files valid, 1 some file invalid, 2 usage error or a file
-that cannot be read.
+that cannot be read (or a Helm template: render it first).
 
 examples:
   estconf validate run_config.yaml tf_config.json
@@ -123,7 +124,7 @@ def _settings(args: argparse.Namespace) -> _Settings:
     return _Settings(args.kind, args.profile, args.input_format, limit_args(args), project)
 
 
-_OTHER_TOOLS_DOCUMENTS: Final = ("kubernetes_manifest", "json_schema")
+_OTHER_TOOLS_DOCUMENTS: Final = ("kubernetes_manifest", "json_schema", "helm_template")
 """The codes of a document that is another tool's whatever its name: the message says what."""
 
 _UNNAMED_FILES: Final = {
