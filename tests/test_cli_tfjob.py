@@ -137,7 +137,10 @@ EXPECTED: dict[tuple[str, str], list[str]] = {
         f"15:11: {SPECS}.Worker.template.spec.containers: tfjob_not_a_list",
     ],
     # the API server knows no TFJob but v1's; the rest is read as v1
-    ("v1beta2.yaml", "estimator"): ["2:1: apiVersion: tfjob_api_version"],
+    ("v1beta2.yaml", "estimator"): [
+        "2:1: apiVersion: tfjob_api_version",
+        "8:3: spec.cleanPodPolicy: tfjob_run_policy_outside",
+    ],
     ("dist_mnist_v1alpha2.yaml", "ps"): ["2:1: apiVersion: tfjob_api_version"],
     ("dist_mnist_v1beta1.yaml", "ps"): ["2:1: apiVersion: tfjob_api_version"],
     ("dist_mnist_v1beta1.yaml", "mwms"): [
@@ -146,6 +149,7 @@ EXPECTED: dict[tuple[str, str], list[str]] = {
     ],
     ("v1beta2.yaml", "mwms"): [
         "2:1: apiVersion: tfjob_api_version",
+        "8:3: spec.cleanPodPolicy: tfjob_run_policy_outside",
         f"10:5: {SPECS}.Master: tfjob_disallowed_job",
     ],
 }

@@ -33,7 +33,6 @@ def found(findings: tuple[Finding, ...]) -> list[tuple[str, str, str]]:
     "name",
     [
         "dist_mnist.yaml",
-        "chief_worker_evaluator.yaml",
         "chief_worker.json",
         "letter_case.yaml",
         "stream.yaml",
@@ -308,8 +307,10 @@ def test_dynamic_worker_before_v1_7() -> None:
 
 
 def test_notes() -> None:
-    (finding,) = check(load("v1beta2.yaml"))
+    finding, moved = check(load("v1beta2.yaml"))
     assert found((finding,)) == [("tfjob_api_version", "refused", "apiVersion")]
+    # v1beta2's place of cleanPodPolicy, which v1 does not read (test_kubeflow_lifecycle.py)
+    assert found((moved,)) == [("tfjob_run_policy_outside", "warning", "spec.cleanPodPolicy")]
     assert 'no matches for kind "TFJob" in version "kubeflow.org/v1beta2"' in finding.message
     assert found(check(load("generate_name.yaml"))) == [
         ("tfjob_generate_name", "note", "metadata.generateName")

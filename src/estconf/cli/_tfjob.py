@@ -117,7 +117,9 @@ def _check_manifest(
     else:
         found = [
             (tuple(f.location), f.code, _message(f))
-            for f in check(tfjob, node_check=node_check(profile), cluster_check=cluster_check)
+            for f in check(
+                tfjob, node_check=node_check(profile), cluster_check=cluster_check, profile=profile
+            )
             if f.severity in FAILING
         ]
     spans = document.locate((*prefix, *loc) for loc, _, _ in found)

@@ -24,6 +24,7 @@ from pydantic import ValidationError
 from estconf._json import loads
 from estconf.kubeflow._webhook import GENERATED_SUFFIX, dns1035_label_errors, webhook_refusals
 from estconf.kubeflow.finding import Finding, Location
+from estconf.kubeflow.lifecycle import lifecycle_findings
 from estconf.kubeflow.manifest import (
     API_GROUP,
     DEFAULT_CONTAINER_NAME,
@@ -94,6 +95,7 @@ def check(
     operator: Operator | None = None,
     node_check: NodeCheck | None = run_config_check,
     cluster_check: ClusterCheck | None = None,
+    profile: str | None = None,
 ) -> tuple[Finding, ...]:
     """Everything likely to go wrong with ``tfjob``, located in the manifest.
 
@@ -109,6 +111,8 @@ def check(
             the first and last pod of each replica type: the pods of a type
             differ only in their index, 0 to replicas - 1.
         cluster_check: Looks at the whole prediction (every pod at once).
+        profile: The reader the pods run (``estimator``, ``mwms``, ``ps``), for
+            the rules of the job's lifecycle that depend on it; None for none.
     """
     operator = operator or Operator()
     findings = _notes(tfjob, name)
@@ -125,6 +129,7 @@ def check(
     findings += _single_replica(prediction, hand_set)
     findings += _service_names(tfjob, prediction)
     findings += _dynamic_worker(tfjob, prediction)
+    findings += lifecycle_findings(tfjob, prediction, profile)
     if node_check is not None and prediction.distributed:
         findings += _node_findings(tfjob, prediction, node_check)
     if cluster_check is not None:
