@@ -18,6 +18,11 @@ from estconf.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests/data/check_cluster"
 ESTCONF = Path(sys.executable).with_name("estconf")
+KUBEFLOW = ROOT / "tests/data/kubeflow"
+NO_NODE_HINT = (
+    "a TFJob of one pod in all gets no TF_CONFIG, and 'estconf tf-config --tfjob' writes "
+    "nothing for it: pass --allow-empty where no input means that"
+)
 
 
 @pytest.fixture(autouse=True)
@@ -183,6 +188,7 @@ class TestFindings:
         assert (status, out) == (
             1,
             "cluster: no TF_CONFIG was given: there is no node to check\n"
+            f"hint: {NO_NODE_HINT}\n"
             "0 nodes, 0 clusters: 1 finding\n",
         )
 
@@ -365,3 +371,82 @@ class TestUnreadable:
     def test_usage_errors(self, capsys: pytest.CaptureFixture[str]) -> None:
         assert run(capsys)[0] == 2
         assert run(capsys, "--profile", "nope", "good")[0] == 2
+
+
+class TestAllowEmpty:
+    """No TF_CONFIG at all: a finding, or with ``--allow-empty`` a note and exit 0."""
+
+    NOTE = "note: no TF_CONFIG was given: there is no node to check (--allow-empty)\n"
+
+    @staticmethod
+    def piped(tfjob: Path, *options: str) -> tuple[int, str, int, str, str]:
+        """``estconf tf-config --tfjob TFJOB | estconf check-cluster OPTIONS -``, a real pipe."""
+        with subprocess.Popen(
+            [str(ESTCONF), "tf-config", "--tfjob", str(tfjob)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        ) as generate:
+            assert generate.stdout is not None
+            check = subprocess.run(
+                [str(ESTCONF), "check-cluster", *options, "-"],
+                stdin=generate.stdout,
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            generate.stdout.close()
+            _, generate_err = generate.communicate()
+        return (
+            generate.returncode,
+            generate_err.decode(),
+            check.returncode,
+            check.stdout,
+            check.stderr,
+        )
+
+    def test_a_one_replica_tfjob_piped_in(self) -> None:
+        generated, why, status, out, err = self.piped(
+            KUBEFLOW / "single_replica.yaml", "--allow-empty"
+        )
+        assert (generated, status, err) == (0, 0, "")
+        assert why == (
+            "the job has one replica in all: the operator gives its pod no TF_CONFIG "
+            "(TensorFlow runs it alone)\n"
+        )
+        assert out == self.NOTE + "0 nodes, 0 clusters: valid\n"
+
+    def test_without_it_the_empty_input_is_a_finding_with_the_option_named(self) -> None:
+        _, _, status, out, _ = self.piped(KUBEFLOW / "single_replica.yaml")
+        assert status == 1
+        assert out == (
+            "cluster: no TF_CONFIG was given: there is no node to check\n"
+            f"hint: {NO_NODE_HINT}\n"
+            "0 nodes, 0 clusters: 1 finding\n"
+        )
+
+    def test_a_distributed_tfjob_piped_in_is_still_checked(self) -> None:
+        assert self.piped(KUBEFLOW / "chief_worker_evaluator.yaml", "--allow-empty")[2:4] == (
+            0,
+            "4 nodes, 1 cluster: valid\n",
+        )
+        _, _, status, out, _ = self.piped(KUBEFLOW / "estimator_no_chief.yaml", "--allow-empty")
+        assert status == 1
+        assert 'it must have one "chief" node' in out
+        assert "note:" not in out
+
+    def test_an_empty_file_or_directory(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        empty = tmp_path / "nodes.jsonl"
+        empty.write_text("")
+        for given in (str(tmp_path), str(empty)):
+            status, out, _ = run(capsys, "--allow-empty", given)
+            assert (status, out) == (0, self.NOTE + "0 nodes, 0 clusters: valid\n")
+
+    def test_json_and_github(self, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+        status, out, _ = run(capsys, "--allow-empty", "--format", "json", str(tmp_path))
+        document = json.loads(out)
+        assert (status, document["valid"], document["findings"]) == (0, True, [])
+        assert document["notes"] == [self.NOTE[len("note: ") : -1]]
+        status, out, _ = run(capsys, "--allow-empty", "--format", "github", str(tmp_path))
+        assert (status, out) == (0, f"::notice title=estconf note::{self.NOTE[6:]}")

@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from estconf.cli._common import (
     EXIT_INVALID,
@@ -61,6 +61,7 @@ examples:
   estconf check-cluster nodes/
   estconf check-cluster chief.json worker-0.yaml worker-1.yaml
   estconf tf-config --job mnist --chief 1 --worker 2 | estconf check-cluster -
+  estconf tf-config --tfjob tfjob.yaml | estconf check-cluster --allow-empty -
   estconf check-cluster --profile mwms --format github tf_configs.jsonl"""
 
 
@@ -90,6 +91,12 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         default="text",
         help="text: one line per finding (default); json: one JSON object; "
         "github: GitHub Actions annotations",
+    )
+    parser.add_argument(
+        "--allow-empty",
+        action="store_true",
+        help="no TF_CONFIG at all is a note, exit 0, not a finding: a TFJob of one pod gets "
+        "none, and 'tf-config --tfjob' writes nothing for it",
     )
     add_limits(parser)
 
@@ -299,6 +306,7 @@ def _findings_of(errors: list[FileError]) -> list[Finding]:
 def run(args: argparse.Namespace) -> int:
     """Check the nodes of every input together; 0 when valid, 1 on findings, 2 if unreadable."""
     from estconf.deployment import check_cluster
+    from estconf.deployment.report import NO_NODES
     from estconf.io import report as file_report
 
     limits = limit_args(args)
@@ -314,17 +322,39 @@ def run(args: argparse.Namespace) -> int:
     if key_errors:
         findings = (*_findings_of(key_errors), *report.findings)
         report = report.model_copy(update={"findings": findings})
+    notes = []
+    if args.allow_empty and not nodes:
+        notes.append(f"{_NO_NODE} (--allow-empty)")
+        findings = tuple(f for f in report.findings if f.code != NO_NODES)
+        report = report.model_copy(update={"findings": findings})
     hints = _hints(report, nodes)
     writer = {"text": _text, "json": _json, "github": _github}[args.format]
-    out(writer(report, hints, passed_over))
+    out(writer(report, _Said(hints, notes, passed_over)))
     return EXIT_OK if report.valid else EXIT_INVALID
+
+
+_NO_NODE = "no TF_CONFIG was given: there is no node to check"
+
+
+class _Said(NamedTuple):
+    """What the output says beside the findings."""
+
+    hints: list[str]
+    notes: list[str]
+    passed_over: list[tuple[str, str]]
 
 
 def _hints(report: ClusterReport, nodes: list[tuple[str, Any]]) -> list[str]:
     """How to fix what was found, where a fix is plain."""
     from estconf.deployment import check_cluster
+    from estconf.deployment.report import NO_NODES
 
     hints = []
+    if any(f.code == NO_NODES for f in report.findings):
+        hints.append(
+            "a TFJob of one pod in all gets no TF_CONFIG, and 'estconf tf-config --tfjob' "
+            "writes nothing for it: pass --allow-empty where no input means that"
+        )
     claimed_twice = [f for f in report.findings if f.code == "task_claimed_twice"]
     if len(report.nodes) > 1 and any(len(f.nodes) == len(report.nodes) for f in claimed_twice):
         task = f"{claimed_twice[0].job}:{claimed_twice[0].index}"
@@ -347,13 +377,14 @@ def _hints(report: ClusterReport, nodes: list[tuple[str, Any]]) -> list[str]:
     return hints
 
 
-def _text(report: ClusterReport, hints: list[str], passed_over: list[tuple[str, str]]) -> str:
+def _text(report: ClusterReport, said: _Said) -> str:
     lines = []
     for finding in report.findings:
         lines.append(str(finding))
         lines.extend(_diff(finding))
-    lines.extend(f"hint: {hint}" for hint in hints)
-    lines.extend(f"{name}: passed over, {reason}" for name, reason in passed_over)
+    lines.extend(f"hint: {hint}" for hint in said.hints)
+    lines.extend(f"note: {note}" for note in said.notes)
+    lines.extend(f"{name}: passed over, {reason}" for name, reason in said.passed_over)
     lines.append(report.summary())
     return "".join(f"{line}\n" for line in lines)
 
@@ -373,15 +404,20 @@ def _diff(finding: Finding) -> list[str]:
     return lines
 
 
-def _json(report: ClusterReport, hints: list[str], passed_over: list[tuple[str, str]]) -> str:
+def _json(report: ClusterReport, said: _Said) -> str:
     import json
 
-    skipped = [{"file": name, "reason": reason} for name, reason in passed_over]
-    document = {**report.model_dump(mode="json"), "hints": hints, "skipped": skipped}
+    skipped = [{"file": name, "reason": reason} for name, reason in said.passed_over]
+    document = {
+        **report.model_dump(mode="json"),
+        "hints": said.hints,
+        "notes": said.notes,
+        "skipped": skipped,
+    }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-def _github(report: ClusterReport, hints: list[str], passed_over: list[tuple[str, str]]) -> str:
+def _github(report: ClusterReport, said: _Said) -> str:
     """One ``::error`` per finding, at its first node's file (and line, for JSON lines)."""
     from estconf.io.errors import FileError
     from estconf.io.report import Result, write_github
@@ -396,5 +432,6 @@ def _github(report: ClusterReport, hints: list[str], passed_over: list[tuple[str
         errors.append(
             FileError(file, "", (), finding.code, str(finding), number, 1 if number else None)
         )
-    notices = "".join(f"::notice title=estconf hint::{hint}\n" for hint in hints)
+    notices = "".join(f"::notice title=estconf hint::{hint}\n" for hint in said.hints)
+    notices += "".join(f"::notice title=estconf note::{note}\n" for note in said.notes)
     return write_github([Result("", None, errors)]) + notices

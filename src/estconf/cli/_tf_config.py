@@ -57,7 +57,7 @@ examples:
   estconf tf-config cluster.yaml --task worker:1 --format shell
   estconf tf-config --job mnist --namespace ml --chief 1 --worker 4 --ps 2
   estconf tf-config --job mnist --worker 4 --profile mwms --out-dir tf_configs/
-  estconf tf-config --tfjob tfjob.yaml | estconf check-cluster -"""
+  estconf tf-config --tfjob tfjob.yaml | estconf check-cluster --allow-empty -"""
 
 
 _OLDER_VERSION = "tfjob_api_version"
