@@ -7,10 +7,15 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-job_names = st.from_regex(r"[A-Za-z][A-Za-z0-9_]{0,7}", fullmatch=True)
-"""Job names TensorFlow's device names can hold."""
+from estconf.tf_config import near_miss_job
 
-extra_job_names = st.sampled_from(["trainer", "Worker", "aux", "zeta", "A", "y"]) | job_names
+job_names = st.from_regex(r"[A-Za-z][A-Za-z0-9_]{0,7}", fullmatch=True).filter(
+    lambda name: near_miss_job(name) is None
+)
+"""Job names TensorFlow's device names can hold, none a misspelling of a well-known job
+(``Worker``, ``workers``: section 6 ``job_name_near_miss``)."""
+
+extra_job_names = st.sampled_from(["trainer", "Trainer", "aux", "zeta", "A", "y"]) | job_names
 """Job names besides the well-known ones, including upper case (sorted first)."""
 
 

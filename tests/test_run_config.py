@@ -194,13 +194,82 @@ class TestChiefMode:
         )
         assert msg.endswith('Fix: move task worker:0 into a job "chief" of its own.')
 
-    def test_jobs_at_the_top_level(self) -> None:
-        [(code, _, msg)] = tf_config_errors(
-            {"worker": ["h:1"], "task": {"type": "worker", "index": 1}}
+    @pytest.mark.parametrize("index", [0, 1])
+    def test_jobs_at_the_top_level(self, index: int) -> None:
+        """Refused whatever the index: TensorFlow runs worker 0 alone without a word."""
+        found = tf_config_errors(
+            {"worker": ["h:1", "h:2"], "ps": ["p:1"], "task": {"type": "worker", "index": index}}
         )
-        assert code == "local_task_index"
-        assert msg.startswith('If "cluster" is not set in TF_CONFIG, task index must be 0. Fix: ')
-        assert "'worker' is at the top level of TF_CONFIG" in msg
+        assert [(code, loc) for code, loc, _ in found[:2]] == [
+            ("top_level_jobs", ("tf_config", "worker")),
+            ("top_level_jobs", ("tf_config", "ps")),
+        ]
+        assert found[0][2] == (
+            "'worker' is at the top level of TF_CONFIG, where TensorFlow ignores it and each "
+            'node runs alone. Fix: put the jobs under "cluster": {"cluster": {"worker": [...], '
+            '"ps": [...]}, "task": {...}}'
+        )
+        # TensorFlow's own complaint, where it has one, is reported beside it.
+        assert [code for code, _, _ in found[2:]] == ([] if index == 0 else ["local_task_index"])
+
+    @pytest.mark.parametrize(
+        ("key", "job"),
+        [("workers", "worker"), ("PS", "ps"), ("cheif", "chief"), ("Master", "master")],
+    )
+    def test_a_misspelled_job_at_the_top_level(self, key: str, job: str) -> None:
+        [(code, loc, msg)] = tf_config_errors({key: ["h:1"]})
+        assert (code, loc) == ("top_level_jobs", ("tf_config", key))
+        assert msg.startswith(f"{key!r} (the job {job!r}?) is at the top level of TF_CONFIG")
+
+    @pytest.mark.parametrize(
+        "tf_config",
+        [
+            {"job": {"name": "trainer"}},  # a platform's key
+            {"workers": 4},  # holds no tasks
+            {"trainer": ["h:1"], "tpu_worker": ["h:2"]},  # no misspelling of a job
+            {"cluster": {}, "session_master": "", "eval_session_master": ""},
+        ],
+    )
+    def test_other_top_level_keys_are_kept(self, tf_config: dict[str, Any]) -> None:
+        RunConfig(tf_config=tf_config)
+
+    @pytest.mark.parametrize(
+        ("job", "meant"),
+        [
+            ("workers", "worker"),
+            ("Worker", "worker"),
+            ("PS", "ps"),
+            ("cheif", "chief"),
+            ("evaluators", "evaluator"),
+            ("masters", "master"),
+        ],
+    )
+    def test_a_job_whose_name_misspells_a_known_job(self, job: str, meant: str) -> None:
+        found = tf_config_errors(
+            {"cluster": {"chief": ["c:0"], job: ["h:1"]}, "task": {"type": "chief", "index": 0}}
+        )
+        assert found == [
+            (
+                "job_name_near_miss",
+                ("tf_config", "cluster", job),
+                f"job {job!r} looks like a misspelling of {meant!r}: tf.estimator.RunConfig "
+                f"reads it as a job of its own, which no task trains with; did you mean {meant!r}?",
+            )
+        ]
+
+    @pytest.mark.parametrize("job", ["trainer", "param_server", "tpu_worker", "localhost", "eval"])
+    def test_a_job_of_another_name_is_kept(self, job: str) -> None:
+        cluster = {"chief": ["c:0"], job: ["h:1"]}
+        assert config_for(job, 0, cluster=cluster).cluster_spec.jobs == ["chief", job]
+
+    def test_tensorflow_s_sentence_comes_before_the_misspelling(self) -> None:
+        found = tf_config_errors(
+            {
+                "cluster": {"chief": ["c:0"], "workers": ["h:1"]},
+                "task": {"type": "worker", "index": 0},
+            }
+        )
+        assert [code for code, _, _ in found] == ["unknown_task_type", "job_name_near_miss"]
 
     @pytest.mark.parametrize("chief", [["h:0", "h:1"], {"1": "h:1"}])
     def test_only_one_chief(self, chief: Any) -> None:
@@ -1398,7 +1467,7 @@ def test_step_counts_refuse_what_is_not_a_number(value: Any) -> None:
     ]
 
 
-@pytest.mark.parametrize("job", ["extra", "workers", "zone"])
+@pytest.mark.parametrize("job", ["extra", "tpu_worker", "zone"])
 def test_no_default_session_config_for_a_job_of_another_name(job: str) -> None:
     """Only chief, master, worker and ps get device filters, whatever the name sorts like."""
     assert config_for(job, 0, cluster={**DOC_CLUSTER, job: ["h:9"]}).session_config is None

@@ -17,10 +17,10 @@ from typing import Any, Final
 from pydantic import ValidationError
 
 from estconf._errors import Errors, Loc, Refused, details_of, fail, with_errors_of
-from estconf._estimator_hints import missing_chief_hint, top_level_jobs_hint
+from estconf._estimator_hints import missing_chief_hint, sparse_cluster_hint
 from estconf._strategies import Strategies
 from estconf.cluster import ClusterSpec, check_task_not_a_hole
-from estconf.tf_config import Task, TaskType, TFConfig, parse_as_tensorflow
+from estconf.tf_config import Task, TaskType, TFConfig, near_miss_job, parse_as_tensorflow
 
 __all__ = [
     "GRPC",
@@ -116,13 +116,37 @@ def check_estimator_rules(
         errors.add(
             "model_dir_empty", "model_dir in TF_CONFIG should be non-empty.", ("model_dir",), ""
         )
+    near_misses = _job_name_near_misses(tf_config.cluster, title)
     try:
         _check_reading(tf_config, title, strategies, NOTE if note is None else note)
     except ValidationError as refused:
         raise ValidationError.from_exception_data(
-            title, [*errors.details(), *details_of(refused)]
+            title, [*errors.details(), *details_of(refused), *near_misses.details()]
         ) from None
-    errors.raise_if_any()
+    if errors or near_misses:
+        raise ValidationError.from_exception_data(
+            title, [*errors.details(), *near_misses.details()]
+        )
+
+
+def _job_name_near_misses(cluster: ClusterSpec, title: str) -> Errors:
+    """A job of the cluster whose name misspells a job the estimator reads (``workers``).
+
+    TensorFlow counts such a job as one of its own, which no task trains with.
+    """
+    errors = Errors(title)
+    for job in cluster.jobs:
+        meant = near_miss_job(job)
+        if meant is not None:
+            errors.add(
+                "job_name_near_miss",
+                "job {job} looks like a misspelling of {meant}: tf.estimator.RunConfig reads "
+                "it as a job of its own, which no task trains with; did you mean {meant}?",
+                ("cluster", job),
+                cluster.root[job],
+                {"job": repr(job), "meant": repr(meant)},
+            )
+    return errors
 
 
 def _check_reading(
@@ -234,7 +258,7 @@ def _check_local(tf_config: TFConfig, title: str) -> None:
         )
     task_type, task_id = _local_task(tf_config)
     errors = Errors(title)
-    hint = top_level_jobs_hint(tf_config)
+    hint = sparse_cluster_hint(tf_config)
     if task_type != TaskType.WORKER:
         errors.add(
             "local_task_type",

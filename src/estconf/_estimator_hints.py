@@ -6,39 +6,21 @@ TensorFlow's sentence always comes first and whole; a hint adds, after
 
 from __future__ import annotations
 
-from typing import Final
-
 from estconf.cluster import ClusterSpec
 from estconf.tf_config import TaskType, TFConfig
 
-__all__ = ["missing_chief_hint", "top_level_jobs_hint"]
+__all__ = ["missing_chief_hint", "sparse_cluster_hint"]
 
 
-def top_level_jobs_hint(tf_config: TFConfig) -> str:
-    """A hint for jobs written outside ``cluster``: at the top level, or in ``sparseCluster``."""
+def sparse_cluster_hint(tf_config: TFConfig) -> str:
+    """A hint for jobs written under ``sparseCluster``, a key TensorFlow never reads."""
     extra = tf_config.model_extra or {}
     if isinstance(extra.get("sparseCluster"), dict):
         return (
             ' Fix: TensorFlow does not read "sparseCluster"; put the jobs under "cluster", '
             'where a job may map task indices to addresses: {"worker": {"1": "host:port"}}.'
         )
-    jobs = [
-        key
-        for key, value in extra.items()
-        if isinstance(value, (list, dict)) and key in _KNOWN_JOBS
-    ]
-    if not jobs:
-        return ""
-    return (
-        f" Fix: {', '.join(repr(job) for job in jobs)} "
-        f"{'is' if len(jobs) == 1 else 'are'} at the top level of TF_CONFIG; "
-        'put the jobs under "cluster": {"cluster": {"chief": [...], "worker": [...]}, "task": ...}.'
-    )
-
-
-_KNOWN_JOBS: Final = frozenset(
-    {TaskType.CHIEF, TaskType.WORKER, TaskType.PS, TaskType.MASTER, TaskType.EVALUATOR}
-)
+    return ""
 
 
 def missing_chief_hint(cluster: ClusterSpec) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -19,32 +19,40 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    ModelWrapValidatorHandler,
     SerializerFunctionWrapHandler,
     ValidationError,
     field_validator,
     model_serializer,
+    model_validator,
 )
 from pydantic_core import PydanticCustomError
 
-from estconf._errors import Errors, Loc, fail, with_errors_of
+from estconf._errors import Errors, Loc, fail, validate_along, with_errors_of
 from estconf._hashing import HashedByValue
 from estconf._json import JSONInputError, loads, type_name
+from estconf._suggest import closest
 from estconf._types import ModelDir, OmittableString, String, TaskIndex, absent_if_none
 from estconf.cluster import ClusterSpec
 
 __all__ = [
+    "JOB_NEAR_MISS",
     "TF_CONFIG",
+    "TRAINING_JOBS",
     "UNREADABLE",
     "TFConfig",
     "TFConfigText",
     "Task",
     "TaskType",
     "load_json",
+    "near_miss_job",
     "parse_as_tensorflow",
     "parse_json",
     "read_env",
     "read_service",
     "service_error",
+    "top_level_job",
+    "top_level_jobs",
 ]
 
 TF_CONFIG: Final = "TF_CONFIG"
@@ -59,6 +67,49 @@ class TaskType:
     WORKER: Final = "worker"
     CHIEF: Final = "chief"
     EVALUATOR: Final = "evaluator"
+
+
+TRAINING_JOBS: Final = (
+    TaskType.CHIEF,
+    TaskType.MASTER,
+    TaskType.WORKER,
+    TaskType.PS,
+    TaskType.EVALUATOR,
+)
+"""The jobs TensorFlow's readers give a meaning to."""
+
+JOB_NEAR_MISS: Final = 0.8
+"""How alike (0 to 1, letter case ignored) a name and a job of :data:`TRAINING_JOBS` are
+when the name is taken for a misspelling of the job: ``workers``, ``Worker``, ``PS``,
+``cheif``, ``masters``; not ``trainer``, ``param_server`` or ``tpu_worker``."""
+
+_PLATFORM_KEYS: Final = frozenset({"job"})
+"""Top-level keys platforms add to TF_CONFIG, never taken for a job."""
+
+
+def near_miss_job(name: str, jobs: Collection[str] = TRAINING_JOBS) -> str | None:
+    """Return the job of ``jobs`` that ``name`` misspells, or ``None``.
+
+    A name equal to one of ``jobs`` misspells none of them.
+
+    Example:
+        >>> near_miss_job("workers"), near_miss_job("PS"), near_miss_job("trainer")
+        ('worker', 'ps', None)
+    """
+    if name in jobs:
+        return None
+    return closest(name, jobs, JOB_NEAR_MISS)
+
+
+def top_level_job(key: str) -> str | None:
+    """Return the job a top-level key of TF_CONFIG names or misspells, or ``None``.
+
+    TF_CONFIG's own keys and the keys platforms add (``job``) are never jobs,
+    however alike (``cluster`` and ``master``).
+    """
+    if key in TFConfig.model_fields or key in _PLATFORM_KEYS:
+        return None
+    return key if key in TRAINING_JOBS else near_miss_job(key)
 
 
 class Task(BaseModel):
@@ -90,6 +141,20 @@ class Task(BaseModel):
             if name not in self.model_fields_set:
                 data.pop(name, None)
         return data
+
+
+def top_level_jobs(data: Mapping[Any, Any]) -> dict[str, str]:
+    """The top-level keys of a TF_CONFIG object that are jobs, each with the job it names.
+
+    A key equal to a job counts whatever its value; one that misspells a job
+    (``workers``), when its value holds tasks (a list or an object).
+    """
+    found = {}
+    for key, value in data.items():
+        job = top_level_job(key) if isinstance(key, str) else None
+        if job is not None and (key == job or isinstance(value, (list, Mapping))):
+            found[key] = job
+    return found
 
 
 class TFConfig(HashedByValue):
@@ -148,6 +213,31 @@ class TFConfig(HashedByValue):
         description="The RPC layer cluster resolvers use, e.g. `grpc`.",
     )
 
+    @model_validator(mode="wrap")
+    @classmethod
+    def top_level_jobs(cls, data: Any, handler: ModelWrapValidatorHandler[TFConfig]) -> TFConfig:
+        """No job at the top level: the jobs belong under ``cluster``.
+
+        TensorFlow ignores a top-level ``worker`` and runs each node alone,
+        whatever its index; a misspelled job (``workers``) holding tasks (a
+        list or an object) counts too.
+        """
+        errors = Errors(cls.__name__)
+        if isinstance(data, Mapping):
+            found = top_level_jobs(data)
+            fix = _cluster_fix(list(found.values()))
+            for key, job in found.items():
+                named = repr(key) if key == job else f"{key!r} (the job {job!r}?)"
+                errors.add(
+                    "top_level_jobs",
+                    "{named} is at the top level of TF_CONFIG, where TensorFlow ignores it and "
+                    "each node runs alone. Fix: put the jobs under \"cluster\": {fix}",
+                    (key,),
+                    data[key],
+                    {"named": named, "fix": fix},
+                )
+        return validate_along(errors, data, handler)
+
     @field_validator("service", mode="before")
     @classmethod
     def service_type(cls, service: Any) -> Any:
@@ -190,6 +280,12 @@ class TFConfig(HashedByValue):
     def to_json(self) -> str:
         """Return the compact JSON text to put in the ``TF_CONFIG`` variable."""
         return json.dumps(self.model_dump(mode="json"), separators=(",", ":"))
+
+
+def _cluster_fix(jobs: list[str]) -> str:
+    """The TF_CONFIG to write instead, with ``jobs`` in its cluster."""
+    cluster = ", ".join(f'"{job}": [...]' for job in dict.fromkeys(jobs))
+    return '{"cluster": {' + cluster + '}, "task": {...}}'
 
 
 def service_error(service: Any) -> PydanticCustomError | None:

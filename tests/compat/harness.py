@@ -17,6 +17,7 @@ strategies are importable (and tested) without it.
 
 from __future__ import annotations
 
+import difflib
 import importlib.metadata
 import ipaddress
 import json
@@ -214,6 +215,8 @@ RULES = frozenset(
         "duplicate_key",
         "unknown_key",
         "invariant",
+        "top_level_jobs",
+        "job_name_near_miss",
     }
 )
 
@@ -229,6 +232,8 @@ CODE_RULES: dict[str, frozenset[str]] = {
     "sparse_index_too_large": frozenset({"sparse"}),
     "task_in_hole": frozenset({"sparse"}),
     "duplicate_key": frozenset({"duplicate_key"}),
+    "top_level_jobs": frozenset({"top_level_jobs"}),
+    "job_name_near_miss": frozenset({"job_name_near_miss"}),
     "extra_forbidden": frozenset({"unknown_key"}),
     "unknown_key": frozenset({"unknown_key"}),
     "enum": frozenset({"enum"}),
@@ -334,6 +339,42 @@ def _tf_int(value: Any) -> int | None:
         return None
 
 
+KNOWN_JOBS = ("chief", "master", "worker", "ps", "evaluator")
+"""The jobs TensorFlow's readers give a meaning to."""
+
+_OWN_KEYS = frozenset(
+    {
+        "cluster",
+        "task",
+        "environment",
+        "session_master",
+        "eval_session_master",
+        "model_dir",
+        "service",
+        "rpc_layer",
+        "job",
+    }
+)
+
+
+def misspelled_job(name: Any) -> bool:
+    """Whether ``name`` is not a known job but at least 80% alike to one, letter case ignored."""
+    if not isinstance(name, str) or name in KNOWN_JOBS:
+        return False
+    return any(
+        difflib.SequenceMatcher(None, name.lower(), job).ratio() >= 0.8 for job in KNOWN_JOBS
+    )
+
+
+def top_level_jobs(data: Mapping[Any, Any]) -> bool:
+    """Whether a TF_CONFIG object holds a job (or a misspelled one holding tasks) at its top."""
+    return any(
+        key in KNOWN_JOBS or (misspelled_job(key) and isinstance(value, (list, dict)))
+        for key, value in data.items()
+        if key not in _OWN_KEYS
+    )
+
+
 def deliberate_cluster(cluster: Any) -> set[str]:
     """Section 6 rules that a cluster (as given to ``tf.train.ClusterSpec``) falls under."""
     rules: set[str] = set()
@@ -354,6 +395,8 @@ def deliberate_cluster(cluster: Any) -> set[str]:
                 seen.add(identity)
 
     for job, tasks in cluster.items():
+        if misspelled_job(job):
+            rules.add("job_name_near_miss")
         if isinstance(job, bytes):
             rules.add("type")
         elif isinstance(job, str) and not _JOB.fullmatch(job):
@@ -414,6 +457,8 @@ def deliberate_tf_config(text: str | None) -> set[str]:
         return rules
     cluster = data.get("cluster", {})
     rules |= deliberate_cluster(cluster)
+    if top_level_jobs(data):
+        rules.add("top_level_jobs")
     for key in ("session_master", "eval_session_master", "environment", "rpc_layer"):
         if key in data and not isinstance(data[key], str):
             rules.add("type")

@@ -132,6 +132,8 @@ class TestClassifier:
             ({"worker": {True: "a:1"}}, {"int_type"}),
             ({"worker": [b"h:1"]}, {"type"}),
             ({"worker": {"x": "h:1"}}, set()),
+            ({"workers": ["h:1"], "Worker": ["h:2"], "PS": ["h:3"]}, {"job_name_near_miss"}),
+            ({"trainer": ["h:1"], "tpu_worker": ["h:2"], "localhost": ["h:3"]}, set()),
             (None, set()),
         ],
     )
@@ -153,6 +155,10 @@ class TestClassifier:
             ({"environment": 5}, {"type"}),
             ({"model_dir": 0}, {"type"}),
             ({"model_dir": None}, set()),
+            ({"worker": ["h:1"], "task": {"type": "worker", "index": 0}}, {"top_level_jobs"}),
+            ({"worker": 5}, {"top_level_jobs"}),
+            ({"workers": ["h:1"]}, {"top_level_jobs"}),
+            ({"workers": 5, "job": {}, "cluster": {}, "session_master": "m"}, set()),
             (
                 {
                     "cluster": {"chief": ["h:0"], "worker": {"2": "h:2"}},

@@ -16,7 +16,7 @@ from typing import Final
 
 from estconf._errors import Errors, fail
 from estconf.cluster import ClusterSpec, check_task_not_a_hole
-from estconf.tf_config import TaskType
+from estconf.tf_config import TaskType, near_miss_job
 
 __all__ = [
     "ALLOWED_TASK_TYPES",
@@ -74,10 +74,15 @@ def validate_cluster_spec(
             errors.add(
                 "disallowed_job",
                 "Disallowed task type found in cluster spec. Allowed types are {allowed} and "
-                "the cluster spec is {cluster}. (job '{job}' is not one of them)",
+                "the cluster spec is {cluster}. (job '{job}' is not one of them{meant})",
                 ("cluster", job),
                 cluster.as_dict()[job],
-                {"allowed": _ALLOWED_TEXT, "cluster": repr(cluster), "job": job},
+                {
+                    "allowed": _ALLOWED_TEXT,
+                    "cluster": repr(cluster),
+                    "job": job,
+                    "meant": _did_you_mean(job),
+                },
             )
         errors.raise_if_any()
     if task_type not in ALLOWED_TASK_TYPES:
@@ -129,6 +134,13 @@ def validate_cluster_spec(
                 task_id,
                 {"task_id": task_id, "task_type": task_type},
             )
+
+
+def _did_you_mean(job: str) -> str:
+    """``; did you mean 'worker'?`` for a job that misspells one the strategies know."""
+    known = [allowed for allowed in ALLOWED_TASK_TYPES if allowed is not None]
+    meant = near_miss_job(job, known)
+    return "" if meant is None else f"; did you mean {meant!r}?"
 
 
 def check_index_not_negative(

@@ -15,7 +15,8 @@ at its top level (:func:`detect`):
 2. ``tpu_config``: a key of ``TPUConfig``;
 3. ``run_config``: a ``tf_config`` key, or a key of ``RunConfig`` that
    ``TF_CONFIG`` does not also have (``model_dir`` is in both);
-4. ``tf_config``: a key of ``TF_CONFIG`` (``cluster``, ``task``, ...).
+4. ``tf_config``: a key of ``TF_CONFIG`` (``cluster``, ``task``, ...), or a
+   job at the top level (``worker``, ``workers``: the ``cluster`` forgotten).
 
 Only the kinds this version provides take part.  A Kubernetes manifest (a
 TFJob, a Pod) is none of them, whatever its name says: :func:`manifest_of`
@@ -256,11 +257,18 @@ def of_model(model: type) -> Kind | None:
 
 
 def detect(data: Mapping[str, Any]) -> Kind | None:
-    """Return the kind that the top-level keys of ``data`` mark, or ``None``."""
+    """Return the kind that the top-level keys of ``data`` mark, or ``None``.
+
+    A file of no kind whose top level holds a job (``worker``, or a
+    misspelling of one, ``workers``) is a ``TF_CONFIG`` whose ``cluster``
+    wrapper was forgotten, read as one so that this is reported.
+    """
     for kind in KINDS.values():
         if not kind.markers.isdisjoint(data):
             return kind
-    return None
+    from estconf.tf_config import top_level_jobs
+
+    return KINDS["tf_config"] if top_level_jobs(data) else None
 
 
 def from_schema(value: Any) -> Kind | None:
