@@ -113,6 +113,13 @@ class TestRefusals:
             msg == "When `cluster_spec` is given, you must also specify `task_type` and `task_id`."
         )
 
+    def test_a_misspelled_job_is_named(self) -> None:
+        _, loc, msg = refusal(
+            {"cluster": {"worker": ["w:0"], "PS": ["p:0"]}, "task": {"type": "worker", "index": 0}}
+        )
+        assert loc == ("tf_config", "cluster", "PS")
+        assert msg.endswith("(job 'PS' is not one of them; did you mean 'ps'?)")
+
     def test_only_known_jobs(self) -> None:
         code, loc, msg = refusal(
             {"cluster": {**WORKERS, "master": ["m:0"]}, "task": {"type": "worker", "index": 0}}

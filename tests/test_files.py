@@ -139,6 +139,11 @@ class TestKinds:
             ({"experimental_feed_hook": "x"}, "tpu_config"),
             ({}, None),
             ({"flags": 1}, None),
+            # jobs at the top level: a TF_CONFIG whose cluster wrapper was forgotten
+            ({"worker": ["w:0"], "ps": ["p:0"]}, "tf_config"),
+            ({"workers": {"1": "w:1"}}, "tf_config"),
+            ({"workers": 3}, None),
+            ({"trainer": ["w:0"]}, None),
         ],
     )
     def test_detect_kind(self, data: dict[str, Any], kind: str | None) -> None:

@@ -13,7 +13,7 @@ from hypothesis import given
 from pydantic import ValidationError
 
 from estconf import ClusterSpec, TaskType, TFConfig
-from estconf.tf_config import Task, TFConfigText
+from estconf.tf_config import Task, TFConfigText, top_level_job
 
 from strategies import valid_tf_configs
 
@@ -135,6 +135,22 @@ class TestPythonRepr:
 
 
 class TestKeys:
+    @pytest.mark.parametrize("key", ["chief", "master", "worker", "ps", "evaluator"])
+    def test_a_job_at_the_top_level_is_refused_whatever_its_value(self, key: str) -> None:
+        with pytest.raises(ValidationError) as info:
+            TFConfig.model_validate({key: "anything", "task": {"type": "worker", "index": 0}})
+        [error] = info.value.errors()
+        assert (error["type"], error["loc"]) == ("top_level_jobs", (key,))
+
+    @pytest.mark.parametrize("key", ["cluster", "task", "session_master", "job", "rpc_layer"])
+    def test_its_own_keys_and_job_are_no_jobs(self, key: str) -> None:
+        assert top_level_job(key) is None
+
+    def test_errors_of_the_rest_are_reported_beside_it(self) -> None:
+        with pytest.raises(ValidationError) as info:
+            TFConfig.model_validate({"worker": ["w:0"], "cluster": {"chief": ["c"]}})
+        assert [e["type"] for e in info.value.errors()] == ["top_level_jobs", "address"]
+
     def test_every_known_key(self) -> None:
         tf_config = TFConfig.model_validate(
             {
