@@ -31,6 +31,7 @@ from pydantic import (
     model_validator,
 )
 from pydantic_core import PydanticCustomError
+from typing_extensions import Self
 
 from estconf._derived import read_back_derived
 from estconf._hashing import HashedByValue
@@ -177,9 +178,7 @@ class ReplicaSpec(_Manifest):
 
     @model_validator(mode="wrap")
     @classmethod
-    def derived_values_agree(
-        cls, data: Any, handler: ModelWrapValidatorHandler[ReplicaSpec]
-    ) -> ReplicaSpec:
+    def derived_values_agree(cls, data: Any, handler: ModelWrapValidatorHandler[Self]) -> Self:
         """A dump's ``replica_count`` and ``port`` are read back only if they agree."""
         return read_back_derived(cls, data, handler)
 
@@ -257,7 +256,7 @@ class TFJob(_Manifest):
 
     @model_validator(mode="wrap")
     @classmethod
-    def derived_values_agree(cls, data: Any, handler: ModelWrapValidatorHandler[TFJob]) -> TFJob:
+    def derived_values_agree(cls, data: Any, handler: ModelWrapValidatorHandler[Self]) -> Self:
         """A dump's derived values are read back only if they agree."""
         return read_back_derived(cls, data, handler)
 
