@@ -24,6 +24,9 @@ ESTCONF = Path(sys.executable).with_name("estconf")
 
 LIFECYCLE = {
     "tfjob_success_policy_ignored",
+    "tfjob_success_policy_unknown",
+    "tfjob_clean_pod_policy_unknown",
+    "tfjob_pod_restart_policy_ignored",
     "tfjob_run_policy_outside",
     "tfjob_ps_pods_kept",
     "tfjob_evaluator_deleted",
@@ -91,6 +94,26 @@ def test_all_workers_beside_a_chief_is_not_read() -> None:
     # a job of workers only reads it: every worker must succeed
     assert lifecycle(load("success_policy_workers.yaml")) == []
     assert lifecycle(job({"successPolicy": ""}, Chief=replica(), Worker=replica(2))) == []
+
+
+def test_policies_in_another_letter_case_are_read_otherwise() -> None:
+    """training-operator v1.9.0: the CRD's successPolicy and cleanPodPolicy are any string.
+
+    tfjob_controller.go UpdateJobStatus compares successPolicy with
+    SuccessPolicyAllWorkers alone; common/job.go DeletePodsAndServices keeps
+    pods under None (all) and Running (the finished ones) and deletes the rest.
+    """
+    findings = lifecycle(load("run_policy_unknown_values.yaml"))
+    assert found(findings) == [
+        ("tfjob_success_policy_unknown", "warning", "spec.successPolicy"),
+        ("tfjob_clean_pod_policy_unknown", "warning", "spec.runPolicy.cleanPodPolicy"),
+    ]
+    assert "so this job succeeds when worker 0 does" in findings[0].message
+    assert "deletes every pod, as with All" in findings[1].message
+    (chief,) = lifecycle(job({"successPolicy": "all"}, Chief=replica(), Worker=replica(2)))
+    assert "so this job succeeds when its Chief does" in chief.message
+    for policy in ("All", "Running", "None"):
+        assert lifecycle(job({"runPolicy": {"cleanPodPolicy": policy}}, Worker=replica(2))) == []
 
 
 # --- 12. cleanPodPolicy outside runPolicy --------------------------------------------------
@@ -253,6 +276,37 @@ def test_on_failure_restarts_one_worker_of_a_collective() -> None:
     assert lifecycle(job({}, **side), profile="mwms") == []
 
 
+def test_a_restart_policy_in_the_pod_template_is_overwritten() -> None:
+    """training-operator v1.9.0, pkg/controller.v1/common/pod.go: createNewPod.
+
+    It records "Restart policy in pod template will be overwritten by restart
+    policy in replica spec" and calls pkg/core/pod.go SetRestartPolicy: the
+    replica spec's policy (Never by default, tensorflow_defaults.go
+    SetDefaults_TFJob; ExitCode as Never) is the pod's.
+    """
+    (finding,) = lifecycle(load("pod_restart_policy.yaml"))
+    assert found([finding]) == [
+        (
+            "tfjob_pod_restart_policy_ignored",
+            "warning",
+            f"{SPECS}.Worker.template.spec.restartPolicy",
+        )
+    ]
+    assert "the replica spec's, Never (the default): the pods get restartPolicy Never, not " in (
+        finding.message
+    )
+    assert finding.hint == "move it to the replica spec: Worker.restartPolicy: OnFailure"
+    # the same policy in both places, ExitCode's Never, or a replica policy already refused
+    for replica_policy, pod_policy in (("OnFailure", "OnFailure"), ("ExitCode", "Never")):
+        tfjob = job(
+            {}, Worker=replica(2, restartPolicy=replica_policy, pod={"restartPolicy": pod_policy})
+        )
+        assert "tfjob_pod_restart_policy_ignored" not in {f.code for f in lifecycle(tfjob)}
+    refused = replica(2, restartPolicy="never", pod={"restartPolicy": "Always"})
+    assert found(lifecycle(job({}, Worker=refused)))[0][0] == "tfjob_restart_policy_invalid"
+    assert len(lifecycle(job({}, Worker=refused))) == 1
+
+
 # --- 15. hostNetwork -----------------------------------------------------------------------
 
 
@@ -331,6 +385,20 @@ CLI: dict[tuple[str, str], tuple[list[str], int]] = {
         1,
     ),
     ("multi_worker.yaml", "mwms"): ([], 0),
+    ("pod_restart_policy.yaml", "estimator"): (
+        [
+            f"20:11: {SPECS}.Worker.template.spec.restartPolicy: "
+            "tfjob_pod_restart_policy_ignored: warning"
+        ],
+        1,
+    ),
+    ("run_policy_unknown_values.yaml", "mwms"): (
+        [
+            "7:3: spec.successPolicy: tfjob_success_policy_unknown: warning",
+            "9:5: spec.runPolicy.cleanPodPolicy: tfjob_clean_pod_policy_unknown: warning",
+        ],
+        1,
+    ),
     ("host_network.yaml", "estimator"): (
         [
             f"14:11: {SPECS}.Chief.template.spec.hostNetwork: tfjob_host_network_port: warning",

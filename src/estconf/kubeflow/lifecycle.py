@@ -37,6 +37,7 @@ _RUN_POLICY_FIELDS: Final = (
     "backoffLimit",
 )
 _RESTART_POLICIES: Final = ("Always", "OnFailure", "Never", "ExitCode")
+_CLEAN_POD_POLICIES: Final = ("All", "Running", "None")
 _HOSTNAME: Final = "kubernetes.io/hostname"
 # Where a pod with hostNetwork resolves names as the cluster's DNS does.
 _CLUSTER_DNS: Final = ("ClusterFirstWithHostNet", "None")
@@ -57,6 +58,7 @@ def lifecycle_findings(
     run_policy = _mapping(spec.get("runPolicy"))
     findings = _success_policy(tfjob, spec)
     findings += _run_policy_outside(tfjob, spec, run_policy)
+    findings += _clean_pod_policy(run_policy)
     findings += _evaluator(tfjob, run_policy)
     findings += _restart_policies(tfjob, run_policy, profile)
     findings += _host_network(tfjob, prediction)
@@ -85,7 +87,21 @@ def _success_policy(tfjob: TFJob, spec: Mapping[str, Any]) -> list[Finding]:
     branch only, on the workers.
     """
     chief = _chief(tfjob)
-    if spec.get("successPolicy") != "AllWorkers" or chief is None:
+    policy = spec.get("successPolicy")
+    if isinstance(policy, str) and policy not in ("", "AllWorkers"):
+        ends = f"its {chief}" if chief else "worker 0"
+        return [
+            Finding(
+                code="tfjob_success_policy_unknown",
+                severity="warning",
+                message=f"successPolicy {policy!r} is neither AllWorkers nor empty: the "
+                f"operator compares it with AllWorkers alone, so this job succeeds when {ends} "
+                "does",
+                hint="write successPolicy: AllWorkers (in this letter case), or remove it",
+                location=("spec", "successPolicy"),
+            )
+        ]
+    if policy != "AllWorkers" or chief is None:
         return []
     return [
         Finding(
@@ -148,6 +164,28 @@ def _run_policy_outside(
             )
         )
     return findings
+
+
+def _clean_pod_policy(run_policy: Mapping[str, Any]) -> list[Finding]:
+    """A ``cleanPodPolicy`` other than ``All``, ``Running``, ``None`` deletes every pod.
+
+    training-operator v1.9.0, ``common/job.go`` ``DeletePodsAndServices``: it
+    keeps every pod under ``None`` and the finished ones under ``Running``,
+    and deletes every other pod; the CRD admits any string.
+    """
+    policy = run_policy.get("cleanPodPolicy")
+    if not isinstance(policy, str) or policy in _CLEAN_POD_POLICIES:
+        return []
+    return [
+        Finding(
+            code="tfjob_clean_pod_policy_unknown",
+            severity="warning",
+            message=f"cleanPodPolicy {policy!r} is none of {', '.join(_CLEAN_POD_POLICIES)}: "
+            "the operator admits it, and when the job ends deletes every pod, as with All",
+            hint="write one of " + ", ".join(_CLEAN_POD_POLICIES) + " (in this letter case)",
+            location=("spec", "runPolicy", "cleanPodPolicy"),
+        )
+    ]
 
 
 def _evaluator(tfjob: TFJob, run_policy: Mapping[str, Any]) -> list[Finding]:
@@ -221,6 +259,7 @@ def _restart_policies(
     for key, replica_type, spec in tfjob.replica_specs():
         policy = _extra(spec)[0].get("restartPolicy")
         at = (*_SPECS, key, "restartPolicy")
+        findings += _pod_restart_policy(key, spec, policy)
         if policy is None or not spec.replica_count:
             continue
         if policy not in _RESTART_POLICIES:
@@ -274,6 +313,33 @@ def _restart_policies(
                 )
             )
     return findings
+
+
+def _pod_restart_policy(key: str, spec: ReplicaSpec, policy: Any) -> list[Finding]:
+    """A ``restartPolicy`` in the pod template, which the replica spec's replaces.
+
+    training-operator v1.9.0, ``common/pod.go`` ``createNewPod``: it records
+    the event "Restart policy in pod template will be overwritten by restart
+    policy in replica spec" and calls ``pkg/core/pod.go`` ``SetRestartPolicy``;
+    the replica spec's defaults to ``Never`` (``SetDefaults_TFJob``), and
+    ``ExitCode`` makes the pod's ``Never``.
+    """
+    written = _extra(spec)[1].get("restartPolicy")
+    replica = "Never" if policy is None else policy
+    used = "Never" if replica == "ExitCode" else replica
+    if written is None or written == used or replica not in _RESTART_POLICIES:
+        return []
+    default = " (the default)" if policy is None else ""
+    return [
+        Finding(
+            code="tfjob_pod_restart_policy_ignored",
+            severity="warning",
+            message=f"the operator overwrites the pod template's restartPolicy with the replica "
+            f"spec's, {replica}{default}: the pods get restartPolicy {used}, not {written}",
+            hint=f"move it to the replica spec: {key}.restartPolicy: {written}",
+            location=(*_SPECS, key, "template", "spec", "restartPolicy"),
+        )
+    ]
 
 
 def _host_network(tfjob: TFJob, prediction: Prediction) -> list[Finding]:
