@@ -1,0 +1,129 @@
+"""Hostile and malformed input on every surface: no crash, no hang, no slow input.
+
+Real files of tests/data and examples, mutated by structure (values, keys,
+types, nesting, written back as JSON, YAML or TOML) and by bytes (flips,
+inserts of tokens YAML and JSON give meaning to, deletes, splices,
+truncation), go through every command in process and through the Python API
+(``tests/fuzz_surfaces.py`` lists them).  Whatever the input, a command exits
+0, 1 or 2 with no traceback, the API raises only ``ValueError``, and neither
+takes long.  The examples are derandomized and few, so that the suite stays
+fast and a failure is the same on every run; ``make fuzz`` runs the long
+search (docs/fuzzing.md).
+
+The inputs found to break a surface are kept under tests/data/hostile/, and
+every one of them goes through every surface.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fuzz_mutations import mutate_bytes, mutate_structure
+from fuzz_surfaces import (
+    API_SURFACES,
+    CLI_SURFACES,
+    ROOT,
+    SURFACES,
+    Input,
+    describe,
+    problems,
+    run,
+    seeds,
+    workdir,
+)
+
+SEEDS = seeds()
+HOSTILE = sorted(path for path in (ROOT / "tests/data/hostile").iterdir() if path.is_file())
+
+fuzz_settings = settings(
+    max_examples=25,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
+
+
+@pytest.fixture(scope="module")
+def directory() -> Iterator[Path]:
+    with workdir() as path:
+        yield path
+
+
+def check(surface: str, given: Input, directory: Path) -> None:
+    failure, _ = run(surface, given, directory)
+    assert failure is None, f"{failure}\ninput {given.name}: {describe(given.data)}"
+
+
+@fuzz_settings
+@given(
+    seed=st.sampled_from(SEEDS),
+    donor=st.sampled_from(SEEDS),
+    rng=st.randoms(use_true_random=False),
+    surface=st.sampled_from(CLI_SURFACES),
+)
+def test_a_file_changed_in_structure_breaks_no_command(
+    directory: Path, seed: Input, donor: Input, rng: random.Random, surface: str
+) -> None:
+    check(surface, mutate_structure(rng, seed, donor), directory)
+
+
+@fuzz_settings
+@given(
+    seed=st.sampled_from(SEEDS),
+    donor=st.sampled_from(SEEDS),
+    rng=st.randoms(use_true_random=False),
+    surface=st.sampled_from(CLI_SURFACES),
+)
+def test_a_file_changed_in_its_bytes_breaks_no_command(
+    directory: Path, seed: Input, donor: Input, rng: random.Random, surface: str
+) -> None:
+    check(surface, mutate_bytes(rng, seed, donor), directory)
+
+
+@fuzz_settings
+@given(
+    seed=st.sampled_from(SEEDS),
+    donor=st.sampled_from(SEEDS),
+    rng=st.randoms(use_true_random=False),
+    surface=st.sampled_from(API_SURFACES),
+)
+def test_the_api_raises_only_value_errors_on_a_file_changed_in_structure(
+    directory: Path, seed: Input, donor: Input, rng: random.Random, surface: str
+) -> None:
+    check(surface, mutate_structure(rng, seed, donor), directory)
+
+
+@fuzz_settings
+@given(
+    seed=st.sampled_from(SEEDS),
+    donor=st.sampled_from(SEEDS),
+    rng=st.randoms(use_true_random=False),
+    surface=st.sampled_from(API_SURFACES),
+)
+def test_the_api_raises_only_value_errors_on_a_file_changed_in_its_bytes(
+    directory: Path, seed: Input, donor: Input, rng: random.Random, surface: str
+) -> None:
+    check(surface, mutate_bytes(rng, seed, donor), directory)
+
+
+@pytest.mark.parametrize("path", HOSTILE, ids=lambda path: path.name)
+def test_a_hostile_input_breaks_no_surface(directory: Path, path: Path) -> None:
+    given = Input(path.read_bytes(), path.name)
+    assert problems(given, directory) == []
+
+
+def test_every_surface_is_run() -> None:
+    assert set(SURFACES) == set(CLI_SURFACES) | set(API_SURFACES)
+    assert {name.split()[1] for name in CLI_SURFACES} == {
+        "validate",
+        "explain",
+        "tf-config",
+        "check-cluster",
+    }
