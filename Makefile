@@ -7,7 +7,7 @@ DOCS_STAMP := $(VENV)/.installed-docs
 RELEASE_STAMP := $(VENV)/.installed-release
 DIST_CHECK := build/dist-check
 
-.PHONY: demo test lint typecheck unit compat bench fmt clean schemas docs docs-serve docs-examples dist mutants
+.PHONY: demo test lint typecheck unit compat bench fmt clean schemas docs docs-serve docs-examples dist mutants fuzz
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -126,6 +126,19 @@ $(MUTANTS_STAMP): $(STAMP)
 
 mutants: $(MUTANTS_STAMP)
 	$(BIN)/python tools/mutants.py $(MUTANTS_ARGS)
+
+# `make fuzz`: the long fuzzing run of every command and the Python API (docs/fuzzing.md),
+# coverage-guided with atheris where it installs, else seeded random mutations.
+# FUZZ_ARGS="--inputs 1000000 --seconds 7200" to change the budget.
+FUZZ_STAMP := $(VENV)/.installed-fuzz
+FUZZ_ARGS ?= --inputs 100000 --seconds 1800
+
+$(FUZZ_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,fuzz]' || $(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(FUZZ_STAMP)
+
+fuzz: $(FUZZ_STAMP)
+	$(BIN)/python tools/fuzz.py $(FUZZ_ARGS)
 
 clean:
 	rm -rf $(VENV) $(TF_VENV) .import_linter_cache .mypy_cache .pytest_cache .ruff_cache .hypothesis site dist build .mutants

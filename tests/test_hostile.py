@@ -42,7 +42,7 @@ SEEDS = seeds()
 HOSTILE = sorted(path for path in (ROOT / "tests/data/hostile").iterdir() if path.is_file())
 
 fuzz_settings = settings(
-    max_examples=25,
+    max_examples=30,
     derandomize=True,
     database=None,
     deadline=None,
