@@ -197,9 +197,10 @@ def _replacement(rng: random.Random, old: Any, donor: Any) -> Any:
         if isinstance(old, dict):
             return list(old.values())
         return {}
-    if choice == 7:  # many of it, up to some 200 KB
+    if choice == 7:  # many of it: up to some 20 KB, now and then 200 KB
         text = json.dumps(old, default=str)
-        count = min(rng.choice((2, 3, 100, 5000)), max(2, 200_000 // (len(text) + 2)))
+        budget = 200_000 if rng.random() < 0.1 else 20_000
+        count = min(rng.choice((2, 3, 100, 5000)), max(2, budget // (len(text) + 2)))
         return [json.loads(text) for _ in range(count)]  # copies: a later change stays in one
     if choice == 8:
         return {}
