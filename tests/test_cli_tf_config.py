@@ -8,11 +8,13 @@ pods: ``<job>-<type>-<index>.<namespace>.svc:<port>``, from
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -20,6 +22,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from estconf.cli import main
+from estconf.cli._tf_config import FORMATS, output_size
+from estconf.kubeflow import TFJob
+from estconf.kubeflow.size import tf_config_size
 from estconf.profiles import check_profile
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -194,6 +199,65 @@ class TestFromATFJob:
         with_v1 = (ROOT / path).read_text().replace(f"kubeflow.org/{version}", "kubeflow.org/v1")
         assert run("tf-config", "--tfjob", "-", stdin=with_v1.encode()) == (0, out, "")
         assert len(out.splitlines()) == pods
+
+    @pytest.mark.parametrize("fmt", FORMATS)
+    @pytest.mark.parametrize("out_dir", [False, True])
+    def test_the_size_worked_out_is_the_size_written(
+        self, tmp_path: Path, fmt: str, out_dir: bool
+    ) -> None:
+        # a namespace with a quote: the shell and YAML quotings add bytes for it
+        manifest = (ROOT / "tests/data/kubeflow/dist_mnist.yaml").read_text()
+        manifest = manifest.replace("namespace: ml", 'namespace: "o\'k"', 1)
+        path = tmp_path / "job.yaml"
+        path.write_text(manifest)
+        argv = ["tf-config", "--tfjob", str(path), "--format", fmt]
+        if out_dir:
+            argv += ["--out-dir", str(tmp_path / "out")]
+        status, out, _ = run(*argv)
+        assert status == 0
+        written = (
+            sum(len(p.read_bytes()) for p in (tmp_path / "out").iterdir())
+            if out_dir
+            else len(out.encode())
+        )
+        args = argparse.Namespace(format=fmt, out_dir=str(tmp_path) if out_dir else None)
+        size = tf_config_size(TFJob.from_yaml(manifest))
+        assert "'" in out or out_dir
+        assert output_size(size, args) == written
+
+    def test_output_larger_than_max_size_is_refused_before_writing(self) -> None:
+        path = "tests/data/kubeflow/dist_mnist.yaml"
+        status, out, _ = run("tf-config", "--tfjob", path)
+        size = len(out.encode())
+        assert run("tf-config", "--tfjob", path, "--max-size", str(size)) == (0, out, "")
+        status, out, err = run("tf-config", "--tfjob", path, "--max-size", str(size - 1))
+        assert (status, out) == (2, "")
+        assert f"the TF_CONFIGs of its 5 pods would take {size:,} bytes, more than " in err
+        assert f"--max-size {size - 1:,}: " in err
+
+    def test_a_million_replicas_are_refused_with_the_size_they_would_take(self) -> None:
+        path = "tests/data/kubeflow/million_replicas.yaml"
+        started = time.perf_counter()
+        status, out, err = run("tf-config", "--tfjob", path)
+        assert time.perf_counter() - started < 2
+        assert (status, out) == (2, "")
+        assert err.endswith(
+            f"{path}: the TF_CONFIGs of its 1,065,535 pods would take 41,738,712,683,780 bytes, "
+            "more than --max-size 67,108,864: each pod's lists every pod's address, so they "
+            "grow as the square of the pods; give a larger --max-size BYTES, or --task "
+            "TYPE:INDEX for one\n"
+        )
+        status, out, err = run("tf-config", "--job", "big", "--chief", "1", "--worker", "100000")
+        assert (status, out) == (2, "")
+        assert "the TF_CONFIGs of its 100,001 pods would take " in err
+
+    def test_one_task_of_a_large_job(self) -> None:
+        argv = ("tf-config", "--job", "big", "--chief", "1", "--worker", "3000")
+        status, out, _ = run(*argv, "--task", "worker:2999", "--max-size", "200000")
+        assert status == 0
+        [line] = out.splitlines()
+        assert json.loads(line)["task"] == {"type": "worker", "index": 2999}
+        assert len(json.loads(line)["cluster"]["worker"]) == 3000
 
     def test_a_file_that_is_not_a_manifest(self) -> None:
         assert run("tf-config", "--tfjob", "examples/run_config.yaml")[0] == 1

@@ -8,6 +8,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -136,6 +137,8 @@ EXPECTED: dict[tuple[str, str], list[str]] = {
         "3:1: apiVersion: tfjob_api_version",
         f"15:11: {SPECS}.Worker.template.spec.containers: tfjob_not_a_list",
     ],
+    # a million replicas in 300 bytes: checked as a sample of each type
+    ("million_replicas.yaml", "estimator"): [f"6:5: {SPECS}.Chief: tfjob_multiple_chiefs"],
     # the API server knows no TFJob but v1's; the rest is read as v1
     ("v1beta2.yaml", "estimator"): [
         "2:1: apiVersion: tfjob_api_version",
@@ -295,6 +298,14 @@ def test_predicted_tf_configs_of_a_valid_tfjob_pass_check_cluster(
     nodes = [(pod.name, pod.tf_config or "") for pod in prediction.pods]
     report = check_cluster(nodes)
     assert report.findings == ()
+
+
+def test_a_million_replicas_are_validated_in_a_moment(capsys: pytest.CaptureFixture[str]) -> None:
+    started = time.perf_counter()
+    status, out = validate(capsys, f"{DATA}/million_replicas.yaml")
+    assert time.perf_counter() - started < 2
+    assert status == 1
+    assert "pods big-chief-0 to big-chief-65534 and big-worker-0 to big-worker-999999 " in out
 
 
 def test_thousands_of_replicas_quickly() -> None:

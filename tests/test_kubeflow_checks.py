@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from estconf.cli._tfjob import node_check as node_check_of
 from estconf.kubeflow import (
     Finding,
     Operator,
@@ -365,13 +367,42 @@ def test_node_check_seam_locates_the_cause() -> None:
 
 
 def test_node_check_runs_on_the_ends_of_each_type() -> None:
-    seen: list[tuple[str, int]] = []
+    seen: list[tuple[str, int, str, int]] = []
 
     def record(tf_config: dict[str, Any]) -> None:
-        seen.append((tf_config["task"]["type"], tf_config["task"]["index"]))
+        task_type, index = tf_config["task"]["type"], tf_config["task"]["index"]
+        own = tf_config["cluster"][task_type][index].split(".")[0]
+        seen.append((task_type, index, own, len(tf_config["cluster"][task_type])))
 
     check(tfjob_for_replicas("j", {"Chief": 1, "Worker": 100, "PS": 2}), node_check=record)
-    assert seen == [("chief", 0), ("worker", 0), ("worker", 99), ("ps", 0), ("ps", 1)]
+    # 100 workers are read as their first 15 and their last, task 15 of 16
+    assert seen == [
+        ("chief", 0, "j-chief-0", 1),
+        ("worker", 0, "j-worker-0", 16),
+        ("worker", 15, "j-worker-99", 16),
+        ("ps", 0, "j-ps-0", 2),
+        ("ps", 1, "j-ps-1", 2),
+    ]
+
+
+def test_a_million_replicas_are_checked_as_a_sample_in_a_moment() -> None:
+    tfjob = tfjob_for_replicas("j", {"Chief": 1, "Worker": 200_000, "PS": 100_000})
+    started = time.perf_counter()
+    findings = check(tfjob, cluster_check=lambda prediction: [(None, str(len(prediction.pods)))])
+    assert time.perf_counter() - started < 2
+    assert [(f.code, f.message) for f in findings] == [("tfjob_cluster_check", "33")]
+
+
+def test_a_sample_refuses_what_the_whole_job_refuses() -> None:
+    # mwms refuses each ps pod: the sample names the whole range by its real names
+    tfjob = tfjob_for_replicas("j", {"Worker": 40, "PS": 30})
+    [finding] = check(tfjob, node_check=node_check_of("mwms"))
+    assert finding.message.startswith("pods j-ps-0 to j-ps-29 refuse their TF_CONFIG: ")
+    # the estimator's missing chief, found on every pod
+    [finding] = check(tfjob)
+    assert finding.message.startswith(
+        "pods j-worker-0 to j-worker-39 and j-ps-0 to j-ps-29 refuse their TF_CONFIG: "
+    )
 
 
 def test_cluster_check_seam() -> None:

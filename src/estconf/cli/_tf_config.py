@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from estconf.cli._common import (
     EXIT_INVALID,
@@ -24,6 +24,9 @@ from estconf.cli._common import (
     read_stdin,
     reading_limits,
 )
+
+if TYPE_CHECKING:
+    from estconf.kubeflow.size import TFConfigSize
 
 NAME = "tf-config"
 FORMATS = ("jsonl", "json", "shell", "env", "k8s")
@@ -46,6 +49,10 @@ The TF_CONFIGs come from one of:
                 'estconf check-cluster' or 'estconf validate').
 CLUSTER_FILE and --job are checked under --profile; the default, estimator,
 needs a chief, --profile mwms takes a cluster of workers alone.
+
+--max-size also bounds what --job and --tfjob write: each pod's TF_CONFIG
+lists every pod's address, so they grow as the square of the pods, and a
+larger output is refused, with its size, before anything is written.
 
 --format jsonl (or json, its older name) writes one TF_CONFIG per line, which
 'estconf check-cluster -' reads; env writes TF_CONFIG=... lines for an env
@@ -306,6 +313,7 @@ def _from_replicas(args: argparse.Namespace) -> int:
 
     from estconf.io import report
     from estconf.kubeflow import Operator, check, predict, tfjob_for_replicas
+    from estconf.kubeflow.size import tf_config_size as tfjob_size
     from estconf.profiles import check_profile
 
     counts = {t: getattr(args, t.lower()) for t in REPLICA_TYPES if getattr(args, t.lower())}
@@ -318,7 +326,9 @@ def _from_replicas(args: argparse.Namespace) -> int:
         for finding in refused:
             print(f"{name}: {finding.message}", file=sys.stderr)
         return EXIT_INVALID
-    prediction = predict(tfjob, operator=Operator(cluster_domain=args.cluster_domain))
+    operator = Operator(cluster_domain=args.cluster_domain)
+    _refuse_too_large(tfjob_size(tfjob, operator=operator, task=args.task), args, name)
+    prediction = predict(tfjob, operator=operator, task=args.task)
     outputs = _predicted(prediction, args)
     if outputs:
         try:
@@ -337,6 +347,7 @@ def _from_tfjob(args: argparse.Namespace) -> int:
     from estconf.io.errors import ConfigFileError
     from estconf.io.parse import read
     from estconf.kubeflow import Operator, check, predict, read_tfjobs
+    from estconf.kubeflow.size import tf_config_size
 
     name = args.tfjob
     try:
@@ -359,7 +370,14 @@ def _from_tfjob(args: argparse.Namespace) -> int:
         _named(tfjobs[0], shown, args.name)
         findings = check(tfjobs[0], name=args.name, operator=operator, node_check=None)
         refused = [f for f in findings if f.severity == "refused" and f.code != _OLDER_VERSION]
-        prediction = None if refused else predict(tfjobs[0], name=args.name, operator=operator)
+        if not refused:
+            size = tf_config_size(tfjobs[0], name=args.name, operator=operator, task=args.task)
+            _refuse_too_large(size, args, shown)
+        prediction = (
+            None
+            if refused
+            else predict(tfjobs[0], name=args.name, operator=operator, task=args.task)
+        )
     except ConfigFileError as exc:  # not a manifest that can be read
         print("\n".join(str(found) for found in exc.errors), file=sys.stderr)
         return EXIT_INVALID
@@ -380,6 +398,42 @@ def _from_tfjob(args: argparse.Namespace) -> int:
             print(f"{shown}: {finding.path}: {finding.message}", file=sys.stderr)
         return EXIT_INVALID
     return _write(_predicted(prediction, args), args)
+
+
+def output_size(size: TFConfigSize, args: argparse.Namespace) -> int:
+    """The bytes :func:`_write` writes for TF_CONFIGs of these sizes, in ``args.format``.
+
+    Each format wraps a TF_CONFIG in the same bytes, a ``# type:index`` label
+    on standard output, and quotes its ``'`` characters (shell: 4 more bytes
+    each, YAML: 1); ``k8s`` separates its documents with ``---``.  JSON lines
+    have no labels, nor do the files of ``--out-dir``, which are counted.
+    """
+    if not size.pods:
+        return 0
+    label = None if args.out_dir is not None else ""
+    around = len(_block(label, "", args.format).encode())
+    extra = {"shell": 4, "k8s": 1}.get(args.format, 0)
+    total = size.pods * around + size.text_bytes + extra * size.quotes
+    if label is not None and args.format not in ("json", "jsonl"):
+        total += size.label_bytes
+        if args.format == "k8s":
+            total += len("---\n") * (size.pods - 1)
+    return total
+
+
+def _refuse_too_large(size: TFConfigSize, args: argparse.Namespace, name: str) -> None:
+    """Refuse, before anything is written, TF_CONFIGs larger than ``--max-size``."""
+    from estconf.io.checks import MAX_SIZE
+
+    limit = limit_args(args).get("max_size", MAX_SIZE)
+    total = output_size(size, args)
+    if total <= limit:
+        return
+    raise UsageError(
+        f"{name}: the TF_CONFIGs of its {size.pods:,} pods would take {total:,} bytes, more "
+        f"than --max-size {limit:,}: each pod's lists every pod's address, so they grow as "
+        "the square of the pods; give a larger --max-size BYTES, or --task TYPE:INDEX for one"
+    )
 
 
 def _named(tfjob: Any, shown: str, name: str | None) -> None:

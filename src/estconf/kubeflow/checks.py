@@ -35,7 +35,13 @@ from estconf.kubeflow.manifest import (
     SERVED_VERSION,
     TFJob,
 )
-from estconf.kubeflow.operator import Operator, PredictedPod, Prediction, predict, task_type_of
+from estconf.kubeflow.operator import (
+    Operator,
+    PredictedPod,
+    Prediction,
+    predict_sample,
+    task_type_of,
+)
 from estconf.run_config import RunConfig
 
 __all__ = ["ClusterCheck", "NodeCheck", "api_version_finding", "check", "run_config_check"]
@@ -110,9 +116,14 @@ def check(
             when the pod's program would refuse it; None to skip.  It runs on
             the first and last pod of each replica type: the pods of a type
             differ only in their index, 0 to replicas - 1.
-        cluster_check: Looks at the whole prediction (every pod at once).
+        cluster_check: Looks at every pod of the prediction at once.
         profile: The reader the pods run (``estimator``, ``mwms``, ``ps``), for
             the rules of the job's lifecycle that depend on it; None for none.
+
+    The checks read :func:`~estconf.kubeflow.operator.predict_sample`'s
+    prediction: a replica type of more than 16 pods is read as its first 15
+    and its last, so a check costs the same for a job of 20 pods and of a
+    million, and no more than the job's replica specs.
     """
     operator = operator or Operator()
     findings = _notes(tfjob, name)
@@ -123,7 +134,9 @@ def check(
         return tuple(findings)
     if not tfjob.metadata.name and not name:
         name = (tfjob.metadata.generate_name or "") + GENERATED_SUFFIX
-    prediction = predict(tfjob, name=name, namespace=namespace, operator=operator)
+    # The first and last pods of each type stand for all: a job of a million
+    # pods is checked at the cost of a few (see predict_sample).
+    prediction = predict_sample(tfjob, name=name, namespace=namespace, operator=operator)
     hand_set = _tf_config_set(tfjob, prediction, node_check)
     findings += hand_set
     findings += _single_replica(prediction, hand_set)
@@ -477,6 +490,7 @@ def _refusing(pods: list[PredictedPod], prediction: Prediction) -> str:
     rule singles out an index between the two, so when both refuse, so do the
     pods between them (``job-worker-0 to job-worker-7``).
     """
+    # in a sample the last pod of a type is its last task, whatever its name
     sizes = Counter(pod.replica_key for pod in prediction.pods)
     names: list[str] = []
     for position, pod in enumerate(pods):

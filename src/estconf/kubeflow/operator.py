@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Final, Literal
 
@@ -38,12 +39,18 @@ from estconf.kubeflow.manifest import (
 __all__ = [
     "DEFAULT_NAMESPACE",
     "RELEASES",
+    "SAMPLE_SIZE",
+    "Job",
+    "Layout",
     "Operator",
     "PredictedPod",
     "Prediction",
     "Release",
+    "go_json",
+    "layout",
     "predict",
     "predict_replicas",
+    "predict_sample",
     "task_type_of",
     "tfjob_for_replicas",
 ]
@@ -110,7 +117,7 @@ class PredictedPod(BaseModel):
         """The exact ``TF_CONFIG`` value of the ``tensorflow`` container, or None when unset."""
         if self.cluster_json is None:
             return None
-        task = '{"type":' + _go_json(self.task_type) + ',"index":' + str(self.index) + "}"
+        task = '{"type":' + go_json(self.task_type) + ',"index":' + str(self.index) + "}"
         text = '{"' + self.cluster_key + '":' + self.cluster_json + ',"task":' + task
         return text + ("}" if self.sparse else ',"environment":"cloud"}')
 
@@ -153,14 +160,24 @@ class Prediction(BaseModel):
         return {(pod.task_type, pod.index): pod for pod in self.pods}
 
 
+SAMPLE_SIZE: Final = 16
+"""The pods of each replica type :func:`predict_sample` keeps: its first 15 and its last."""
+
+
 def predict(
     tfjob: TFJob,
     *,
     name: str | None = None,
     namespace: str | None = None,
     operator: Operator | None = None,
+    task: tuple[str, int] | None = None,
 ) -> Prediction:
     """Predict every pod's ``TF_CONFIG`` as the operator will write it.
+
+    The prediction holds every pod, and each pod's ``TF_CONFIG`` holds every
+    pod's address: its size grows as the square of the pods.  Work out the
+    size first with :func:`estconf.kubeflow.size.tf_config_size`, or check
+    a large job with :func:`predict_sample`.
 
     Args:
         tfjob: The manifest.
@@ -170,11 +187,95 @@ def predict(
         namespace: The namespace when the manifest gives none (``kubectl -n``);
             default ``default``.  It must agree with one the manifest gives.
         operator: The operator's release and cluster domain.
+        task: Only the pod of this task (``("worker", 3)``), none if no pod
+            is; the cluster stays whole.
 
     Raises:
         ValueError: the job has no name, the names or namespaces disagree, or
             two keys name one replica type so that the operator's result
             depends on its map order.
+    """
+    plan = layout(tfjob, name=name, namespace=namespace, operator=operator)
+    return _predict(plan, None, task)
+
+
+def predict_sample(
+    tfjob: TFJob,
+    *,
+    name: str | None = None,
+    namespace: str | None = None,
+    operator: Operator | None = None,
+    size: int = SAMPLE_SIZE,
+) -> Prediction:
+    """The prediction of the job cut down to at most ``size`` pods of each replica type.
+
+    A replica type of more pods keeps its first ``size - 1`` and its last,
+    each with its own name and address; in the cut-down cluster the last one
+    is task ``size - 1``.  What a reader checks of a cluster tells the two
+    apart by nothing but that index: every job keeps its first pod, its last
+    (the longest address) and more than one task when it had more, and the
+    addresses of one job differ by their index only.  So the checks of a job
+    of a million pods cost what those of ``size`` pods a type cost.
+
+    Raises:
+        ValueError: as :func:`predict`; ``size`` is below 2.
+    """
+    if size < 2:
+        raise ValueError(f"a sample keeps the first and last pod of each type: size {size} < 2")
+    return _predict(layout(tfjob, name=name, namespace=namespace, operator=operator), size)
+
+
+@dataclass(frozen=True)
+class Job:
+    """One replica spec as the operator makes it a job of the cluster."""
+
+    key: str
+    """The replica spec's key in the manifest."""
+    replica_type: str
+    """The replica type the operator makes of the key (``PS``)."""
+    task_type: str
+    """The job's name in the cluster: the type in lower case (``ps``)."""
+    host: str
+    """The pods' host names before their index: ``<job name>-<type>-``."""
+    tail: str
+    """What follows the index in an address: ``.<namespace>.svc[.<domain>]:<port>``."""
+    replicas: int
+    """How many pods."""
+
+    def address(self, index: int) -> str:
+        """The address of pod ``index``."""
+        return f"{self.host}{index}{self.tail}"
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What decides every pod's ``TF_CONFIG``, worked out once per replica spec."""
+
+    job_name: str
+    namespace: str
+    operator: Operator
+    distributed: bool
+    dynamic: bool
+    jobs: tuple[Job, ...]
+    """One per replica spec the operator uses, in order."""
+
+    @property
+    def cluster_jobs(self) -> dict[str, Job]:
+        """The job that gives each cluster job its addresses (of two keys, the last)."""
+        return {job.task_type: job for job in self.jobs}
+
+
+def layout(
+    tfjob: TFJob,
+    *,
+    name: str | None = None,
+    namespace: str | None = None,
+    operator: Operator | None = None,
+) -> Layout:
+    """The job's name, namespace and replica specs as the operator lays out its pods.
+
+    Raises:
+        ValueError: as :func:`predict`.
     """
     operator = operator or Operator()
     job_name = _agreed("name", tfjob.metadata.name, name)
@@ -201,42 +302,68 @@ def predict(
     )
     specs = list(tfjob.replica_specs())
     counted = sum(spec.replica_count for _, rtype, spec in specs if rtype in REPLICA_TYPES)
-    distributed = counted != 1
-    dynamic = tfjob.spec.enable_dynamic_worker
-    # each replica type's job name and host prefix, worked out once, not once per pod
-    jobs = [
-        (key, replica_type, task_type_of(replica_type), _host_prefix(job_name, replica_type))
-        for key, replica_type, _ in specs
-    ]
-    cluster: dict[str, list[str]] = {}
-    for (_, _, job, host), (_, _, spec) in zip(jobs, specs, strict=True):
-        port = spec.port
-        cluster[job] = [f"{host}{i}{suffix}:{port}" for i in range(spec.replica_count)]
+    jobs = tuple(
+        Job(
+            key=key,
+            replica_type=replica_type,
+            task_type=task_type_of(replica_type),
+            host=_host_prefix(job_name, replica_type),
+            tail=f"{suffix}:{spec.port}",
+            replicas=spec.replica_count,
+        )
+        for key, replica_type, spec in specs
+    )
+    return Layout(
+        job_name=job_name,
+        namespace=job_namespace,
+        operator=operator,
+        distributed=counted != 1,
+        dynamic=tfjob.spec.enable_dynamic_worker,
+        jobs=jobs,
+    )
+
+
+def _indices(replicas: int, size: int | None) -> list[int]:
+    if size is None or replicas <= size:
+        return list(range(replicas))
+    return [*range(size - 1), replicas - 1]
+
+
+def _predict(plan: Layout, size: int | None, task: tuple[str, int] | None = None) -> Prediction:
+    indices = {job.task_type: _indices(job.replicas, size) for job in plan.cluster_jobs.values()}
+    cluster = {
+        task_type: [job.address(i) for i in indices[task_type]]
+        for task_type, job in plan.cluster_jobs.items()
+    }
+    distributed, dynamic = plan.distributed, plan.dynamic
     dense = _cluster_json(cluster) if distributed and not dynamic else None
-    cluster_key = operator.sparse_cluster_key if dynamic else "cluster"
+    cluster_key = plan.operator.sparse_cluster_key if dynamic else "cluster"
     pods = [
         PredictedPod(
-            name=host + str(index),
-            replica_type=replica_type,
-            replica_key=key,
-            task_type=job,
+            name=job.host + str(real),
+            replica_type=job.replica_type,
+            replica_key=job.key,
+            task_type=job.task_type,
             index=index,
             address=address,
             cluster_json=(
                 dense
                 if dense is not None or not distributed
-                else _sparse_cluster_json(cluster, job, index)
+                else _sparse_cluster_json(cluster, job.task_type, index)
             ),
             cluster_key=cluster_key,
             sparse=dynamic,
         )
-        for key, replica_type, job, host in jobs
-        for index, address in enumerate(cluster[job])
+        for job in plan.jobs
+        for index, (real, address) in enumerate(
+            zip(indices[job.task_type], cluster[job.task_type], strict=True)
+        )
+        if task is None or task == (job.task_type, index)
     ]
     return Prediction(
-        job_name=job_name,
-        namespace=job_namespace,
-        operator=operator,
+        job_name=plan.job_name,
+        namespace=plan.namespace,
+        operator=plan.operator,
         distributed=distributed,
         dynamic_worker=dynamic,
         cluster=cluster,
@@ -362,8 +489,15 @@ def _host_prefix(job_name: str, replica_type: str) -> str:
     return (job_name + "-" + task_type_of(replica_type) + "-").replace("/", "-")
 
 
-def _go_json(value: Any) -> str:
-    # Go's encoding/json escapes <, > and & (and U+2028, U+2029) in strings.
+def go_json(value: Any) -> str:
+    r"""``value`` as Go's ``encoding/json`` writes it: compact, strings escaped as Go does.
+
+    Go escapes ``<``, ``>``, ``&``, U+2028 and U+2029 in strings.
+
+    Example:
+        >>> go_json({"job": ["a&b:1", 2]})
+        '{"job":["a\\u0026b:1",2]}'
+    """
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     for char, escape in (
         ("<", "\\u003c"),
@@ -378,7 +512,7 @@ def _go_json(value: Any) -> str:
 
 def _cluster_json(cluster: Mapping[str, list[str]]) -> str:
     # The operator's cluster is a Go map, which encoding/json writes with sorted keys.
-    return _go_json({job: cluster[job] for job in sorted(cluster)})
+    return go_json({job: cluster[job] for job in sorted(cluster)})
 
 
 def _sparse_cluster_json(cluster: Mapping[str, list[str]], job: str, index: int) -> str:
@@ -390,4 +524,4 @@ def _sparse_cluster_json(cluster: Mapping[str, list[str]], job: str, index: int)
         ps = cluster.get("ps")  # a Go nil slice: null when the job has no PS
     else:
         workers, ps = {}, []
-    return _go_json({"worker": workers, "ps": ps})
+    return go_json({"worker": workers, "ps": ps})
