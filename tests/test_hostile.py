@@ -16,7 +16,10 @@ every one of them goes through every surface.
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -127,3 +130,46 @@ def test_every_surface_is_run() -> None:
         "tf-config",
         "check-cluster",
     }
+
+
+def test_make_fuzz_reports_the_inputs_run_the_failures_and_the_slowest(tmp_path: Path) -> None:
+    out = tmp_path / "fuzz"
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "tools" / "fuzz.py"),
+            "--engine",
+            "random",
+            "--inputs",
+            "30",
+            "--seconds",
+            "120",
+            "--jobs",
+            "1",
+            "--seed",
+            "1",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["runs"] >= 30
+    assert summary["failures"] == {}
+    assert summary["slowest"]["size"] < 150 * 1024
+    assert "crashes: 0, hangs: 0, slow (> 2 s under 150 KB): 0" in done.stdout
+    assert "slowest input under 150 KB" in done.stdout
+
+
+def test_a_saved_input_is_replayed_on_every_surface(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "fuzz.py"), "--replay", str(HOSTILE[0])],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.strip() == "replay: 1 inputs on every surface, 0 failures"
