@@ -115,8 +115,9 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python benchmarks/bench_cli.py
 	$(BIN)/python benchmarks/bench_deployment.py
 
-# `make mutants`: mutation testing of the rules (docs/mutation.md); slow, so not part
-# of `make test`.  MUTANTS_ARGS=--all runs every mutant instead of the sample.
+# `make mutants`: mutation testing of every module (docs/mutation.md); slow, so not part
+# of `make test`.  The sample is 10 mutants a module; MUTANTS_ARGS=--all runs every mutant,
+# MUTANTS_ARGS="--modules 'tpu/*' --sample 20 --jobs 1" a few modules.
 MUTANTS_STAMP := $(VENV)/.installed-mutants
 MUTANTS_ARGS ?=
 

@@ -1,192 +1,111 @@
-"""Mutation testing of estconf's rules: ``make mutants`` (see docs/mutation.md).
+"""Mutation testing of every module of estconf: ``make mutants`` (see docs/mutation.md).
 
-Cosmic Ray makes the mutants of the modules listed under
-``tools/mutants.toml``; this driver runs each mutant's
-tests, one mutant at a time, in a copy of the source tree (``.mutants/tree``),
-so the working tree is never changed.  The mutants are drawn with a fixed
-seed, so a run is reproducible; ``--all`` runs every mutant.  It prints each
-result as it comes, then the kill rate and every survivor with its diff, and
-exits 1 when the rate is below ``fail-under``.
+The mutants are made from each module's syntax tree by the operators below,
+from operator-level changes (``==`` for ``!=``, ``and`` for ``or``, a number
+plus one) to statement-level ones (a ``raise`` removed, a call statement
+removed, a returned value replaced by ``None``, a string emptied).  Every
+module under ``src/estconf`` is mutated: the list is read from the tree, never
+written by hand.
+
+Each mutant runs the tests that execute its line, read from a map made once
+with coverage.py (one context per test); a line run only while the module is
+imported (a class body, a decorator, a constant) runs every test that executes
+any line of its module.  A mutant on a line no test executes survives without
+a run.  The mutant is made in a copy of the tree (``.mutants/tree-N``), so the
+working tree is never changed.
 
 Usage::
 
-    python tools/mutants.py [--all | --sample N] [--seed S] [--jobs J] [--resume]
-
-With ``--jobs J`` (default: the number of CPUs), J mutants are tested at a
-time, each worker in its own copy of the tree (``.mutants/tree``,
-``.mutants/tree-2``, ...).
+    python tools/mutants.py                      # the sample: N mutants a module, seeded
+    python tools/mutants.py --all                # every mutant of every module
+    python tools/mutants.py --modules '_json.py' 'tpu/*' --sample 10 --seed 3
+    python tools/mutants.py --retest-survivors   # the last run's survivors, with the tests now
+    python tools/mutants.py --list               # the modules and their mutants, nothing run
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
-import contextlib
+import fnmatch
+import hashlib
+import json
 import os
 import random
 import re
-import shlex
 import shutil
 import subprocess
 import sys
 import time
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:
     import tomli as tomllib
 
-from cosmic_ray.commands import init as init_session
-from cosmic_ray.mutating import mutate_and_test
-from cosmic_ray.work_db import WorkDB, WorkResultStorage, use_db
-from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkItem, WorkResult
-
 ROOT = Path(__file__).resolve().parents[1]
-COPIED = ("src", "tests", "schemas", "pyproject.toml")
-"""What the tests need: the copy the mutants are made in."""
+CONFIG = ROOT / "tools" / "mutants.toml"
+WORK = ROOT / ".mutants"
+SETTINGS_KEYS = frozenset(
+    {"package", "test-command", "hypothesis-profile", "sample", "seed", "fail-under", "equivalent"}
+)
+"""What ``tools/mutants.toml`` may set: nothing in it narrows the modules."""
+
+
+# --- the mutants --------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class Settings:
-    """The settings of ``tools/mutants.toml``."""
+class Mutant:
+    """One change to one module: the text between two places replaced."""
 
-    modules: dict[str, list[str]]
-    test_command: str
-    exclude_operators: list[str]
-    sample: int
-    seed: int
-    timeout: float
-    fail_under: float
-    hypothesis_profile: str
+    module: str
+    """The module's path under the package, e.g. ``tpu/config.py``."""
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+    operator: str
+    original: str
+    replacement: str
 
-    @classmethod
-    def load(cls) -> Settings:
-        """Read the settings from tools/mutants.toml."""
-        with (ROOT / "tools" / "mutants.toml").open("rb") as file:
-            table: dict[str, Any] = tomllib.load(file)
-        return cls(
-            modules=dict(table["modules"]),
-            test_command=table["test-command"],
-            exclude_operators=list(table.get("exclude-operators", [])),
-            sample=int(table["sample"]),
-            seed=int(table["seed"]),
-            timeout=float(table["timeout"]),
-            fail_under=float(table["fail-under"]),
-            hypothesis_profile=table["hypothesis-profile"],
-        )
+    @property
+    def ident(self) -> str:
+        """The mutant's name in the output and in ``--retest-survivors``."""
+        return f"{self.module}:{self.line}:{self.col} {self.operator}"
 
-    def command_for(self, module: str) -> str:
-        """The command that runs the tests of ``module``, stopping at the first failure."""
-        return self.test_command.format(
-            python=shlex.quote(sys.executable), tests=" ".join(self.modules[module])
-        )
+    @property
+    def change(self) -> str:
+        """The change, on one line."""
+        original = " ".join(self.original.split())
+        return f"{_short(original)} -> {_short(self.replacement) or '(removed)'}"
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the mutants; return 0 when the kill rate reaches ``fail-under``."""
-    settings = Settings.load()
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    group = parser.add_mutually_exclusive_group()
-    group.add_argument("--all", action="store_true", help="run every mutant, not a sample")
-    group.add_argument("--sample", type=int, default=settings.sample, help="how many mutants")
-    parser.add_argument("--seed", type=int, default=settings.seed, help="seed of the sample")
-    parser.add_argument("--resume", action="store_true", help="go on with the last session")
-    parser.add_argument(
-        "--retest-survivors",
-        action="store_true",
-        help="run the last session's survivors again against the current tests",
-    )
-    parser.add_argument(
-        "--jobs", type=int, default=os.cpu_count() or 1, help="mutants tested at a time"
-    )
-    parser.add_argument("--workdir", type=Path, default=ROOT / ".mutants")
-    args = parser.parse_args(argv)
-    if args.jobs < 1:
-        parser.error("--jobs must be at least 1")
-
-    trees = [
-        args.workdir / ("tree" if job == 1 else f"tree-{job}") for job in range(1, args.jobs + 1)
-    ]
-    session = args.workdir / "session.sqlite"
-    resume = (args.resume or args.retest_survivors) and session.exists() and trees[0].exists()
-    if args.retest_survivors and not resume:
-        sys.exit("no session to retest: run the mutants first")
-    for tree in trees:
-        if not (resume and tree.exists()) or args.retest_survivors:
-            _copy_tree(tree)
-    os.environ["HYPOTHESIS_PROFILE"] = settings.hypothesis_profile
-    _baseline(settings, trees)
-    with _in_tree(trees[0]), use_db(str(session.resolve()), WorkDB.Mode.create) as db:
-        if not resume:
-            _new_session(db, settings, None if args.all else args.sample, args.seed)
-        if args.retest_survivors:
-            _forget_survivors(db)
-    with use_db(str(session.resolve()), WorkDB.Mode.open) as db:
-        _run(db, settings, trees)
-        return _report(db, settings, args)
+def _short(text: str) -> str:
+    return text if len(text) <= 70 else text[:67] + "..."
 
 
-@contextlib.contextmanager
-def _in_tree(tree: Path) -> Iterator[None]:
-    """Work in ``tree``, with its ``src`` first on the path of the tests' Python."""
-    before, path = Path.cwd(), os.environ.get("PYTHONPATH")
-    os.chdir(tree)
-    os.environ["PYTHONPATH"] = os.pathsep.join([str(tree.resolve() / "src"), *filter(None, [path])])
-    try:
-        yield
-    finally:
-        os.chdir(before)
-        if path is None:
-            os.environ.pop("PYTHONPATH", None)
-        else:
-            os.environ["PYTHONPATH"] = path
-
-
-def _copy_tree(tree: Path) -> None:
-    if tree.exists():
-        shutil.rmtree(tree)
-    tree.mkdir(parents=True)
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis")
-    for name in COPIED:
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, tree / name, ignore=ignore)
-        else:
-            shutil.copy2(source, tree / name)
-
-
-def _baseline(settings: Settings, trees: list[Path]) -> None:
-    """The tests must pass before anything is mutated (run in every tree, one command each)."""
-    commands = sorted({settings.command_for(module) for module in settings.modules})
-    with ProcessPoolExecutor(max_workers=len(trees)) as pool:
-        runs = [
-            pool.submit(_run_in, trees[number % len(trees)], command)
-            for number, command in enumerate(commands)
-        ]
-        for command, run in zip(commands, runs, strict=True):
-            returncode, output = run.result()
-            if returncode != 0:
-                sys.exit(f"the tests fail unmutated:\n$ {command}\n{output}")
-
-
-def _run_in(tree: Path, command: str) -> tuple[int, str]:
-    """Run ``command`` in ``tree`` (in a worker process); its exit status and output."""
-    with _in_tree(tree):
-        done = subprocess.run(shlex.split(command), capture_output=True, text=True, check=False)
-    return done.returncode, done.stdout + done.stderr
-
-
-def _key(item: WorkItem) -> tuple[str, str, int]:
-    [mutation] = item.mutations
-    return (str(mutation.module_path), mutation.operator_name, mutation.occurrence)
-
-
+_COMPARE = {
+    ast.Eq: "!=",
+    ast.NotEq: "==",
+    ast.Lt: "<=",
+    ast.LtE: "<",
+    ast.Gt: ">=",
+    ast.GtE: ">",
+    ast.Is: "is not",
+    ast.IsNot: "is",
+    ast.In: "not in",
+    ast.NotIn: "in",
+}
+_COMPARE_TOKEN = re.compile(r"==|!=|<=|>=|<|>|\bis\s+not\b|\bnot\s+in\b|\bis\b|\bin\b")
+_ARITHMETIC = {ast.Add: "-", ast.Sub: "+", ast.Mult: "/", ast.Div: "*", ast.FloorDiv: "*"}
+_ARITHMETIC_TOKEN = re.compile(r"//|[-+*/]")
+_BOOLEAN_TOKEN = re.compile(r"\b(?:and|or)\b")
 _APPLIED_ANYWAY = {
     "classmethod": frozenset({"field_validator", "model_validator"}),
     "property": frozenset({"computed_field"}),
@@ -194,166 +113,549 @@ _APPLIED_ANYWAY = {
 """Decorators that pydantic applies itself under these: removing one leaves the same class."""
 
 
+class _Source:
+    """A module's text, addressed as the syntax tree addresses it (lines, UTF-8 columns)."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = text.encode("utf-8").splitlines(keepends=True)
+
+    def segment(self, line: int, col: int, end_line: int, end_col: int) -> str:
+        if line == end_line:
+            return self.lines[line - 1][col:end_col].decode("utf-8")
+        parts = [self.lines[line - 1][col:], *self.lines[line : end_line - 1]]
+        return b"".join([*parts, self.lines[end_line - 1][:end_col]]).decode("utf-8")
+
+
+def _span(node: ast.AST) -> tuple[int, int, int, int]:
+    end_line, end_col = node.end_lineno, node.end_col_offset  # type: ignore[attr-defined]
+    return node.lineno, node.col_offset, end_line, end_col  # type: ignore[attr-defined]
+
+
+def _skipped_nodes(tree: ast.Module) -> set[int]:
+    """Nodes whose mutants tell nothing: docstrings, annotations, f-strings, type-only code."""
+    skipped: set[int] = set()
+
+    def skip(node: ast.AST | None) -> None:
+        if node is not None:
+            skipped.update(id(inner) for inner in ast.walk(node))
+
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        first = body[0] if isinstance(body, list) and body else None
+        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+            skip(first)
+        if isinstance(node, ast.arg | ast.AnnAssign):
+            skip(node.annotation)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            skip(node.returns)
+            names = {_decorator_name(decorator) for decorator in node.decorator_list}
+            if "overload" in names:
+                skip(node)
+        elif _type_only(node):
+            skip(node)
+    return skipped
+
+
+def _type_only(node: ast.AST) -> bool:
+    """An f-string (its parts are not mutated), type-only code, ``__all__``, a docstring."""
+    if isinstance(node, ast.If):
+        return "TYPE_CHECKING" in ast.unparse(node.test)
+    if isinstance(node, ast.Assign):
+        return any(
+            isinstance(target, ast.Name) and target.id == "__all__" for target in node.targets
+        )
+    if isinstance(node, ast.Call):
+        return isinstance(node.func, ast.Name) and node.func.id in {"TypeVar", "cast"}
+    if isinstance(node, ast.Expr):
+        return isinstance(node.value, ast.Constant)  # an attribute's docstring
+    return isinstance(node, ast.JoinedStr)
+
+
 def _decorator_name(decorator: ast.expr) -> str | None:
     target = decorator.func if isinstance(decorator, ast.Call) else decorator
+    if isinstance(target, ast.Attribute):
+        return target.attr
     return target.id if isinstance(target, ast.Name) else None
 
 
-def _redundant_decorators(module: str) -> set[int]:
-    """The lines of decorators that pydantic would apply anyway (see ``_APPLIED_ANYWAY``).
+def mutants_of(module: str, text: str) -> list[Mutant]:
+    """Every mutant of one module (its path under the package, and its text), in order."""
+    tree = ast.parse(text)
+    source = _Source(text)
+    skipped = _skipped_nodes(tree)
+    found: list[Mutant] = []
 
-    ``@classmethod`` under ``@field_validator`` or ``@model_validator``, and
-    ``@property`` under ``@computed_field``: pydantic makes the function a
-    classmethod or a property itself, so a mutant without the decorator is the
-    same program.
-    """
-    lines = set()
-    for node in ast.walk(ast.parse(Path(module).read_text(encoding="utf-8"))):
-        if not isinstance(node, ast.FunctionDef):
+    def add(span: tuple[int, int, int, int], operator: str, replacement: str) -> None:
+        found.append(Mutant(module, *span, operator, source.segment(*span), replacement))
+
+    def swap_token(
+        left: ast.AST, right: ast.AST, pattern: re.Pattern[str], new: str, operator: str
+    ) -> None:
+        """Replace the operator written between two operands."""
+        start, end = _span(left)[2:], _span(right)[:2]
+        gap = source.segment(*start, *end)
+        match = pattern.search(gap)
+        if match is None:
+            return
+        where = start[1] + len(gap[: match.start()].encode("utf-8"))
+        line = start[0] + gap[: match.start()].count("\n")
+        if line != start[0]:
+            where = len(gap[: match.start()].rsplit("\n", 1)[1].encode("utf-8"))
+        width = len(match.group().encode("utf-8"))
+        add((line, where, line, where + width), operator, new)
+
+    for node in ast.walk(tree):
+        if id(node) in skipped:
             continue
-        names = {_decorator_name(decorator) for decorator in node.decorator_list}
-        for decorator in node.decorator_list:
-            outer = _APPLIED_ANYWAY.get(_decorator_name(decorator) or "")
-            if outer is not None and not isinstance(decorator, ast.Call) and names & outer:
-                lines.add(decorator.lineno)
-    return lines
+        if isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+            for index, op in enumerate(node.ops):
+                new = _COMPARE[type(op)]
+                swap_token(operands[index], operands[index + 1], _COMPARE_TOKEN, new, "compare")
+        elif isinstance(node, ast.BoolOp):
+            new = "or" if isinstance(node.op, ast.And) else "and"
+            for left, right in zip(node.values, node.values[1:], strict=False):
+                swap_token(left, right, _BOOLEAN_TOKEN, new, "boolean")
+        elif isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
+            new = _ARITHMETIC[type(node.op)]
+            swap_token(node.left, node.right, _ARITHMETIC_TOKEN, new, "arithmetic")
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            add(_span(node), "not-removed", f"({source.segment(*_span(node.operand))})")
+        elif isinstance(node, ast.Constant):
+            if isinstance(node.value, bool):
+                add(_span(node), "boolean-constant", str(not node.value))
+            elif isinstance(node.value, int):
+                add(_span(node), "number", repr(node.value + 1))
+            elif isinstance(node.value, str) and node.value:
+                add(_span(node), "string-emptied", '""')
+        elif isinstance(node, ast.Raise):
+            add(_span(node), "raise-removed", "pass")
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call | ast.Await):
+            add(_span(node), "call-removed", "pass")
+        elif isinstance(node, ast.Return) and node.value is not None:
+            if not (isinstance(node.value, ast.Constant) and node.value.value is None):
+                add(_span(node), "return-none", "return None")
+        elif isinstance(node, ast.Break):
+            add(_span(node), "break-continue", "continue")
+        elif isinstance(node, ast.Continue):
+            add(_span(node), "break-continue", "break")
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names = {_decorator_name(decorator) for decorator in node.decorator_list}
+            for decorator in node.decorator_list:
+                outer = _APPLIED_ANYWAY.get(_decorator_name(decorator) or "")
+                if outer is not None and not isinstance(decorator, ast.Call) and names & outer:
+                    continue
+                line, col, end_line, end_col = _span(decorator)
+                add((line, col - 1, end_line, end_col), "decorator-removed", "")
+    return sorted(found, key=lambda mutant: (mutant.line, mutant.col, mutant.operator))
 
 
-def _excluded(item: WorkItem, settings: Settings, redundant: dict[str, set[int]]) -> bool:
-    module, operator, _ = _key(item)
-    if any(re.fullmatch(pattern, operator) for pattern in settings.exclude_operators):
-        return True
-    line = item.mutations[0].start_pos[0]
-    return operator.endswith("/RemoveDecorator") and line in redundant[module]
+def apply(text: str, mutant: Mutant) -> str:
+    """The module's text with the mutant's change made."""
+    lines = text.encode("utf-8").splitlines(keepends=True)
+    before = b"".join(lines[: mutant.line - 1]) + lines[mutant.line - 1][: mutant.col]
+    after = lines[mutant.end_line - 1][mutant.end_col :] + b"".join(lines[mutant.end_line :])
+    return (before + mutant.replacement.encode("utf-8") + after).decode("utf-8")
 
 
-def _new_session(db: WorkDB, settings: Settings, sample: int | None, seed: int) -> None:
-    init_session([Path(module) for module in settings.modules], db, {})
-    items = sorted(db.work_items, key=_key)
-    redundant = {module: _redundant_decorators(module) for module in settings.modules}
-    kept = [item for item in items if not _excluded(item, settings, redundant)]
-    chosen = kept
-    if sample is not None and sample < len(kept):
-        chosen = random.Random(seed).sample(kept, sample)
-    chosen_ids = {item.job_id for item in chosen}
-    kept_ids = {item.job_id for item in kept}
-    for reason, job_ids in (
-        ("excluded", {item.job_id for item in items} - kept_ids),
-        ("not in the sample", kept_ids - chosen_ids),
-    ):
-        skipped = WorkResult(worker_outcome=WorkerOutcome.SKIPPED, output=reason)
-        db.set_multiple_results(sorted(job_ids), skipped)
-    print(
-        f"{len(items)} mutants, {len(items) - len(kept)} excluded; "
-        f"running {len(chosen)}" + ("" if sample is None else f" drawn with seed {seed}"),
-        flush=True,
+# --- the settings and the modules -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Settings:
+    """``tools/mutants.toml``."""
+
+    package: str
+    test_command: str
+    hypothesis_profile: str
+    sample: int
+    seed: int
+    fail_under: float
+    equivalent: dict[str, str]
+    """``"module operator | line text | change"`` -> why the mutant changes nothing."""
+
+    @classmethod
+    def read(cls, path: Path = CONFIG) -> Settings:
+        """The settings of ``path``; unknown keys are refused."""
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        unknown = set(raw) - SETTINGS_KEYS
+        if unknown:
+            sys.exit(f"{path}: unknown settings {sorted(unknown)}")
+        return cls(
+            package=raw["package"],
+            test_command=raw["test-command"],
+            hypothesis_profile=raw["hypothesis-profile"],
+            sample=raw["sample"],
+            seed=raw["seed"],
+            fail_under=raw["fail-under"],
+            equivalent=dict(raw.get("equivalent", {})),
+        )
+
+
+def modules(package: Path) -> list[str]:
+    """Every module of the package: its ``.py`` files, as paths under it."""
+    return sorted(path.relative_to(package).as_posix() for path in package.rglob("*.py"))
+
+
+def equivalence_key(mutant: Mutant, text: str) -> str:
+    """How ``[equivalent]`` names a mutant: kept when lines move, unlike its place."""
+    line = text.splitlines()[mutant.line - 1].strip()
+    return f"{mutant.module} {mutant.operator} | {line} | {mutant.change}"
+
+
+def choose(
+    all_mutants: dict[str, list[Mutant]], sample: int | None, seed: int
+) -> dict[str, list[Mutant]]:
+    """The mutants run: all of them, or ``sample`` a module drawn with ``seed``.
+
+    Each module has its own generator, seeded by ``seed`` and its name, so a
+    module's draw does not depend on the other modules chosen.
+    """
+    if sample is None:
+        return dict(all_mutants)
+    chosen = {}
+    for module, found in all_mutants.items():
+        draw = random.Random(f"{seed}/{module}").sample(found, min(sample, len(found)))
+        chosen[module] = sorted(draw, key=lambda mutant: (mutant.line, mutant.col, mutant.operator))
+    return chosen
+
+
+# --- which tests run each line: the coverage map -----------------------------------------------
+
+
+def _digest(paths: list[Path], seed: str = "") -> str:
+    digest = hashlib.sha256(seed.encode())
+    for path in paths:
+        digest.update(path.relative_to(ROOT).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def coverage_map(settings: Settings, jobs: int) -> dict[str, object]:
+    """For each module and line, the tests that run it.
+
+    Each test file runs once under coverage.py, one context a test (its node
+    id, without parameters); what it ran is kept in ``.mutants/cover/``, named
+    by a digest of the source, the test helpers and the test file, so only the
+    test files that changed (or all, when the source did) run again.
+    """
+    folder = WORK / "cover"
+    folder.mkdir(parents=True, exist_ok=True)
+    helpers = sorted(
+        path for path in (ROOT / "tests").glob("*.py") if not path.name.startswith("test_")
     )
+    base = _digest(sorted((ROOT / settings.package).rglob("*.py")) + helpers)
+    wanted = {
+        test: folder / f"{test.stem}-{_digest([test], base)}.json"
+        for test in sorted((ROOT / "tests").glob("test_*.py"))
+    }
+    for stale in set(folder.iterdir()) - set(wanted.values()):
+        stale.unlink()
+    missing = [test for test, part in wanted.items() if not part.exists()]
+    if missing:
+        print(f"mapping which tests run each line: {len(missing)} test files", flush=True)
+        started = time.monotonic()
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            runs = [
+                pool.submit(
+                    subprocess.run,
+                    [sys.executable, __file__, "--cover", str(wanted[test]), str(test)],
+                    cwd=ROOT,
+                    env=_test_env(ROOT, settings),
+                    capture_output=True,
+                    text=True,
+                    check=False,
+                )
+                for test in missing
+            ]
+            for test, run in zip(missing, runs, strict=True):
+                done = run.result()
+                if done.returncode != 0:
+                    wanted[test].unlink(missing_ok=True)
+                    sys.exit(f"{test.name} fails unmutated:\n{done.stdout[-3000:]}")
+        print(f"mapped in {time.monotonic() - started:.0f} s", flush=True)
+    lines: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    durations: dict[str, float] = {}
+    for part in wanted.values():
+        data = json.loads(part.read_text(encoding="utf-8"))
+        for module, by_line in data["lines"].items():
+            for line, contexts in by_line.items():
+                lines[module][line].update(contexts)
+        durations.update(data["durations"])
+    return {"lines": lines, "durations": durations}
 
 
-def _forget_survivors(db: WorkDB) -> None:
-    """Make the survivors pending again, so that ``_run`` tests them anew."""
-    survivors = [job_id for job_id, result in db.results if _outcome(result) == "survived"]
-    with db._session_maker.begin() as session:  # Cosmic Ray has no public way to drop a result
-        session.query(WorkResultStorage).filter(WorkResultStorage.job_id.in_(survivors)).delete()
-    print(f"retesting {len(survivors)} survivors", flush=True)
+def _cover(output: str, tests: list[str]) -> int:
+    """Run ``tests`` under coverage.py, one context a test; write what ran where to ``output``."""
+    import coverage
+    import pytest
+
+    package = ROOT / Settings.read().package
+    cov = coverage.Coverage(data_file=output + ".data", source=[str(package)], config_file=False)
+    durations: dict[str, float] = {}
+
+    class Contexts:
+        @pytest.hookimpl(hookwrapper=True)
+        def pytest_runtest_protocol(self, item: pytest.Item) -> Iterator[None]:
+            name = item.nodeid.split("[", 1)[0]
+            cov.switch_context(name)
+            started = time.monotonic()
+            yield
+            durations[name] = durations.get(name, 0.0) + time.monotonic() - started
+            cov.switch_context("")
+
+    cov.start()
+    status = pytest.main(["-q", "-n", "0", "-p", "no:cacheprovider", *tests], plugins=[Contexts()])
+    cov.stop()
+    cov.save()
+    data = cov.get_data()
+    lines: dict[str, dict[str, list[str]]] = {}
+    for filename in data.measured_files():
+        module = Path(filename).resolve().relative_to(package.resolve()).as_posix()
+        by_line = data.contexts_by_lineno(filename)
+        lines[module] = {str(line): sorted(contexts) for line, contexts in by_line.items()}
+    result = {"lines": lines, "durations": durations}
+    Path(output).write_text(json.dumps(result), encoding="utf-8")
+    Path(cov.get_data().data_filename()).unlink(missing_ok=True)
+    return int(status)
 
 
-def _run(db: WorkDB, settings: Settings, trees: list[Path]) -> None:
-    """Test the pending mutants, one per tree at a time, recording each result as it comes."""
-    pending = sorted(db.pending_work_items, key=_key)
+def tests_for(mutant: Mutant, cover: dict[str, object]) -> list[str]:
+    """The tests a mutant runs: those that run its lines.
+
+    A line that no test runs in the tests' own process (one run only while its
+    module is imported: a class body, a decorator, a constant; or one run only
+    by a command the tests start) runs every test that runs any line of its
+    module.
+    """
+    by_line = cover["lines"].get(mutant.module, {})  # type: ignore[attr-defined]
+    tests: set[str] = set()
+    for line in range(mutant.line, mutant.end_line + 1):
+        tests.update(context for context in by_line.get(str(line), ()) if context)
+    if not tests:
+        tests = {context for contexts in by_line.values() for context in contexts if context}
+    return sorted(tests)
+
+
+# --- running -------------------------------------------------------------------------------
+
+
+def _test_env(tree: Path, settings: Settings) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(tree / "src"), *filter(None, [env.get("PYTHONPATH")])])
+    env["HYPOTHESIS_PROFILE"] = settings.hypothesis_profile
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env.pop("CI", None)
+    return env
+
+
+def _copy_tree(tree: Path) -> None:
+    """A copy of the checkout's files (tracked and new, not ignored) to make mutants in."""
+    if tree.exists():
+        shutil.rmtree(tree)
+    listed = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard", "-z"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout.decode()
+    for name in filter(None, listed.split("\0")):
+        source = ROOT / name
+        if source.is_file():
+            (tree / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, tree / name)
+
+
+@dataclass
+class Result:
+    """What became of one mutant."""
+
+    ident: str
+    outcome: str
+    """``killed``, ``survived``, ``not-covered`` (survived: no test runs it), ``incompetent``."""
+    seconds: float
+    tests: int
+    change: str
+    key: str
+
+
+def _run_one(tree: Path, mutant: Mutant, settings: Settings, cover: dict[str, object]) -> Result:
+    path = tree / settings.package / mutant.module
+    text = (ROOT / settings.package / mutant.module).read_text(encoding="utf-8")
+    key = equivalence_key(mutant, text)
+    mutated = apply(text, mutant)
+    started = time.monotonic()
+
+    def result(outcome: str, tests: int = 0) -> Result:
+        return Result(mutant.ident, outcome, time.monotonic() - started, tests, mutant.change, key)
+
+    try:
+        compile(mutated, str(path), "exec")
+    except SyntaxError:
+        return result("incompetent")
+    tests = tests_for(mutant, cover)
+    if not tests:
+        return result("not-covered")
+    durations: dict[str, float] = cover["durations"]  # type: ignore[assignment]
+    timeout = 30 + 10 * sum(durations.get(test, 1.0) for test in tests)
+    command = settings.test_command.format(python=sys.executable).split() + tests
+    path.write_text(mutated, encoding="utf-8")
+    try:
+        done = subprocess.run(
+            command,
+            cwd=tree,
+            env=_test_env(tree, settings),
+            capture_output=True,
+            timeout=timeout,
+            check=False,
+        )
+        outcome = {0: "survived", 1: "killed", 2: "killed", 3: "killed"}.get(
+            done.returncode, "incompetent"
+        )
+    except subprocess.TimeoutExpired:
+        outcome = "killed"
+    finally:
+        path.write_text(text, encoding="utf-8")
+    return result(outcome, len(tests))
+
+
+def _run(
+    chosen: list[Mutant], settings: Settings, cover: dict[str, object], jobs: int
+) -> list[Result]:
+    trees = [WORK / f"tree-{number + 1}" for number in range(jobs)]
+    for tree in trees:
+        _copy_tree(tree)
     free = list(trees)
-    running: dict[Future[tuple[WorkResult, float]], tuple[WorkItem, Path]] = {}
-    done_count = 0
-    with ProcessPoolExecutor(max_workers=len(trees)) as pool:
-        queue = iter(pending)
+    results: list[Result] = []
+    queue = iter(chosen)
+    running: dict[Future[Result], Path] = {}
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
         while True:
-            while free:
-                item = next(queue, None)
-                if item is None:
-                    break
+            while free and (mutant := next(queue, None)) is not None:
                 tree = free.pop()
-                command = settings.command_for(_key(item)[0])
-                future = pool.submit(_test_in, tree, item, command, settings.timeout)
-                running[future] = (item, tree)
+                running[pool.submit(_run_one, tree, mutant, settings, cover)] = tree
             if not running:
                 break
             finished, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in finished:
-                item, tree = running.pop(future)
-                free.append(tree)
-                result, seconds = future.result()
-                db.set_result(item.job_id, result)
-                done_count += 1
-                _module, operator, occurrence = _key(item)
+                free.append(running.pop(future))
+                done = future.result()
+                results.append(done)
                 print(
-                    f"[{done_count}/{len(pending)}] {_outcome(result):<11} {_where(item)} "
-                    f"{operator.removeprefix('core/')} #{occurrence} ({seconds:.1f} s)",
+                    f"[{len(results)}/{len(chosen)}] {done.outcome:<11} {done.ident} "
+                    f"{done.change} ({done.tests} tests, {done.seconds:.1f} s)",
                     flush=True,
                 )
+    return results
 
 
-def _test_in(tree: Path, item: WorkItem, command: str, timeout: float) -> tuple[WorkResult, float]:
-    """Make one mutant in ``tree`` and run its tests there (in a worker process)."""
-    started = time.monotonic()
-    with _in_tree(tree):
-        result = mutate_and_test(item.mutations, command, timeout)
-    return result, time.monotonic() - started
+# --- the report ----------------------------------------------------------------------------
 
 
-def _outcome(result: WorkResult) -> str:
-    if result.worker_outcome == WorkerOutcome.NO_TEST:
-        return "no-mutant"
-    if result.worker_outcome != WorkerOutcome.NORMAL:
-        return "incompetent"
-    return str(result.test_outcome.value if result.test_outcome else "unknown")
-
-
-def _where(item: WorkItem) -> str:
-    """The mutated module, as a path under ``src/estconf``, and the line of the change."""
-    [mutation] = item.mutations
-    module = Path(mutation.module_path).as_posix().removeprefix("src/estconf/")
-    return f"{module}:{mutation.start_pos[0]}"
-
-
-def _changed_lines(diff: str | None) -> list[str]:
-    return [
-        line
-        for line in (diff or "").splitlines()
-        if line[:1] in "+-" and not line.startswith(("+++", "---"))
-    ]
-
-
-def _report(db: WorkDB, settings: Settings, args: argparse.Namespace) -> int:
-    items = {item.job_id: item for item in db.work_items}
-    counts: Counter[str] = Counter()
-    survivors: list[tuple[WorkItem, WorkResult]] = []
-    for job_id, result in db.results:
-        if result.worker_outcome == WorkerOutcome.SKIPPED:
-            continue
-        outcome = _outcome(result)
-        counts[outcome] += 1
-        if result.worker_outcome == WorkerOutcome.NORMAL and result.output == "timeout":
-            counts["timeout"] += 1
-        if outcome == TestOutcome.SURVIVED.value:
-            survivors.append((items[job_id], result))
-    killed, survived = counts[TestOutcome.KILLED.value], counts[TestOutcome.SURVIVED.value]
-    tested = killed + survived
-    rate = 100.0 * killed / tested if tested else 0.0
-    print()
-    print(f"modules: {', '.join(settings.modules)}")
-    print("sample:  " + ("all" if args.all else f"{args.sample}, seed {args.seed}"))
-    print(
-        f"killed {killed} (timeouts {counts['timeout']}), survived {survived}, "
-        f"incompetent {counts['incompetent']}, no mutant {counts['no-mutant']}"
-    )
-    print(f"kill rate: {rate:.1f}% of {tested} (fail under {settings.fail_under}%)")
+def _report(results: list[Result], settings: Settings, description: str) -> int:
+    by_module: dict[str, list[Result]] = defaultdict(list)
+    for result in results:
+        by_module[result.ident.split(":", 1)[0]].append(result)
+    print(f"\n{description}\n")
+    print("| module | mutants | killed | equivalent | survived | rate |")
+    print("|---|---|---|---|---|---|")
+    below = []
+    totals = [0, 0, 0, 0]
+    survivors = []
+    for module in sorted(by_module):
+        counted = [result for result in by_module[module] if result.outcome != "incompetent"]
+        killed = sum(result.outcome == "killed" for result in counted)
+        equivalent = sum(
+            result.outcome != "killed" and result.key in settings.equivalent for result in counted
+        )
+        survived = len(counted) - killed - equivalent
+        survivors += [
+            result
+            for result in counted
+            if result.outcome != "killed" and result.key not in settings.equivalent
+        ]
+        rate = 100.0 * killed / (killed + survived) if killed + survived else 100.0
+        if rate < settings.fail_under:
+            below.append(module)
+        row = [len(counted), killed, equivalent, survived]
+        totals = [a + b for a, b in zip(totals, row, strict=True)]
+        print(f"| `{module}` | " + " | ".join(map(str, row)) + f" | {rate:.1f}% |")
+    mutants, killed, equivalent, survived = totals
+    rate = 100.0 * killed / (killed + survived) if killed + survived else 100.0
+    print(f"| **all** | {mutants} | {killed} | {equivalent} | {survived} | {rate:.1f}% |")
     if survivors:
-        print("\nsurvivors:")
-    for item, result in sorted(survivors, key=lambda pair: _key(pair[0])):
-        print(f"  {_where(item)} {item.mutations[0].operator_name.removeprefix('core/')}")
-        for line in _changed_lines(result.diff):
-            print(f"      {line}")
-    return 0 if rate >= settings.fail_under else 1
+        print("\nsurvivors (a test that pins the behaviour, or an [equivalent] entry with why):")
+    for result in survivors:
+        print(f"  {result.ident} {result.outcome}: {result.change}")
+        print(f"      {json.dumps(result.key)}")
+    if below:
+        print(f"\nbelow {settings.fail_under}%: {', '.join(below)}")
+    return 1 if below else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the mutants the arguments choose; 1 when a module's rate is below ``fail-under``."""
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv[:1] == ["--cover"]:
+        return _cover(argv[1], argv[2:])
+    settings = Settings.read()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--all", action="store_true", help="every mutant of the modules chosen")
+    group.add_argument("--sample", type=int, default=settings.sample, help="mutants a module")
+    group.add_argument("--retest-survivors", action="store_true", help="the last run's survivors")
+    parser.add_argument("--seed", type=int, default=settings.seed)
+    parser.add_argument("--modules", nargs="+", default=["*"], help="patterns under the package")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--list", action="store_true", help="count the mutants, run nothing")
+    args = parser.parse_args(argv)
+
+    package = ROOT / settings.package
+    names = [
+        name
+        for name in modules(package)
+        if any(fnmatch.fnmatchcase(name, pattern) for pattern in args.modules)
+    ]
+    all_mutants = {
+        name: mutants_of(name, (package / name).read_text(encoding="utf-8")) for name in names
+    }
+    if args.list:
+        for name, found in all_mutants.items():
+            print(f"{len(found):6} {name}")
+        print(f"{sum(map(len, all_mutants.values())):6} mutants in {len(names)} modules")
+        return 0
+    last = WORK / "last-run.json"
+    if args.retest_survivors:
+        previous = json.loads(last.read_text(encoding="utf-8"))
+        wanted = {
+            result["ident"]
+            for result in previous["results"]
+            if result["outcome"] in {"survived", "not-covered"}
+        }
+        chosen = [m for found in all_mutants.values() for m in found if m.ident in wanted]
+        description = f"the survivors of: {previous['description']}"
+    else:
+        sample = None if args.all else args.sample
+        chosen = [m for found in choose(all_mutants, sample, args.seed).values() for m in found]
+        description = (
+            f"{len(names)} modules, "
+            + ("every mutant" if sample is None else f"{sample} mutants a module, seed {args.seed}")
+            + f", {len(chosen)} mutants"
+        )
+    print(description, flush=True)
+    cover = coverage_map(settings, max(1, args.jobs))
+    started = time.monotonic()
+    results = _run(chosen, settings, cover, max(1, args.jobs))
+    description += f", {time.monotonic() - started:.0f} s with {args.jobs} jobs"
+    if args.retest_survivors:
+        retested = {result.ident: asdict(result) for result in results}
+        kept = [retested.get(result["ident"], result) for result in previous["results"]]
+        record = {"description": previous["description"], "results": kept}
+    else:
+        record = {"description": description, "results": [asdict(r) for r in results]}
+    last.write_text(json.dumps(record, indent=1), encoding="utf-8")
+    return _report(results, settings, description)
 
 
 if __name__ == "__main__":

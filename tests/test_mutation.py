@@ -1,0 +1,101 @@
+"""Mutation testing (``make mutants``, docs/mutation.md) mutates every module of the package.
+
+The driver, ``tools/mutants.py``, reads the modules from the tree; these tests
+check that its settings cannot narrow them, that every module is parsed into
+mutants, and what its statement-level operators do.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "src" / "estconf"
+
+
+def _driver() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("mutants", ROOT / "tools" / "mutants.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("mutants", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+MUTANTS = _driver()
+
+
+def _changes(source: str) -> set[tuple[str, str]]:
+    return {(mutant.operator, mutant.change) for mutant in MUTANTS.mutants_of("m.py", source)}
+
+
+class TestEveryModule:
+    def test_the_modules_are_every_python_file_of_the_package(self) -> None:
+        every = sorted(path.relative_to(PACKAGE).as_posix() for path in PACKAGE.rglob("*.py"))
+        settings = MUTANTS.Settings.read()
+        assert ROOT / settings.package == PACKAGE
+        assert MUTANTS.modules(ROOT / settings.package) == every
+        assert "_json.py" in every and "kubeflow/checks.py" in every
+
+    def test_the_settings_name_no_modules(self) -> None:
+        allowed = {"package", "test-command", "hypothesis-profile", "sample", "seed"}
+        assert allowed | {"fail-under", "equivalent"} == MUTANTS.SETTINGS_KEYS
+        assert MUTANTS.Settings.read().sample > 0
+
+    def test_every_module_with_code_has_mutants_that_compile(self) -> None:
+        for name in MUTANTS.modules(PACKAGE):
+            text = (PACKAGE / name).read_text(encoding="utf-8")
+            found = MUTANTS.mutants_of(name, text)
+            definitions = (ast.FunctionDef, ast.ClassDef)
+            if any(isinstance(node, definitions) for node in ast.walk(ast.parse(text))):
+                assert found, name
+            for mutant in MUTANTS.choose({name: found}, 1, 16)[name]:
+                compile(MUTANTS.apply(text, mutant), name, "exec")
+
+    def test_a_sample_is_the_same_for_a_seed_and_per_module(self) -> None:
+        texts = {name: (PACKAGE / name).read_text(encoding="utf-8") for name in ("_json.py",)}
+        found = {name: MUTANTS.mutants_of(name, text) for name, text in texts.items()}
+        first = MUTANTS.choose(found, 5, 16)
+        assert first == MUTANTS.choose(found, 5, 16)
+        assert len(first["_json.py"]) == 5
+        assert first != MUTANTS.choose(found, 5, 17)
+        more = {**found, "_path.py": MUTANTS.mutants_of("_path.py", "x = 1\n")}
+        assert MUTANTS.choose(more, 5, 16)["_json.py"] == first["_json.py"]
+
+
+class TestOperators:
+    def test_statement_level_mutants(self) -> None:
+        source = (
+            'def f(x):\n    if x:\n        raise ValueError("no")\n    print(x)\n    return x\n'
+        )
+        changes = _changes(source)
+        assert ("raise-removed", 'raise ValueError("no") -> pass') in changes
+        assert ("call-removed", "print(x) -> pass") in changes
+        assert ("return-none", "return x -> return None") in changes
+        assert ("string-emptied", '"no" -> ""') in changes
+
+    def test_operator_level_mutants(self) -> None:
+        changes = _changes("y = (a <= 1) and not b or c + 2 == d\n")
+        assert {
+            ("compare", "<= -> <"),
+            ("compare", "== -> !="),
+            ("boolean", "and -> or"),
+            ("boolean", "or -> and"),
+            ("not-removed", "not b -> (b)"),
+            ("arithmetic", "+ -> -"),
+            ("number", "1 -> 2"),
+            ("number", "2 -> 3"),
+        } <= changes
+
+    def test_docstrings_annotations_and_all_are_not_mutated(self) -> None:
+        source = '"""Doc."""\n__all__ = ["f"]\n\ndef f(x: "int" = 1) -> "str":\n    """Doc."""\n'
+        assert _changes(source) == {("number", "1 -> 2")}
+
+    def test_a_mutant_changes_only_its_place(self) -> None:
+        source = 'a = "é" == "x"\nb = 1\n'
+        [mutant] = [m for m in MUTANTS.mutants_of("m.py", source) if m.operator == "compare"]
+        assert MUTANTS.apply(source, mutant) == 'a = "é" != "x"\nb = 1\n'
