@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -159,3 +160,190 @@ class TestEveryProfileOnALocalTFConfig:
             if done.returncode == 0:
                 first = done.stdout.splitlines()[0].split(maxsplit=2)
                 assert first == ["TF_CONFIG", "from", "none (TF_CONFIG is not set)"]
+
+
+KUBEFLOW = "tests/data/kubeflow"
+DIST_MNIST = f"{KUBEFLOW}/dist_mnist.yaml"
+
+
+class TestAPodOfATFJob:
+    """``--tf-config TFJOB --pod NAME`` or ``--task TYPE:INDEX``: a pod's TF_CONFIG."""
+
+    def test_by_pod_name(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, err = run(
+            capsys, "explain", "--tf-config", DIST_MNIST, "--pod", "dist-mnist-worker-1"
+        )
+        assert (status, err) == (0, "")
+        table = rows(out)
+        assert (
+            table["TF_CONFIG"]
+            == f"from        {DIST_MNIST}, pod dist-mnist-worker-1 (task worker:1)"
+        )
+        assert table["task"] == "worker:1"
+        assert table["master"] == "grpc://dist-mnist-worker-1.ml.svc:2222"
+        assert table["cluster_spec"] == "3 jobs, 5 tasks"
+
+    def test_by_task_is_the_same_pod(self, capsys: pytest.CaptureFixture[str]) -> None:
+        by_task = run(capsys, "explain", "--tf-config", DIST_MNIST, "--task", "worker:1")
+        by_pod = run(capsys, "explain", "--tf-config", DIST_MNIST, "--pod", "dist-mnist-worker-1")
+        assert by_task == by_pod
+
+    def test_its_tf_config_is_the_predicted_one(self, capsys: pytest.CaptureFixture[str]) -> None:
+        from estconf.kubeflow import TFJob, predict
+
+        tfjob = TFJob.from_yaml(Path(DIST_MNIST).read_text(encoding="utf-8"))
+        tf_config = predict(tfjob).pod("ps", 1).tf_config_dict()
+        assert tf_config is not None
+        status, out, _ = run(
+            capsys, "explain", "--tf-config", DIST_MNIST, "--task", "ps:1", "--format", "json"
+        )
+        assert status == 0
+        facts = json.loads(out)
+        assert facts["cluster_spec"] == tf_config["cluster"]
+        assert (facts["task_type"], facts["task_id"]) == ("ps", 1)
+
+    @pytest.mark.parametrize("profile", PROFILES)
+    def test_every_profile_and_the_readers(
+        self, capsys: pytest.CaptureFixture[str], profile: str
+    ) -> None:
+        status, out, err = run(
+            capsys, "explain", "--tf-config", DIST_MNIST, "--task", "worker:0", "--profile", profile
+        )
+        assert "internal error" not in err
+        assert status == (1 if profile == "mwms" else 0)  # mwms: no ps in its clusters
+        status, out, _ = run(
+            capsys, "explain", "--tf-config", DIST_MNIST, "--task", "worker:0", "--readers"
+        )
+        assert status == 0
+        assert out.startswith(f"TF_CONFIG from  {DIST_MNIST}, pod dist-mnist-worker-0 (task")
+
+    def test_a_job_of_one_pod_gives_it_no_tf_config(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        status, out, _ = run(
+            capsys,
+            "explain",
+            "--tf-config",
+            f"{KUBEFLOW}/single_replica.yaml",
+            "--pod",
+            "mnist-worker-0",
+        )
+        assert status == 0
+        table = rows(out)
+        assert table["TF_CONFIG"].split(maxsplit=1)[1] == (
+            f"none: {KUBEFLOW}/single_replica.yaml, pod mnist-worker-0 (task worker:0) gets no "
+            "TF_CONFIG, the job has one pod in all"
+        )
+        assert table["cluster_spec"] == "0 jobs, 0 tasks"
+
+    def test_from_standard_input(self) -> None:
+        done = subprocess.run(
+            [ESTCONF, "explain", "--tf-config", "-", "--task", "chief:0"],
+            cwd=ROOT,
+            input=(ROOT / DIST_MNIST).read_bytes(),
+            capture_output=True,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        assert b"<stdin>, pod dist-mnist-chief-0 (task chief:0)" in done.stdout
+
+    def test_without_a_pod_the_message_names_both_options(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        status, out, err = run(capsys, "explain", "--tf-config", DIST_MNIST)
+        assert (status, out) == (2, "")
+        assert err == (
+            f"estconf explain: error: {DIST_MNIST} is a Kubeflow TFJob manifest: explain the "
+            "TF_CONFIG the operator gives one of its pods, by its name with --pod NAME "
+            "(dist-mnist-chief-0, dist-mnist-ps-0 to dist-mnist-ps-1, dist-mnist-worker-0 to "
+            "dist-mnist-worker-1) or by its task with --task TYPE:INDEX (chief:0, ps:0 to ps:1, "
+            "worker:0 to worker:1)\n"
+        )
+        for profile in ("mwms", "ps"):
+            assert run(capsys, "explain", "--tf-config", DIST_MNIST, "--profile", profile)[0] == 2
+
+    @pytest.mark.parametrize(
+        ("option", "message"),
+        [
+            (
+                ("--pod", "dist-mnist-worker-2"),
+                "no pod of the TFJob 'dist-mnist' is named 'dist-mnist-worker-2': its pods are "
+                "dist-mnist-chief-0, dist-mnist-ps-0 to dist-mnist-ps-1, dist-mnist-worker-0 to "
+                "dist-mnist-worker-1",
+            ),
+            *(
+                (
+                    ("--pod", pod),
+                    f"no pod of the TFJob 'dist-mnist' is named {pod!r}: its pods are "
+                    "dist-mnist-chief-0, dist-mnist-ps-0 to dist-mnist-ps-1, dist-mnist-worker-0 "
+                    "to dist-mnist-worker-1",
+                )
+                for pod in ("dist-mnist-worker-²", "dist-mnist-worker-" + "9" * 5000)
+            ),
+            (
+                ("--pod", "dist-mnist-worker-01"),
+                "no pod of the TFJob 'dist-mnist' is named 'dist-mnist-worker-01': its pods are "
+                "dist-mnist-chief-0, dist-mnist-ps-0 to dist-mnist-ps-1, dist-mnist-worker-0 to "
+                "dist-mnist-worker-1",
+            ),
+            (
+                ("--task", "evaluator:0"),
+                "the TFJob 'dist-mnist' has no task evaluator:0: its tasks are chief:0, ps:0 to "
+                "ps:1, worker:0 to worker:1",
+            ),
+        ],
+    )
+    def test_a_pod_or_task_not_in_the_job(
+        self, capsys: pytest.CaptureFixture[str], option: tuple[str, str], message: str
+    ) -> None:
+        status, out, err = run(capsys, "explain", "--tf-config", DIST_MNIST, *option)
+        assert (status, out, err) == (2, "", f"estconf explain: error: {DIST_MNIST}: {message}\n")
+
+    def test_a_pod_of_a_file_of_several_tfjobs(self, capsys: pytest.CaptureFixture[str]) -> None:
+        listed = f"{KUBEFLOW}/kubectl_get_list.yaml"
+        status, out, _ = run(capsys, "explain", "--tf-config", listed, "--pod", "second-worker-0")
+        assert status == 0
+        assert "pod second-worker-0 (task worker:0)" in out
+        status, _, err = run(capsys, "explain", "--tf-config", listed, "--task", "worker:0")
+        assert status == 2
+        assert "holds 2 TFJobs ('first', 'second'): name the pod to explain with --pod NAME" in err
+
+    def test_a_refused_tfjob_has_no_pods(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, err = run(
+            capsys, "explain", "--tf-config", f"{KUBEFLOW}/refused.yaml", "--task", "worker:0"
+        )
+        assert (status, out) == (1, "")
+        assert "must not have more than 1 Chief or Master role" in err
+
+    def test_a_pod_needs_a_tfjob(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, _, err = run(capsys, "explain", "--pod", "mnist-worker-0")
+        assert status == 2
+        assert "--pod and --task name a pod of a TFJob manifest given as --tf-config" in err
+        status, _, err = run(capsys, "explain", "--tf-config", ONE_CHIEF, "--task", "chief:0")
+        assert status == 2
+        assert f"{ONE_CHIEF} holds no TFJob" in err
+
+    def test_only_the_one_pod_is_built(
+        self, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    ) -> None:
+        from estconf.kubeflow import operator
+
+        built: list[str] = []
+
+        class Counted(operator.PredictedPod):
+            def __init__(self, **fields: Any) -> None:
+                built.append(fields["name"])
+                super().__init__(**fields)
+
+        monkeypatch.setattr(operator, "PredictedPod", Counted)
+        large = tmp_path / "tfjob.yaml"
+        large.write_text(Path(DIST_MNIST).read_text().replace("replicas: 2", "replicas: 1000"))
+        status, out, _ = run(
+            capsys, "explain", "--tf-config", str(large), "--pod", "dist-mnist-worker-999"
+        )
+        assert status == 0
+        assert rows(out)["cluster_spec"] == "3 jobs, 2001 tasks"
+        # the operator's refusals are checked on a sample of each replica type, then
+        # the one pod is predicted
+        assert built[-1] == "dist-mnist-worker-999"
+        assert len(built) <= 3 * operator.SAMPLE_SIZE + 1

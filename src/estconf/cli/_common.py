@@ -82,6 +82,14 @@ def add_input_format(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def task_argument(text: str) -> tuple[str, int]:
+    """``--task TYPE:INDEX`` read as ``(type, index)``."""
+    job, sep, index = text.rpartition(":")
+    if not sep or not job or not index.isdigit():
+        raise argparse.ArgumentTypeError(f"expected TYPE:INDEX, such as worker:0, not {text!r}")
+    return job, int(index)
+
+
 def format_for(path: str, input_format: str | None) -> str | None:
     """The format to read ``path`` in: ``--input-format`` when its name tells none, else None.
 

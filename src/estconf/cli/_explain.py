@@ -29,6 +29,7 @@ from estconf.cli._common import (
     read_or_fail,
     read_stdin,
     reading_limits,
+    task_argument,
 )
 
 if TYPE_CHECKING:
@@ -41,6 +42,10 @@ _EXPLAIN_EPILOG = """\
 TF_CONFIG comes from --tf-config, else from the 'tf_config' key of the
 --config file, else from the TF_CONFIG environment variable.
 
+A Kubeflow TFJob manifest as --tf-config: --pod NAME or --task TYPE:INDEX
+chooses the pod whose TF_CONFIG, as the training operator writes it, is
+explained.
+
 --profile names the reader: estimator (tf.estimator.RunConfig, the default),
 mwms (MultiWorkerMirroredStrategy) or ps (ParameterServerStrategy); --readers
 shows what each of the three makes of the TF_CONFIG, side by side (exit 0 when
@@ -52,6 +57,7 @@ examples:
   estconf explain --tf-config tf_config.json --readers
   estconf explain --tf-config tf_config.json --profile mwms
   echo "$TF_CONFIG" | estconf explain --tf-config -
+  estconf explain --tf-config tfjob.yaml --pod mnist-worker-1
   estconf explain --config run_config.yaml --format json"""
 
 
@@ -71,6 +77,19 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="a TF_CONFIG file, or - to read it from stdin (see --input-format)",
     )
     add_input_format(explain)
+    pod = explain.add_mutually_exclusive_group()
+    pod.add_argument(
+        "--pod",
+        metavar="NAME",
+        help="with a TFJob manifest as --tf-config: the pod whose TF_CONFIG, as the training "
+        "operator writes it, to explain (mnist-worker-1)",
+    )
+    pod.add_argument(
+        "--task",
+        type=task_argument,
+        metavar="TYPE:INDEX",
+        help="with a TFJob manifest as --tf-config: the pod of that task (worker:1)",
+    )
     explain.add_argument("--config", metavar="FILE", help="a RunConfig file (estimator only)")
     explain.add_argument(
         "--profile",
@@ -113,13 +132,18 @@ def _explained(args: argparse.Namespace) -> tuple[RunConfig, str]:
         if args.tf_config is not None:
             raise UsageError(f"{args.config} has a tf_config key; drop it or --tf-config, not both")
         return config, f"{args.config} (tf_config)"
+    tf_config: TFConfig | None
     if args.tf_config == "-":
         text = read_stdin(limits)
-        fmt = args.input_format or "json"
-        tf_config, source = loads_or_fail(text, "<stdin>", limits, fmt), "stdin"
+        if (pod := _pod_of(args, limits, text, "<stdin>")) is not None:
+            pod_text, source = pod
+            tf_config = None if pod_text is None else loads_or_fail(pod_text, source, limits)
+        else:
+            fmt = args.input_format or "json"
+            tf_config, source = loads_or_fail(text, "<stdin>", limits, fmt), "stdin"
     elif (set_in := _set_in_manifest(args, limits)) is not None:
-        text, source = set_in
-        tf_config = loads_or_fail(text, source, limits)
+        set_text, source = set_in
+        tf_config = None if set_text is None else loads_or_fail(set_text, source, limits)
     elif args.tf_config is not None:
         tf_config = load_or_fail(args.tf_config, "tf_config", limits, args.input_format)
         source = args.tf_config
@@ -174,6 +198,9 @@ def run(args: argparse.Namespace) -> int:
     """Print what the reader derives; 1 when the input is not valid."""
     from estconf.io import report
 
+    if (args.pod is not None or args.task is not None) and args.tf_config is None:
+        raise UsageError("--pod and --task name a pod of a TFJob manifest given as --tf-config")
+
     if args.readers or args.profile != "estimator":
         if args.config is not None:
             raise UsageError("--config is a RunConfig file, read by the estimator alone")
@@ -221,10 +248,17 @@ def _tf_config_only(args: argparse.Namespace, limits: Limits) -> tuple[TFConfig,
         fmt = None if name is None else format_for(name, args.input_format)
         if name == "-":
             name, text = "<stdin>", read_stdin(limits)
+            if (pod := _pod_of(args, limits, text, name)) is not None:
+                pod_text, name = pod
+                if pod_text is None:
+                    return TFConfig(), name
+                return _loaded(files.loads(pod_text, "json", plain, name=name, **limits)), name
             return _loaded(files.loads(text, fmt or "json", plain, name=name, **limits)), "stdin"
         if (set_in := _set_in_manifest(args, limits)) is not None:
-            text, name = set_in
-            return _loaded(files.loads(text, "json", plain, name=name, **limits)), name
+            set_text, name = set_in
+            if set_text is None:
+                return TFConfig(), name
+            return _loaded(files.loads(set_text, "json", plain, name=name, **limits)), name
         if name is not None:
             return _loaded(files.load(name, plain, format=fmt, **limits)), name
         if "TF_CONFIG" in os.environ:
@@ -239,8 +273,12 @@ def _tf_config_only(args: argparse.Namespace, limits: Limits) -> tuple[TFConfig,
     return TFConfig(), "none (TF_CONFIG is not set)"
 
 
-def _set_in_manifest(args: argparse.Namespace, limits: Limits) -> tuple[str, str] | None:
-    """The TF_CONFIG a ``--tf-config`` Kubernetes manifest sets, and where; else None."""
+def _set_in_manifest(args: argparse.Namespace, limits: Limits) -> tuple[str | None, str] | None:
+    """The TF_CONFIG a ``--tf-config`` Kubernetes manifest sets, and where; else None.
+
+    For a TFJob, the TF_CONFIG the operator gives the pod ``--pod`` or
+    ``--task`` names (``None`` where it sets none).
+    """
     from estconf.cli._manifests import tf_config_set_in
 
     if args.tf_config in (None, "-"):
@@ -248,12 +286,35 @@ def _set_in_manifest(args: argparse.Namespace, limits: Limits) -> tuple[str, str
     fmt = format_for(args.tf_config, args.input_format)
     manifest = manifest_bytes(args.tf_config, None, fmt, limits)
     if manifest is None:
-        return None
+        return _pod_of(args, limits, None, args.tf_config)
     raw, manifest_format = manifest
+    if (pod := _pod_of(args, limits, raw, args.tf_config)) is not None:
+        return pod
     try:
         return tf_config_set_in(raw, manifest_format, args.tf_config, reading_limits(limits))
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+
+
+def _pod_of(
+    args: argparse.Namespace, limits: Limits, raw: str | bytes | None, name: str
+) -> tuple[str | None, str] | None:
+    """The TF_CONFIG of the pod ``--pod`` or ``--task`` names, when ``raw`` is a TFJob; else None.
+
+    Raises:
+        UsageError: ``raw`` holds no TFJob and a pod is named, or it is a
+            TFJob and none is (see :func:`estconf.cli._pod.pod_tf_config`).
+    """
+    from estconf.cli._pod import pod_tf_config
+
+    choice = (args.pod, args.task)
+    found = None
+    if raw is not None:
+        raw = raw.encode("utf-8", "surrogateescape") if isinstance(raw, str) else raw
+        found = pod_tf_config(raw, name, choice, limits)
+    if found is None and choice != (None, None):
+        raise UsageError(f"--pod and --task name a pod of a TFJob manifest; {name} holds no TFJob")
+    return found
 
 
 def _loaded(model: Any) -> TFConfig:
