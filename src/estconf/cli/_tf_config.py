@@ -23,6 +23,7 @@ from estconf.cli._common import (
     out,
     read_stdin,
     reading_limits,
+    task_argument,
 )
 
 if TYPE_CHECKING:
@@ -71,13 +72,6 @@ _OLDER_VERSION = "tfjob_api_version"
 """The finding of a TFJob of an earlier apiVersion: a note here, its TF_CONFIGs are v1's."""
 
 
-def _task(text: str) -> tuple[str, int]:
-    job, sep, index = text.rpartition(":")
-    if not sep or not job or not index.isdigit():
-        raise argparse.ArgumentTypeError(f"expected TYPE:INDEX, such as worker:0, not {text!r}")
-    return job, int(index)
-
-
 def _count(text: str) -> int:
     if not text.isdigit():
         raise argparse.ArgumentTypeError(f"expected a number of replicas, 0 or more, not {text!r}")
@@ -103,7 +97,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     tf_config.add_argument("cluster", nargs="?", metavar="CLUSTER_FILE", help="the cluster")
     tf_config.add_argument(
         "--task",
-        type=_task,
+        type=task_argument,
         metavar="TYPE:INDEX",
         help="only this task (evaluator:0 works for any cluster file)",
     )
