@@ -49,6 +49,7 @@ def located(capsys: pytest.CaptureFixture[str], name: str, profile: str) -> list
 
 
 SPECS = "spec.tfReplicaSpecs"
+TRIAL = "spec.trialTemplate.trialSpec"
 NO_PS = "tfjob_no_id_for_task_type"  # MultiWorkerMirroredStrategy on a ps pod
 EXPECTED: dict[tuple[str, str], list[str]] = {
     # the operator's examples: an Estimator job of Chief, PS and Worker
@@ -139,6 +140,12 @@ EXPECTED: dict[tuple[str, str], list[str]] = {
     ],
     # a million replicas in 300 bytes: checked as a sample of each type
     ("million_replicas.yaml", "estimator"): [f"6:5: {SPECS}.Chief: tfjob_multiple_chiefs"],
+    # a Katib Experiment: the TFJob each trial runs, located in the Experiment
+    ("katib_experiment.yaml", "estimator"): [f"53:9: {TRIAL}.{SPECS}: tfjob_missing_chief"],
+    ("katib_experiment.yaml", "mwms"): [
+        f"56:13: {TRIAL}.{SPECS}.Worker.restartPolicy: tfjob_mwms_restart"
+    ],
+    ("katib_experiment.yaml", "ps"): [f"53:9: {TRIAL}.{SPECS}: tfjob_missing_ps"],
     # the API server knows no TFJob but v1's; the rest is read as v1
     ("v1beta2.yaml", "estimator"): [
         "2:1: apiVersion: tfjob_api_version",
@@ -235,6 +242,36 @@ def test_a_v1alpha1_tfjob_is_refused_with_its_version_named(
         "earlier v1beta2, v1beta1, v1alpha2, read as v1), not 'kubeflow.org/v1alpha1'; "
         "kubeflow.org/v1alpha1 TFJobs, with a list of replicaSpecs, are not read"
     )
+
+
+def test_a_katib_trial_is_named_as_katib_names_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    status, out = validate(capsys, f"{DATA}/katib_experiment.yaml")
+    assert status == 1
+    # the Experiment's name and eight characters, in the Experiment's namespace
+    assert "pods mnist-hpo-xxxxxxxx-worker-0 and mnist-hpo-xxxxxxxx-worker-1 refuse" in out
+    # whatever name the trialSpec gives itself, and its ${trialParameters} as written
+    text = (ROOT / DATA / "katib_experiment.yaml").read_text()
+    renamed = text.replace("kind: TFJob\n", "kind: TFJob\n      metadata: {name: mine}\n")
+    long_name = renamed.replace("name: mnist-hpo", "name: " + "m" * 60, 1)
+    path = tmp_path / "experiment.yaml"
+    path.write_text(long_name)
+    status, out = validate(capsys, "--profile", "mwms", str(path))
+    assert status == 1
+    assert f"{path}:52:18: {TRIAL}.metadata.name: refused: " in out
+    assert f'Invalid value: "{"m" * 60}-xxxxxxxx": should match: must be no more than 63' in out
+
+
+def test_an_experiment_of_another_job_is_no_tfjob(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    text = (ROOT / DATA / "katib_experiment.yaml").read_text()
+    path = tmp_path / "experiment.yaml"
+    path.write_text(text.replace("kind: TFJob", "kind: PyTorchJob"))
+    status, out = validate(capsys, str(path))
+    assert status == 1
+    assert "a Kubeflow Experiment manifest (apiVersion: kubeflow.org/v1beta1)" in out
 
 
 def test_yaml_that_cannot_be_read_is_reported(

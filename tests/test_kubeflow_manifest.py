@@ -35,7 +35,12 @@ REFUSED = {"v1alpha1.yaml": "tfjob_api_version", "containers_mapping.yaml": "tfj
 
 @pytest.mark.parametrize(
     "path",
-    [path for path in sorted(DATA.iterdir()) if path.name not in REFUSED],
+    # a Katib Experiment holds a TFJob template, which validate checks as each trial's
+    [
+        path
+        for path in sorted(DATA.iterdir())
+        if path.name not in {*REFUSED, "katib_experiment.yaml"}
+    ],
     ids=lambda path: path.name,
 )
 def test_every_data_manifest_reads(path: Path) -> None:

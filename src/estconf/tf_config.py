@@ -231,7 +231,7 @@ class TFConfig(HashedByValue):
                 errors.add(
                     "top_level_jobs",
                     "{named} is at the top level of TF_CONFIG, where TensorFlow ignores it and "
-                    "each node runs alone. Fix: put the jobs under \"cluster\": {fix}",
+                    'each node runs alone. Fix: put the jobs under "cluster": {fix}',
                     (key,),
                     data[key],
                     {"named": named, "fix": fix},

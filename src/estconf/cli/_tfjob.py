@@ -1,8 +1,9 @@
 """``estconf validate`` on Kubeflow TFJob manifests.
 
-A file (or one document of a YAML stream, or an item of a ``List`` as
-``kubectl get -o yaml`` prints it) with ``kind: TFJob`` and a
-``kubeflow.org/...`` apiVersion is a manifest, not a config file: it is
+A file (or one document of a YAML stream, an item of a ``List`` as
+``kubectl get -o yaml`` prints it, or the ``trialSpec`` of a Katib
+``Experiment``) with ``kind: TFJob`` and a ``kubeflow.org/...`` apiVersion
+is a manifest, not a config file: it is
 checked with :func:`estconf.kubeflow.check` and every finding is reported at
 the line and column of the place in the manifest that causes it.  The pods'
 ``TF_CONFIG``s are read by the reader ``--profile`` names, and checked
@@ -69,26 +70,58 @@ def check_text(
             return Result(name, KIND, exc.errors)
         return None
     manifests = [
-        (document, prefix) for document in documents for prefix, _ in _tfjobs(document.data, ())
+        (document, prefix, trial)
+        for document in documents
+        for prefix, _, trial in _tfjobs(document.data, ())
     ]
     if not manifests:
         return None
     errors: list[FileError] = []
-    for document, prefix in manifests:
-        errors.extend(_check_manifest(document, prefix, name, profile))
+    for document, prefix, trial in manifests:
+        errors.extend(_check_manifest(document, prefix, name, profile, trial))
     return Result(name, KIND, errors)
 
 
-def _tfjobs(data: Any, prefix: Loc) -> Iterator[tuple[Loc, Any]]:
-    """Each TFJob of a document, with its path: the document itself, or items of a ``List``."""
+_TRIAL_SPEC: Final = ("spec", "trialTemplate", "trialSpec")
+"""Where a Katib ``Experiment`` holds the job each of its trials runs."""
+
+_TRIAL_SUFFIX: Final = "xxxxxxxx"
+"""Stands for the eight characters Katib appends to the Experiment's name to name a trial."""
+
+
+def _tfjobs(data: Any, prefix: Loc) -> Iterator[tuple[Loc, Any, Mapping[str, Any] | None]]:
+    """Each TFJob of a document, with its path and, for a trial's, the metadata Katib gives it.
+
+    A TFJob is the document itself, an item of a ``List``, or the
+    ``trialSpec`` of a Katib ``Experiment``: each trial runs it under its own
+    name (the Experiment's, ``-`` and eight characters) in the Experiment's
+    namespace, with the trial's values for its ``${trialParameters.x}``,
+    which are checked as written.
+    """
     if not isinstance(data, Mapping):
         return
     kind = data.get("kind")
     if kinds.is_tfjob(data):
-        yield prefix, data
+        yield prefix, data, None
     elif isinstance(kind, str) and kind.endswith("List") and isinstance(data.get("items"), list):
         for index, item in enumerate(data["items"]):
             yield from _tfjobs(item, (*prefix, "items", index))
+    elif kind == "Experiment" and str(data.get("apiVersion", "")).startswith("kubeflow.org/"):
+        trial: Any = data
+        for step in _TRIAL_SPEC:
+            trial = trial.get(step) if isinstance(trial, Mapping) else None
+        if isinstance(trial, Mapping) and kinds.is_tfjob(trial):
+            yield (*prefix, *_TRIAL_SPEC), trial, _trial_metadata(data)
+
+
+def _trial_metadata(experiment: Mapping[str, Any]) -> dict[str, Any]:
+    """The name and namespace Katib gives the job of a trial of ``experiment``."""
+    metadata = experiment.get("metadata")
+    metadata = metadata if isinstance(metadata, Mapping) else {}
+    given = {"name": f"{metadata.get('name') or ''}-{_TRIAL_SUFFIX}"}
+    if isinstance(metadata.get("namespace"), str):
+        given["namespace"] = metadata["namespace"]
+    return given
 
 
 def _at(data: Any, path: Loc) -> Any:
@@ -98,7 +131,11 @@ def _at(data: Any, path: Loc) -> Any:
 
 
 def _check_manifest(
-    document: parse.Document, prefix: Loc, name: str, profile: str
+    document: parse.Document,
+    prefix: Loc,
+    name: str,
+    profile: str,
+    trial: Mapping[str, Any] | None = None,
 ) -> list[FileError]:
     from pydantic import ValidationError
 
@@ -106,6 +143,12 @@ def _check_manifest(
     from estconf.kubeflow.checks import api_version_finding
 
     data = _at(document.data, prefix)
+    if trial is not None:  # Katib names the job of each trial, whatever its metadata says
+        metadata = data.get("metadata")
+        data = {
+            **data,
+            "metadata": {**(metadata if isinstance(metadata, Mapping) else {}), **trial},
+        }
     try:
         tfjob = TFJob.model_validate(data)
     except ValidationError as exc:
