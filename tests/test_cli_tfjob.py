@@ -261,6 +261,7 @@ def test_a_katib_trial_is_named_as_katib_names_it(
     assert status == 1
     assert f"{path}:52:18: {TRIAL}.metadata.name: refused: " in out
     assert f'Invalid value: "{"m" * 60}-xxxxxxxx": should match: must be no more than 63' in out
+    assert "(hint: shorten the Experiment's name: Katib names the TFJob of each trial" in out
 
 
 def test_an_experiment_of_another_job_is_no_tfjob(

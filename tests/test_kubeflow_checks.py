@@ -7,7 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from estconf.cli._tfjob import cluster_check
 from estconf.cli._tfjob import node_check as node_check_of
 from estconf.kubeflow import (
     Finding,
@@ -15,9 +18,11 @@ from estconf.kubeflow import (
     Prediction,
     TFJob,
     check,
+    checks,
     predict_replicas,
     tfjob_for_replicas,
 )
+from estconf.kubeflow.operator import SAMPLE_SIZE, predict_sample
 
 DATA = Path(__file__).parent / "data" / "kubeflow"
 SPECS = ("spec", "tfReplicaSpecs")
@@ -424,3 +429,42 @@ def test_long_messages_are_shortened() -> None:
         node_check=lambda tf_config: (_ for _ in ()).throw(ValueError(str(tf_config))),
     )
     assert len(finding.message) < 800 and " [...] " in finding.message
+
+
+SAMPLED_TYPES = st.sampled_from(["Chief", "Master", "Worker", "PS", "Evaluator", "Trainer", "ps"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    replicas=st.dictionaries(SAMPLED_TYPES, st.integers(0, 40), min_size=1, max_size=4),
+    profile=st.sampled_from(["estimator", "mwms", "ps"]),
+    dynamic=st.booleans(),
+)
+def test_the_sample_finds_what_the_whole_job_does(
+    replicas: dict[str, int], profile: str, dynamic: bool
+) -> None:
+    tfjob = tfjob_for_replicas("j", replicas, enable_dynamic_worker=dynamic)
+    if tfjob.ambiguous_replica_types:
+        return
+
+    def findings(size: int) -> list[tuple[str, str, tuple[str | int, ...], str]]:
+        def sample(job: TFJob, **kwargs: Any) -> Prediction:
+            return predict_sample(job, **kwargs, size=size)
+
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(checks, "predict_sample", sample)
+            return [
+                (f.code, f.severity, f.location, f.message)
+                for f in check(
+                    tfjob,
+                    node_check=node_check_of(profile),
+                    cluster_check=cluster_check,
+                    profile=profile,
+                )
+            ]
+
+    whole, sampled = findings(10**6), findings(SAMPLE_SIZE)
+    assert [f[:3] for f in sampled] == [f[:3] for f in whole]
+    # messages name the same pods; only a printed cluster may show the sample's
+    for (*_, cut), (*_, full) in zip(sampled, whole, strict=True):
+        assert cut.split(": ")[0] == full.split(": ")[0]

@@ -158,11 +158,12 @@ def _check_manifest(
         if older is not None:
             found.insert(0, (older.location, older.code, _message(older)))
     else:
+        findings = check(
+            tfjob, node_check=node_check(profile), cluster_check=cluster_check, profile=profile
+        )
         found = [
-            (tuple(f.location), f.code, _message(f))
-            for f in check(
-                tfjob, node_check=node_check(profile), cluster_check=cluster_check, profile=profile
-            )
+            (tuple(f.location), f.code, _message(_of_trial(f) if trial is not None else f))
+            for f in findings
             if f.severity in FAILING
         ]
     spans = document.locate((*prefix, *loc) for loc, _, _ in found)
@@ -172,6 +173,18 @@ def _check_manifest(
         errors.append(error(name, code, message, where, position=_position(spans, where)))
     errors.sort(key=lambda e: (e.line or 0, e.column or 0))
     return errors
+
+
+def _of_trial(finding: Finding) -> Finding:
+    """A finding of a trial's TFJob: its name is the Experiment's, so is the fix of a long one."""
+    if finding.code != "tfjob_invalid_name":
+        return finding
+    hint = (
+        "shorten the Experiment's name: Katib names the TFJob of each trial after it, with "
+        f"'-' and {len(_TRIAL_SUFFIX)} characters more, and the name must be a DNS-1035 label "
+        "of at most 63 characters"
+    )
+    return finding.model_copy(update={"hint": hint})
 
 
 def _message(finding: Finding) -> str:
