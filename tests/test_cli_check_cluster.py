@@ -450,3 +450,22 @@ class TestAllowEmpty:
         assert document["notes"] == [self.NOTE[len("note: ") : -1]]
         status, out, _ = run(capsys, "--allow-empty", "--format", "github", str(tmp_path))
         assert (status, out) == (0, f"::notice title=estconf note::{self.NOTE[6:]}")
+
+
+@pytest.mark.parametrize(
+    ("name", "where"),
+    [
+        ("surrogate_task_index.jsonl", "surrogate_task_index.jsonl:2: task.index: a string"),
+        ("surrogate_address.jsonl", "surrogate_address.jsonl:1: cluster.worker[0]: a string"),
+        ("surrogate_job_name.env", "surrogate_job_name.env:1: cluster: a key"),
+        ("surrogate_model_dir.jsonl", "surrogate_model_dir.jsonl:1: model_dir: a string"),
+    ],
+)
+def test_a_lone_surrogate_in_a_node_makes_the_input_unreadable(name: str, where: str) -> None:
+    path = Path(__file__).parent / "data" / "hostile" / name
+    done = script(str(path))
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"{path.parent}/{where} holds \\ud800, half of a UTF-16 surrogate pair, "
+        "which is not a character\n"
+    )

@@ -8,7 +8,9 @@ file (``validate``, ``explain --tf-config``, ``check-cluster``, ``tf-config
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -106,3 +108,165 @@ def test_project_settings_nested_too_deep(
     status, out, err = run(capsys, "validate", str(ROOT / "examples" / "tf_config_worker.json"))
     assert (status, out) == (2, "")
     assert err.endswith("pyproject.toml: cannot be read: the document is nested too deep to read\n")
+
+
+# -- the checks of a file's values, on every path that reads one ------------------------------
+
+# Each value no config may hold, written in JSON, YAML and TOML, and what its refusal says.
+BAD_VALUES = {
+    "nan": ({"json": "NaN", "yaml": ".nan", "toml": "nan"}, ("NaN",)),
+    "infinity": ({"json": "Infinity", "yaml": ".inf", "toml": "inf"}, ("nfinit",)),
+    "depth": (dict.fromkeys(("json", "yaml", "toml"), "[" * 70 + "]" * 70), ("nested deeper",)),
+    # TOML itself refuses the escape of a lone surrogate
+    "lone_surrogate": (
+        dict.fromkeys(("json", "yaml", "toml"), '"\\ud800"'),
+        ("surrogate pair", "not a Unicode scalar value"),
+    ),
+}
+NODE = '{{"cluster": {{"chief": ["c:1"]}}, "task": {{"type": "chief", "index": 0}}, "x": {}}}'
+TOML_NODE = 'x = {}\n[cluster]\nchief = ["c:1"]\n[task]\ntype = "chief"\nindex = 0\n'
+YAML_NODE = "cluster: {{chief: [c:1]}}\ntask: {{type: chief, index: 0}}\nx: {}\n"
+TFJOB = """\
+apiVersion: kubeflow.org/v1
+kind: TFJob
+metadata: {{name: mnist}}
+spec:
+  x: {}
+  tfReplicaSpecs:
+    Worker:
+      replicas: 2
+      template: {{spec: {{containers: [{{name: tensorflow, image: tf}}]}}}}
+"""
+POD = """\
+apiVersion: v1
+kind: Pod
+metadata: {{name: chief-0}}
+spec:
+  containers:
+    - name: trainer
+      image: trainer:1
+      env:
+        - name: TF_CONFIG
+          value: '{}'
+"""
+CONFIG_MAP = """\
+apiVersion: v1
+kind: ConfigMap
+metadata: {{name: tf-config, labels: {{x: {}}}}}
+data:
+  TF_CONFIG: '{{"cluster": {{"chief": ["c:1"]}}, "task": {{"type": "chief", "index": 0}}}}'
+"""
+ENV_LISTS = (
+    "env:\n  - name: TF_CONFIG\n    value: '{}'\n---\nenv:\n  - name: TF_CONFIG\n    value: '{}'\n"
+)
+
+# Each path, from the bad value's texts: its command line, the files it reads, and what
+# standard input and the environment hold, if anything
+READING_PATHS: dict[str, Callable[[dict[str, str]], tuple[Any, ...]]] = {
+    "validate JSON": lambda v: (["validate", "f.json"], {"f.json": NODE.format(v["json"])}),
+    "validate YAML": lambda v: (["validate", "f.yaml"], {"f.yaml": YAML_NODE.format(v["yaml"])}),
+    "validate TOML": lambda v: (
+        ["validate", "tf_config.toml"],
+        {"tf_config.toml": TOML_NODE.format(v["toml"])},
+    ),
+    "validate stdin": lambda v: (["validate", "-"], {}, NODE.format(v["json"])),
+    "validate stdin YAML": lambda v: (
+        ["validate", "--input-format", "yaml", "-"],
+        {},
+        YAML_NODE.format(v["yaml"]),
+    ),
+    "validate manifest env": lambda v: (
+        ["validate", "pod.yaml"],
+        {"pod.yaml": POD.format(NODE.format(v["json"]))},
+    ),
+    "validate manifest": lambda v: (
+        ["validate", "cm.yaml"],
+        {"cm.yaml": CONFIG_MAP.format(v["yaml"])},
+    ),
+    "validate TFJob": lambda v: (["validate", "j.yaml"], {"j.yaml": TFJOB.format(v["yaml"])}),
+    "explain file": lambda v: (
+        ["explain", "--tf-config", "f.json"],
+        {"f.json": NODE.format(v["json"])},
+    ),
+    "explain stdin": lambda v: (["explain", "--tf-config", "-"], {}, NODE.format(v["json"])),
+    "explain manifest": lambda v: (
+        ["explain", "--tf-config", "pod.yaml"],
+        {"pod.yaml": POD.format(NODE.format(v["json"]))},
+    ),
+    "explain environment": lambda v: (["explain"], {}, None, {"TF_CONFIG": NODE.format(v["json"])}),
+    "check-cluster JSON": lambda v: (
+        ["check-cluster", "f.json"],
+        {"f.json": NODE.format(v["json"])},
+    ),
+    "check-cluster YAML": lambda v: (
+        ["check-cluster", "f.yaml"],
+        {"f.yaml": YAML_NODE.format(v["yaml"])},
+    ),
+    "check-cluster TOML": lambda v: (
+        ["check-cluster", "f.toml"],
+        {"f.toml": TOML_NODE.format(v["toml"])},
+    ),
+    "check-cluster JSON lines": lambda v: (
+        ["check-cluster", "n.jsonl"],
+        {"n.jsonl": NODE.format(v["json"]) + "\n"},
+    ),
+    "check-cluster stdin": lambda v: (["check-cluster", "-"], {}, NODE.format(v["json"]) + "\n"),
+    "check-cluster env file": lambda v: (
+        ["check-cluster", "n.env"],
+        {"n.env": f"TF_CONFIG={NODE.format(v['json'])}\n"},
+    ),
+    "check-cluster shell": lambda v: (
+        ["check-cluster", "n.sh"],
+        {"n.sh": f"export TF_CONFIG='{NODE.format(v['json'])}'\n"},
+    ),
+    "check-cluster env lists": lambda v: (
+        ["check-cluster", "n.yaml"],
+        {"n.yaml": ENV_LISTS.format(NODE.format(v["json"]), NODE.format("1"))},
+    ),
+    "check-cluster manifest": lambda v: (
+        ["check-cluster", "pod.yaml"],
+        {"pod.yaml": POD.format(NODE.format(v["json"]))},
+    ),
+    "check-cluster manifest itself": lambda v: (
+        ["check-cluster", "cm.yaml"],
+        {"cm.yaml": CONFIG_MAP.format(v["yaml"])},
+    ),
+    "tf-config TFJob": lambda v: (
+        ["tf-config", "--tfjob", "j.yaml"],
+        {"j.yaml": TFJOB.format(v["yaml"])},
+    ),
+    "tf-config TFJob stdin": lambda v: (["tf-config", "--tfjob", "-"], {}, TFJOB.format(v["yaml"])),
+    "tf-config cluster file": lambda v: (
+        ["tf-config", "c.json"],
+        {"c.json": '{{"chief": ["c:1"], "worker": ["w:1"], "x": {}}}'.format(v["json"])},
+    ),
+}
+
+
+@pytest.mark.parametrize("bad", BAD_VALUES)
+@pytest.mark.parametrize("path", READING_PATHS)
+def test_every_reading_path_refuses_a_value_no_config_may_hold(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    path: str,
+    bad: str,
+) -> None:
+    import io
+    import sys
+
+    texts, said = BAD_VALUES[bad]
+    given = READING_PATHS[path](texts)
+    defaults: tuple[Any, ...] = (None, {})
+    argv, written, stdin, environ = (*given, *defaults[len(given) - 2 :])
+    for name, text in written.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    stream = io.BytesIO((stdin or "").encode("utf-8"))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(stream, encoding="utf-8"))
+    for variable, value in environ.items():
+        monkeypatch.setenv(variable, value)
+    status, out, err = run(capsys, *argv)
+    assert status in (1, 2), out + err
+    assert "internal error" not in err
+    assert any(words in out + err for words in said), out + err

@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from estconf.cli._common import (
     EXIT_INVALID,
@@ -274,6 +274,45 @@ def _set_in(name: str, data: Any) -> list[tuple[Loc, str]] | None:
     return found
 
 
+_VALUE_CODES: Final = frozenset({"encoding", "number", "depth", "too_many_values"})
+"""The codes of the values a file may not hold in text its parser reads (NaN, lone surrogates)."""
+
+
+def _values_checked(name: str, node: Any, limits: Limits) -> tuple[str, Any]:
+    """A node whose TF_CONFIG is text, read as the text of a TF_CONFIG file is.
+
+    Such text is a JSON line, an env line, a manifest's value: its values get
+    the checks of a file's (NaN, lone surrogates, depth), and what those refuse
+    makes the input unreadable, as it makes a node file unreadable.  Text that
+    is not a JSON object is left to :func:`~estconf.deployment.check_cluster`,
+    whose finding at the node says why.
+
+    Raises:
+        _Unreadable: the node's TF_CONFIG holds a value no TF_CONFIG file may hold.
+    """
+    import dataclasses
+
+    from estconf.io import parse
+    from estconf.io.errors import ConfigFileError
+    from estconf.io.report import Result
+
+    if isinstance(node, bytes):
+        try:
+            node = node.decode("utf-8")
+        except UnicodeDecodeError:
+            return name, node
+    if not isinstance(node, str):
+        return name, node  # a node file's data, read with every check
+    try:
+        return name, parse.parse(node, "json", name, **limits).data
+    except ConfigFileError as exc:
+        if exc.errors and all(e.code in _VALUE_CODES for e in exc.errors):
+            # the node's name tells where it is (FILE:LINE); a place in its text would not
+            errors = [dataclasses.replace(e, line=None, column=None) for e in exc.errors]
+            raise _Unreadable(Result(name, None, errors)) from None
+        return name, node
+
+
 def _key_errors(name: str, data: Any) -> list[FileError]:
     """The keys of a node file that a TF_CONFIG file may not have, as ``validate`` finds them.
 
@@ -313,7 +352,8 @@ def run(args: argparse.Namespace) -> int:
     key_errors: list[FileError] = []
     passed_over: list[tuple[str, str]] = []
     try:
-        nodes = list(_read_nodes(args.inputs, limits, key_errors, passed_over))
+        read = _read_nodes(args.inputs, limits, key_errors, passed_over)
+        nodes = [_values_checked(name, node, limits) for name, node in read]
     except _Unreadable as exc:
         text = file_report.write_text([exc.result])
         out(text.rsplit("\n", 2)[0] + "\n", sys.stderr)  # the errors, without the summary line
