@@ -744,3 +744,16 @@ def test_a_problem_of_two_clusters_names_their_nodes_in_order() -> None:
     ]
     report = check_cluster(nodes, profile="mwms")
     assert only(report, "address").nodes == ("a", "b", "c", "d")
+
+
+def test_a_node_whose_text_holds_a_lone_surrogate_is_a_finding() -> None:
+    cluster = '{"cluster": {"chief": ["c:1"]}, '
+    report = check_cluster(
+        [
+            ("a", cluster + '"task": {"type": "chief", "index": 0}}'),
+            ("b", cluster + '"task": {"type": "chief", "index": "\\ud800"}}'),
+        ]
+    )
+    [finding] = [f for f in report.findings if f.code == "json_invalid"]
+    assert finding.nodes == ("b",)
+    assert "a string holds \\ud800, half of a UTF-16 surrogate pair" in finding.message

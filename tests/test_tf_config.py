@@ -13,7 +13,7 @@ from hypothesis import given
 from pydantic import ValidationError
 
 from estconf import ClusterSpec, TaskType, TFConfig
-from estconf.tf_config import Task, TFConfigText, top_level_job
+from estconf.tf_config import Task, TFConfigText, parse_json, top_level_job
 
 from strategies import valid_tf_configs
 
@@ -334,3 +334,31 @@ def test_built_on_first_use_not_at_import() -> None:
         "assert Task.__pydantic_complete__\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+class TestLoneSurrogates:
+    r"""Half of a UTF-16 surrogate pair (``\ud800``) is no character: TF_CONFIG text holding one
+    is refused (``json_invalid``), as a file holding one is; a whole pair is its character."""
+
+    @pytest.mark.parametrize(
+        ("text", "what"),
+        [
+            ('{"task": {"type": "chief", "index": "\\ud800"}}', "a string holds \\ud800"),
+            ('{"cluster": {"\\udfff": ["w:1"]}}', "a key holds \\udfff"),
+            ('{"model_dir": "/m/\\uD83D"}', "a string holds \\ud83d"),
+            (b'{"model_dir": "\\ud800"}', "a string holds \\ud800"),
+            ('{"model_dir": "\ud800"}', "a string holds \\ud800"),
+        ],
+    )
+    def test_refused(self, text: str | bytes, what: str) -> None:
+        with pytest.raises(ValidationError) as info:
+            parse_json(text)
+        [found] = info.value.errors(include_url=False)
+        assert found["type"] == "json_invalid"
+        assert found["msg"] == (
+            f"TF_CONFIG: invalid JSON: {what}, half of a UTF-16 surrogate pair, "
+            "which is not a character"
+        )
+
+    def test_a_whole_pair_is_a_character(self) -> None:
+        assert parse_json('{"model_dir": "/m/\\ud83d\\ude00"}') == {"model_dir": "/m/\U0001f600"}

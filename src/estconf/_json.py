@@ -1,9 +1,11 @@
-"""Strict JSON reading, shared by ``TF_CONFIG`` parsing and the file pipeline.
+r"""Strict JSON reading, shared by ``TF_CONFIG`` parsing and the file pipeline.
 
 The standard library keeps the last of two equal keys and reads ``NaN``;
-both hide mistakes in a config.  :func:`loads` refuses duplicate keys, and
-``NaN``/``Infinity`` unless asked to keep them, and turns every failure
-(including input nested too deep to parse) into :class:`JSONInputError`.
+both hide mistakes in a config.  :func:`loads` refuses duplicate keys,
+``NaN``/``Infinity`` unless asked to keep them, and strings holding half of a
+UTF-16 surrogate pair (an escape such as ``\ud800``: no character), and
+turns every failure (including input nested too deep to parse) into
+:class:`JSONInputError`.
 Where the problems are in a file's text is the file pipeline's business
 (:mod:`estconf.io`).
 """
@@ -11,9 +13,10 @@ Where the problems are in a file's text is the file pipeline's business
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Final, NoReturn
 
-__all__ = ["JSONInputError", "loads", "type_name"]
+__all__ = ["SURROGATE", "JSONInputError", "loads", "surrogate_message", "type_name"]
 
 
 class JSONInputError(ValueError):
@@ -85,13 +88,61 @@ _DECODERS: Final = {
 """A decoder for each ``allow_nan``, built once (``json.loads`` with a hook builds one a call)."""
 
 
-def loads(text: str | bytes, *, allow_nan: bool = False) -> Any:
-    """Parse ``text`` as JSON, refusing duplicate keys and, unless allowed, NaN/Infinity.
+SURROGATE: Final = re.compile("[\ud800-\udfff]")
+"""Half of a UTF-16 surrogate pair: in a string, no character at all."""
+
+# where a lone surrogate may come from in JSON text: an escape, or the character itself
+_MAY_HOLD_SURROGATES: Final = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
+_MAY_HOLD_SURROGATES_BYTES: Final = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def surrogate_message(text: str, what: str = "string") -> str:
+    """Say that ``text`` (a ``string`` or a ``key``) holds a lone surrogate, shown as its escape."""
+    found = SURROGATE.search(text)
+    escape = "" if found is None else found[0].encode("unicode_escape").decode("ascii")
+    return f"a {what} holds {escape}, half of a UTF-16 surrogate pair, which is not a character"
+
+
+def _lone_surrogate(data: Any) -> str | None:
+    """The message about the first string or key of ``data`` holding a lone surrogate, if any."""
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            if SURROGATE.search(value):
+                return surrogate_message(value)
+        elif isinstance(value, dict):
+            for key in value:
+                if isinstance(key, str) and SURROGATE.search(key):
+                    return surrogate_message(key, "key")
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return None
+
+
+def loads(
+    text: str | bytes, *, allow_nan: bool = False, allow_lone_surrogates: bool = False
+) -> Any:
+    """Parse ``text`` as JSON, refusing duplicate keys, lone surrogates and, unless allowed, NaN.
+
+    ``allow_lone_surrogates`` is for a reader that refuses them itself, at
+    their place in the text.
 
     Raises:
         JSONInputError: the text is not JSON, repeats a key, holds a constant
-            that is refused, or is nested too deep to parse.
+            that is refused or a lone surrogate, or is nested too deep to parse.
     """
+    data = _decode(text, allow_nan)
+    pattern = _MAY_HOLD_SURROGATES if isinstance(text, str) else _MAY_HOLD_SURROGATES_BYTES
+    if not allow_lone_surrogates and pattern.search(text):  # type: ignore[arg-type]
+        message = _lone_surrogate(data)
+        if message is not None:
+            raise JSONInputError("json_invalid", f"invalid JSON: {message}")
+    return data
+
+
+def _decode(text: str | bytes, allow_nan: bool) -> Any:
     decoder = _DECODERS[allow_nan]
     try:
         if isinstance(text, str) and not text.startswith("\ufeff"):

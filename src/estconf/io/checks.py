@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import contextlib
 import math
-import re
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
+from estconf._json import SURROGATE, surrogate_message
 from estconf.io._positions import Loc, Position
 from estconf.io.errors import ConfigFileError, FileError, error, refused
 
@@ -222,14 +222,14 @@ def _all_plain_strings(values: Iterable[Any]) -> bool:
         joined = "".join(values)
     except TypeError:
         return False
-    return not _SURROGATE.search(joined)
+    return not SURROGATE.search(joined)
 
 
 def _with_surrogates(strings: list[str]) -> list[str]:
     """The strings holding a lone surrogate, found with one search in the common case."""
-    if not strings or not _SURROGATE.search("".join(strings)):
+    if not strings or not SURROGATE.search("".join(strings)):
         return []
-    return [text for text in strings if _SURROGATE.search(text)]
+    return [text for text in strings if SURROGATE.search(text)]
 
 
 def _scalar_errors(file: str, items: list[tuple[str | int, Any]], path: Loc) -> list[FileError]:
@@ -251,16 +251,6 @@ def _scalar_errors(file: str, items: list[tuple[str | int, Any]], path: Loc) -> 
     return errors
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
 def _surrogate(file: str, text: str, path: Loc, what: str) -> FileError:
     r"""A string holding half of a UTF-16 surrogate pair, from an escape such as ``\ud800``."""
-    found = _SURROGATE.search(text)
-    escape = "" if found is None else found[0].encode("unicode_escape").decode("ascii")
-    return error(
-        file,
-        "encoding",
-        f"a {what} holds {escape}, half of a UTF-16 surrogate pair, which is not a character",
-        path,
-    )
+    return error(file, "encoding", surrogate_message(text, what), path)

@@ -305,7 +305,7 @@ def _check(document: Document, file: str, limits: Limits, length: int) -> None:
 
 def _parse_json(text: str, file: str, max_depth: int) -> Document:
     try:
-        data = _json.loads(text)
+        data = _json.loads(text, allow_lone_surrogates=True)  # refused with their place below
     except _json.JSONInputError as exc:
         if exc.line is not None and exc.column is not None:  # not JSON at all
             raise refused(file, "syntax", exc.message, Position(exc.line, exc.column)) from None
