@@ -47,6 +47,7 @@ import random
 import re
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -130,6 +131,11 @@ def _parent(args: argparse.Namespace) -> int:
         _write_seed_corpus(out, args.surfaces)
     for index in range(args.jobs):
         launch(index)
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt  # stop the workers, and still report what ran
+
+    signal.signal(signal.SIGTERM, interrupt)
     last_print = time.monotonic()
     try:
         while workers:
@@ -311,6 +317,17 @@ def _report(total: dict[str, Any], out: Path) -> None:
             f"({slowest['name']}) on {slowest['surface']}, kept as {slowest['file']}"
         )
     print(f"summary: {out / 'summary.json'}")
+    slowest_cell = (
+        f"{slowest['seconds']:.2f} s ({slowest['size']:,} bytes, {slowest['surface']})"
+        if slowest
+        else "-"
+    )
+    print(
+        "row of docs/fuzzing.md: "
+        f"| {total['date']} | {total['commit']} | {total['engine']}, {total['jobs']} workers "
+        f"| {total['runs']:,} | {total['seconds'] / 60:.0f} min | {kinds['crash']} "
+        f"| {kinds['hang']} | {kinds['slow']} | {slowest_cell} |"
+    )
 
 
 # --- a worker -------------------------------------------------------------------------------
