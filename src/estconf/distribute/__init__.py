@@ -7,7 +7,8 @@ TensorFlow 2.15 reader:
 
 - :class:`TFConfigClusterResolver`: ``tf.distribute.cluster_resolver.TFConfigClusterResolver``;
 - :class:`MultiWorkerConfig`: ``tf.distribute.MultiWorkerMirroredStrategy``;
-- :class:`ParameterServerConfig`: ``tf.distribute.ParameterServerStrategy`` (TF2).
+- :class:`ParameterServerConfig`: ``tf.distribute.ParameterServerStrategy`` (TF2);
+- :class:`SlurmClusterResolver`: ``tf.distribute.cluster_resolver.SlurmClusterResolver``.
 """
 
 from __future__ import annotations
@@ -15,5 +16,11 @@ from __future__ import annotations
 from estconf.distribute.multi_worker import MultiWorkerConfig
 from estconf.distribute.parameter_server import ParameterServerConfig
 from estconf.distribute.resolver import TFConfigClusterResolver
+from estconf.distribute.slurm import SlurmClusterResolver
 
-__all__ = ["MultiWorkerConfig", "ParameterServerConfig", "TFConfigClusterResolver"]
+__all__ = [
+    "MultiWorkerConfig",
+    "ParameterServerConfig",
+    "SlurmClusterResolver",
+    "TFConfigClusterResolver",
+]

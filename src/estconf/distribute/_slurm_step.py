@@ -1,0 +1,124 @@
+"""What a SLURM step's variables tell TensorFlow's ``SlurmClusterResolver``, read as it reads them.
+
+``srun`` sets ``SLURM_PROCID``, ``SLURM_STEP_NUM_TASKS``, ``SLURM_STEP_NODELIST``
+and ``SLURM_STEP_TASKS_PER_NODE`` for each task; ``CUDA_VISIBLE_DEVICES``
+gives the GPU count.  A variable TensorFlow would read and cannot is raised
+as a located error (``("environ", name)``) with TensorFlow's sentence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+from estconf._errors import fail
+from estconf.distribute._hostlist import ListFormatError, expand_hostlist, expand_tasks_per_node
+
+__all__ = [
+    "CUDA_VISIBLE_DEVICES",
+    "NODELIST",
+    "NUM_TASKS",
+    "PROCID",
+    "SLURM_VARIABLES",
+    "TASKS_PER_NODE",
+    "TITLE",
+    "gpu_count",
+    "integer_variable",
+    "task_configuration",
+]
+
+TITLE: Final = "SlurmClusterResolver"
+PROCID: Final = "SLURM_PROCID"
+NUM_TASKS: Final = "SLURM_STEP_NUM_TASKS"
+NODELIST: Final = "SLURM_STEP_NODELIST"
+TASKS_PER_NODE: Final = "SLURM_STEP_TASKS_PER_NODE"
+CUDA_VISIBLE_DEVICES: Final = "CUDA_VISIBLE_DEVICES"
+
+SLURM_VARIABLES: Final = (PROCID, NUM_TASKS, NODELIST, TASKS_PER_NODE, CUDA_VISIBLE_DEVICES)
+"""Every variable the resolver may read; no other is kept."""
+
+
+def _variable(environ: Mapping[str, str], name: str) -> str:
+    """The variable ``name``; its absence raised in TensorFlow's words."""
+    try:
+        return environ[name]
+    except KeyError:
+        raise fail(
+            TITLE,
+            "slurm_variable_missing",
+            "{name} not found in environment. Not running inside a SLURM step? "
+            "(srun sets the SLURM_STEP_* variables for each task; SLURM_JOB_* are never read, "
+            "so the resolver fails in a batch script outside srun)",
+            ("environ", name),
+            None,
+            {"name": name},
+        ) from None
+
+
+def integer_variable(environ: Mapping[str, str], name: str) -> int:
+    """A variable TensorFlow reads with ``int()``; only ASCII digits (section 6 ``int_type``)."""
+    text = _variable(environ, name)
+    if text.isascii() and text.lstrip("-").isdigit() and text.count("-") <= 1:
+        return int(text)
+    raise fail(
+        TITLE,
+        "int_type",
+        "{name} should be an integer written in ASCII digits, got {text!r}",
+        ("environ", name),
+        text,
+        {"name": name, "text": text},
+    )
+
+
+def _hosts(environ: Mapping[str, str]) -> list[str]:
+    text = _variable(environ, NODELIST)
+    try:
+        return expand_hostlist(text)
+    except ListFormatError as exc:
+        raise _format_error("slurm_hostlist", "hostlist", NODELIST, text, exc) from None
+
+
+def _format_error(code: str, what: str, name: str, text: str, exc: Exception) -> Exception:
+    return fail(
+        TITLE,
+        code,
+        'Invalid {what} format "{text}": {reason}',
+        ("environ", name),
+        text,
+        {"what": what, "text": text, "reason": str(exc)},
+    )
+
+
+def task_configuration(
+    tasks_per_node: int | Mapping[str, int] | None, environ: Mapping[str, str]
+) -> dict[str, int]:
+    """Each host and its number of tasks; a host named twice keeps its last count."""
+    if isinstance(tasks_per_node, Mapping):
+        return dict(tasks_per_node)
+    hosts = _hosts(environ)
+    if tasks_per_node is not None:
+        return dict.fromkeys(hosts, tasks_per_node)
+    text = _variable(environ, TASKS_PER_NODE)
+    try:
+        counts = expand_tasks_per_node(text, len(hosts))
+    except ListFormatError as exc:
+        raise _format_error(
+            "slurm_tasks_per_node", "tasks-per-node list", TASKS_PER_NODE, text, exc
+        ) from None
+    return dict(
+        zip(hosts, counts, strict=False)
+    )  # the longer list is cut, as TensorFlow's zip cuts it
+
+
+def gpu_count(environ: Mapping[str, str]) -> int:
+    """The GPU count TensorFlow finds when ``gpus_per_node`` is not given."""
+    visible = environ.get(CUDA_VISIBLE_DEVICES)
+    if visible is not None:
+        return len(visible.split(","))  # an empty value counts one
+    raise fail(
+        TITLE,
+        "gpu_count_unknown",
+        "no GPU count: give gpus_per_node (the GPUs of each node) or set CUDA_VISIBLE_DEVICES; "
+        "TensorFlow would run nvidia-smi --list-gpus here, and estconf runs no program",
+        ("gpus_per_node",),
+    )

@@ -1,0 +1,398 @@
+"""``estconf.distribute.SlurmClusterResolver``: the cluster TensorFlow builds inside a SLURM step.
+
+TensorFlow 2.15's ``tf.distribute.cluster_resolver.SlurmClusterResolver``
+(``tensorflow/python/distribute/cluster_resolver/slurm_cluster_resolver.py``)
+builds the cluster of a job from the variables ``srun`` sets for each task.
+The model here gives the same cluster, task, master, accelerators and
+``CUDA_VISIBLE_DEVICES`` for each rank, from an ``environ`` mapping rather
+than the process environment (unless built with
+:meth:`SlurmClusterResolver.from_env`), and without running any program.
+
+What users trip on, kept exactly as TensorFlow does it:
+
+- hosts are sorted as strings (``node10`` before ``node9``), whatever order
+  SLURM placed the ranks in, and each host's tasks get ports
+  ``port_base``, ``port_base + 1``, ...;
+- jobs are filled in sorted name order: with ``{"ps": 1, "worker": 3}``,
+  rank 0 is the ps;
+- only a step's variables are read (``SLURM_STEP_*``, never ``SLURM_JOB_*``),
+  so a batch script outside ``srun`` fails.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
+from typing_extensions import Self
+
+from estconf._errors import fail
+from estconf._types import Bool, Integer, JobName, String
+from estconf.cluster import ClusterSpec
+from estconf.distribute._slurm_step import (
+    NODELIST,
+    NUM_TASKS,
+    PROCID,
+    SLURM_VARIABLES,
+    TITLE,
+    gpu_count,
+    integer_variable,
+    task_configuration,
+)
+
+__all__ = ["SLURM_VARIABLES", "SlurmClusterResolver"]
+
+
+@dataclass(frozen=True)
+class _View:
+    """What TensorFlow's resolver works out for one rank, computed together by :func:`_resolve`."""
+
+    gpus_per_task: int
+    cluster: ClusterSpec
+    task_type: str | None
+    task_id: int | None
+    cuda_visible_devices: str | None
+
+
+def _check_counts(
+    jobs: Mapping[str, int],
+    configuration: Mapping[str, int],
+    gpus_per_node: int,
+    gpus_per_task: int,
+) -> None:
+    """TensorFlow's two checks of the constructor, in its order, in its words."""
+    most = max(configuration.values())
+    if most * gpus_per_task > gpus_per_node:
+        raise fail(
+            TITLE,
+            "slurm_gpus",
+            "Requested more GPUs per node than available. ({tasks} tasks on a node times "
+            "{per_task} GPUs per task is more than {per_node} GPUs per node)",
+            ("gpus_per_task",),
+            gpus_per_task,
+            {"tasks": most, "per_task": gpus_per_task, "per_node": gpus_per_node},
+        )
+    requested, assigned = sum(jobs.values()), sum(configuration.values())
+    if requested != assigned:
+        raise fail(
+            TITLE,
+            "slurm_tasks",
+            "Requested {requested} tasks but only {assigned} were assigned. (the jobs' sizes "
+            "must add up to the step's tasks, {assigned})",
+            ("jobs",),
+            dict(jobs),
+            {"requested": requested, "assigned": assigned},
+        )
+
+
+def _cluster(
+    jobs: Mapping[str, int],
+    configuration: Mapping[str, int],
+    port_base: int,
+    gpus_per_node: int,
+    gpus_per_task: int,
+) -> tuple[dict[str, list[str]], list[str]]:
+    """Every job's addresses, and the GPUs of each rank (as ``CUDA_VISIBLE_DEVICES`` text).
+
+    Hosts in string order; a host's tasks take the ports from ``port_base``
+    and the GPU slots ``range(0, gpus_per_node, gpus_per_task)``, as many as
+    both allow.  Jobs take the ranks in name order, as slices of the ranks.
+    """
+    slots = range(0, gpus_per_node, gpus_per_task)
+    addresses: list[str] = []
+    gpus: list[str] = []
+    for host, count in sorted(configuration.items()):
+        for port, first_gpu in zip(range(count), slots, strict=False):
+            addresses.append(f"{host}:{port_base + port}")
+            gpus.append(",".join(map(str, range(first_gpu, first_gpu + gpus_per_task))))
+    cluster: dict[str, list[str]] = {}
+    start = 0
+    for job, size in sorted(jobs.items()):
+        cluster[job] = addresses[start : start + size]
+        start += size
+    return cluster, gpus
+
+
+def _task(jobs: Mapping[str, int], rank: int) -> tuple[str | None, int | None]:
+    """The job and index of ``rank``: the job whose run of ranks holds it, if any."""
+    start = 0
+    for job, size in sorted(jobs.items()):
+        if start <= rank < start + size:
+            return job, rank - start
+        start += size
+    return None, None
+
+
+def _cluster_spec(jobs: dict[str, list[str]]) -> ClusterSpec:
+    """The cluster as a ``ClusterSpec``, a job of no task kept as TensorFlow keeps it.
+
+    The addresses are checked (section 6 ``address``); a job of size 0, which
+    ``ClusterSpec`` refuses from users, is added as the empty job TensorFlow holds.
+    """
+    checked = ClusterSpec({job: tasks for job, tasks in jobs.items() if tasks})
+    return ClusterSpec.model_construct(root={job: checked.root.get(job, []) for job in jobs})
+
+
+def _resolve(resolver: SlurmClusterResolver) -> _View:
+    """Work out one rank's view as TensorFlow does, failing where and as it fails.
+
+    Mirrors the resolver's constructor, then ``cluster_spec()``.
+    """
+    environ = resolver.environ
+    rank = integer_variable(environ, PROCID)
+    if rank < 0:
+        raise fail(
+            TITLE,
+            "negative_index",
+            "{name} is {rank}: ranks start at 0 (TensorFlow takes it and gives the task "
+            "another rank's GPUs)",
+            ("environ", PROCID),
+            rank,
+            {"name": PROCID, "rank": rank},
+        )
+    jobs = resolver.jobs
+    if jobs is None:
+        jobs = {"worker": integer_variable(environ, NUM_TASKS)}
+    configuration = task_configuration(resolver.tasks_per_node, environ)
+    if not configuration:
+        raise fail(
+            TITLE,
+            "slurm_no_nodes",
+            "the step has no node: the nodelist or tasks_per_node is empty (TensorFlow fails "
+            "on it with: max() arg is an empty sequence)",
+            ("tasks_per_node",) if resolver.tasks_per_node is not None else ("environ", NODELIST),
+        )
+    most = max(configuration.values())
+    gpus_per_node = resolver.gpus_per_node
+    if gpus_per_node is None:
+        gpus_per_node = gpu_count(environ)
+    gpus_per_task = resolver.gpus_per_task
+    if gpus_per_task is None:
+        if most == 0:
+            raise fail(
+                TITLE,
+                "slurm_no_tasks",
+                "no node has a task, so GPUs per task cannot be worked out; give "
+                "gpus_per_task (TensorFlow fails with: integer division or modulo by zero)",
+                ("gpus_per_task",),
+            )
+        gpus_per_task = gpus_per_node // most
+    _check_counts(jobs, configuration, gpus_per_node, gpus_per_task)
+    if gpus_per_task == 0:
+        raise fail(
+            TITLE,
+            "slurm_gpus_per_task_zero",
+            "0 GPUs per task ({per_node} GPUs per node, at most {most} tasks on a node): "
+            "TensorFlow's cluster_spec() fails on it with: range() arg 3 must not be zero. "
+            "A CPU-only job cannot use SlurmClusterResolver; write each task's TF_CONFIG instead",
+            ("gpus_per_task",),
+            gpus_per_task,
+            {"per_node": gpus_per_node, "most": most},
+        )
+    addresses, gpus = _cluster(
+        jobs, configuration, resolver.port_base, gpus_per_node, gpus_per_task
+    )
+    visible = None
+    if resolver.auto_set_gpu:
+        if rank >= len(gpus):
+            raise fail(
+                TITLE,
+                "slurm_rank",
+                "{name} is {rank} but the cluster has {count} tasks, so there are no GPUs to "
+                "give it (TensorFlow fails with: list index out of range)",
+                ("environ", PROCID),
+                rank,
+                {"name": PROCID, "rank": rank, "count": len(gpus)},
+            )
+        visible = gpus[rank]
+    task_type, task_id = _task(jobs, rank)
+    return _View(gpus_per_task, _cluster_spec(addresses), task_type, task_id, visible)
+
+
+class SlurmClusterResolver(BaseModel):
+    """The cluster and task TensorFlow's ``SlurmClusterResolver`` gives one SLURM rank.
+
+    The constructor takes TensorFlow's arguments, plus ``environ`` standing
+    for the process environment: ``SLURM_PROCID``, ``SLURM_STEP_NUM_TASKS``
+    (without ``jobs``), ``SLURM_STEP_NODELIST`` and
+    ``SLURM_STEP_TASKS_PER_NODE`` (without ``tasks_per_node``), and
+    ``CUDA_VISIBLE_DEVICES`` (without ``gpus_per_node``).  Everything is
+    worked out, and every error raised, when the resolver is built; TensorFlow
+    raises some of them only in ``cluster_spec()``, and sets ``task_type``
+    and ``task_id`` there.
+
+    Example:
+        >>> resolver = SlurmClusterResolver(
+        ...     jobs={"ps": 1, "worker": 3},
+        ...     gpus_per_node=2,
+        ...     environ={
+        ...         "SLURM_PROCID": "0",
+        ...         "SLURM_STEP_NODELIST": "node[9-10]",
+        ...         "SLURM_STEP_TASKS_PER_NODE": "2(x2)",
+        ...     },
+        ... )
+        >>> resolver.cluster_spec().as_dict()
+        {'ps': ['node10:8888'], 'worker': ['node10:8889', 'node9:8888', 'node9:8889']}
+        >>> resolver.task_type, resolver.task_id, resolver.master()
+        ('ps', 0, 'grpc://node10:8888')
+        >>> resolver.cuda_visible_devices, resolver.num_accelerators()
+        ('0', {'GPU': 1})
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    jobs: dict[JobName, Integer] | None = Field(
+        None, description="Each job's number of tasks; default: `worker`, every task of the step."
+    )
+    port_base: Integer = Field(8888, description="The port of each host's first task.")
+    gpus_per_node: Integer | None = Field(
+        None, description="GPUs on each node; default: the length of CUDA_VISIBLE_DEVICES."
+    )
+    gpus_per_task: Integer | None = Field(
+        None, description="GPUs of each task; default: GPUs per node // most tasks on a node."
+    )
+    tasks_per_node: Integer | dict[String, Integer] | None = Field(
+        None,
+        description="Tasks on every node, or on each host by name; default: SLURM's variables.",
+    )
+    auto_set_gpu: Bool = Field(True, description="Whether CUDA_VISIBLE_DEVICES is set.")
+    rpc_layer: String | None = Field("grpc", description="The RPC layer of the master address.")
+    environ: dict[String, String] = Field(
+        default_factory=dict, description="The variables of the process the resolver reads."
+    )
+
+    def __init__(
+        self,
+        jobs: Mapping[str, int] | None = None,
+        port_base: int = 8888,
+        gpus_per_node: int | None = None,
+        gpus_per_task: int | None = None,
+        tasks_per_node: int | Mapping[str, int] | None = None,
+        auto_set_gpu: bool = True,
+        rpc_layer: str | None = "grpc",
+        *,
+        environ: Mapping[str, str] | None = None,
+    ) -> None:
+        """Build the resolver from TensorFlow's arguments and ``environ`` (never ``os.environ``).
+
+        Only the variables in :data:`SLURM_VARIABLES` are kept from ``environ``.
+
+        Raises:
+            pydantic.ValidationError: an argument is invalid, or TensorFlow would
+                fail for this rank (each error has its code; TensorFlow's
+                sentence where it has one).
+        """
+        given = environ or {}
+        kept = {name: given[name] for name in SLURM_VARIABLES if name in given}
+        super().__init__(
+            jobs=jobs,
+            port_base=port_base,
+            gpus_per_node=gpus_per_node,
+            gpus_per_task=gpus_per_task,
+            tasks_per_node=tasks_per_node,
+            auto_set_gpu=auto_set_gpu,
+            rpc_layer=rpc_layer,
+            environ=kept,
+        )
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, **kwargs: Any) -> Self:
+        """Read the SLURM variables from ``environ`` (default ``os.environ``), as TensorFlow does.
+
+        ``kwargs`` are the constructor's arguments.
+
+        Raises:
+            pydantic.ValidationError: as the constructor.
+        """
+        return cls(**kwargs, environ=os.environ if environ is None else environ)
+
+    @model_validator(mode="after")
+    def resolves_like_tensorflow(self) -> Self:
+        """TensorFlow builds a cluster for this rank (see :func:`_resolve`)."""
+        _ = self._view
+        return self
+
+    @cached_property
+    def _view(self) -> _View:
+        return _resolve(self)
+
+    @computed_field(description="This rank's job; null when no job holds it.")  # type: ignore[prop-decorator]
+    @property
+    def task_type(self) -> str | None:
+        """The job of this rank, the jobs filled with the ranks in name order."""
+        return self._view.task_type
+
+    @computed_field(description="This rank's index in its job.")  # type: ignore[prop-decorator]
+    @property
+    def task_id(self) -> int | None:
+        """The index of this rank in its job."""
+        return self._view.task_id
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="What TensorFlow writes into CUDA_VISIBLE_DEVICES; null when it writes nothing."
+    )
+    @property
+    def cuda_visible_devices(self) -> str | None:
+        """This rank's GPUs as TensorFlow writes them (``"0,1"``); ``None`` if it does not."""
+        return self._view.cuda_visible_devices
+
+    @property
+    def tf_config(self) -> dict[str, Any]:
+        """The ``TF_CONFIG`` giving ``TFConfigClusterResolver`` the same cluster and task.
+
+        ``cluster`` and ``task`` (empty when no job holds the rank), and
+        ``rpc_layer`` when there is one.
+        """
+        task: dict[str, Any] = {}
+        if self.task_type is not None:
+            task = {"type": self.task_type, "index": self.task_id}
+        config: dict[str, Any] = {"cluster": self.cluster_spec().as_dict(), "task": task}
+        if self.rpc_layer:
+            config["rpc_layer"] = self.rpc_layer
+        return config
+
+    def cluster_spec(self) -> ClusterSpec:
+        """Return the cluster: hosts in string order, jobs in name order."""
+        return self._view.cluster
+
+    def num_accelerators(
+        self, task_type: str | None = None, task_id: int | None = None, config_proto: Any = None
+    ) -> dict[str, int]:
+        """Return ``{"GPU": gpus_per_task}``, whatever task is asked about, as TensorFlow does."""
+        del task_type, task_id, config_proto
+        return {"GPU": self._view.gpus_per_task}
+
+    def master(
+        self, task_type: str | None = None, task_id: int | None = None, rpc_layer: str | None = None
+    ) -> str:
+        """Return a task's address after ``<rpc_layer>://``, as ``SlurmClusterResolver.master``.
+
+        Arguments left out take the resolver's own task; ``''`` when there is
+        no task type or index.  A false ``rpc_layer`` (``''`` too) takes the
+        resolver's.
+
+        Raises:
+            pydantic.ValidationError: the task is not in the cluster (TensorFlow's
+                ``No such job in cluster`` / ``No task with index``).
+        """
+        task_type = self.task_type if task_type is None else task_type
+        task_id = self.task_id if task_id is None else task_id
+        if task_type is None or task_id is None:
+            return ""
+        try:
+            address = self.cluster_spec().task_address(task_type, task_id)
+        except ValueError as exc:
+            raise fail(
+                TITLE,
+                "task_not_in_cluster",
+                "{reason}",
+                ("jobs",),
+                {"task_type": task_type, "task_id": task_id},
+                {"reason": str(exc)},
+            ) from None
+        layer = rpc_layer or self.rpc_layer
+        return f"{layer}://{address}" if layer else address

@@ -1,0 +1,373 @@
+"""estconf.distribute.SlurmClusterResolver against TensorFlow 2.15's own SlurmClusterResolver.
+
+Each generated step (a nodelist, tasks per node, jobs, GPU counts, port base)
+is resolved for every rank by both.  TensorFlow's resolver runs as it is,
+with the SLURM variables and ``CUDA_VISIBLE_DEVICES`` set in ``os.environ``;
+only ``nvidia-smi`` is stubbed.  The oracle:
+
+- TensorFlow accepts: estconf gives the same cluster, task, master,
+  accelerators and ``CUDA_VISIBLE_DEVICES``, or refuses under a section 6
+  rule this input breaks (``gpu_count_unknown`` where TensorFlow would run
+  ``nvidia-smi``; ``address`` for a port above 65535 or a host that is no
+  host name);
+- TensorFlow refuses: estconf raises a ``ValueError``, with TensorFlow's
+  sentence where it has one.
+
+``SLURM_EXAMPLES`` sets the number of generated steps (default 300).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from typing import Any
+from unittest import mock
+
+import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+
+from compat.harness import (
+    ENV_LOCK,
+    Outcome,
+    address_problem,
+    attempt,
+    error_codes,
+    import_tensorflow,
+)
+from estconf.distribute import SlurmClusterResolver
+from estconf.distribute.slurm import SLURM_VARIABLES
+
+import_tensorflow()
+from tensorflow.python.distribute.cluster_resolver import (  # noqa: E402 - after the skip
+    slurm_cluster_resolver as tf_slurm,
+)
+
+pytestmark = pytest.mark.compat
+
+EXAMPLES = int(os.environ.get("SLURM_EXAMPLES", "300"))
+
+SLURM_SENTENCES = [
+    re.compile(pattern)
+    for pattern in [
+        r"Requested more GPUs per node than available\.",
+        r"Requested -?\d+ tasks but only -?\d+ were assigned\.",
+        r"SLURM_\w+ not found in environment\. Not running inside a SLURM step\?",
+    ]
+]
+"""TensorFlow's sentences, which estconf's message must hold."""
+
+FORMATS = {"hostlist": "SLURM_STEP_NODELIST", "tasks-per-node list": "SLURM_STEP_TASKS_PER_NODE"}
+"""TensorFlow's ``Invalid <what> format "<text>"`` sentences, and the variable holding the text."""
+
+NVIDIA_SMI_GPUS = 3
+"""How many GPUs the stubbed ``nvidia-smi --list-gpus`` lists."""
+
+
+@dataclass
+class Step:
+    """One SLURM step: the resolver's arguments and the variables ``srun`` sets."""
+
+    kwargs: dict[str, Any]
+    environ: dict[str, str]
+    ranks: list[int] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------
+# Generated steps
+
+PREFIXES = ["node", "n", "gpu-", "cn", "x1b", "Node", ""]
+JOBS = ["chief", "evaluator", "master", "ps", "worker", "trainer"]
+
+
+@st.composite
+def _bracket(draw: st.DrawFn) -> str:
+    items = []
+    for _ in range(draw(st.integers(1, 3))):
+        start = draw(st.integers(0, 12))
+        width = draw(st.sampled_from([0, 0, 2, 3]))
+        first = str(start).zfill(width)
+        if draw(st.booleans()):
+            items.append(f"{first}-{start + draw(st.integers(-1, 3))}")
+        else:
+            items.append(first)
+    return "[" + ",".join(items) + "]"
+
+
+@st.composite
+def hostlists(draw: st.DrawFn) -> str:
+    """SLURM hostlists: bracket ranges with padding, lists, mixed, a few TensorFlow refuses."""
+    parts = []
+    for _ in range(draw(st.integers(1, 3))):
+        prefix = draw(st.sampled_from(PREFIXES))
+        kind = draw(st.sampled_from(["range"] * 12 + ["plain"] * 7 + ["odd"]))
+        if kind == "range":
+            parts.append(prefix + draw(_bracket()))
+        elif kind == "plain":
+            parts.append(prefix + str(draw(st.integers(0, 11))))
+        else:
+            parts.append(
+                draw(
+                    st.sampled_from(
+                        ["n[1-2-3]", "n[", "x]", "n[1]a", "n[a-b]", "n[[1]]", "", "n[2-1]", "n[]"]
+                    )
+                )
+            )
+    return ",".join(parts) + draw(st.sampled_from(["", "", "", ","]))
+
+
+@st.composite
+def tasks_per_node_texts(draw: st.DrawFn, hosts: int) -> str:
+    """Tasks per node for ``hosts`` hosts, ``N(xM)`` compressed, lengths not always equal."""
+    length = max(0, hosts + draw(st.sampled_from([0, 0, 0, 0, -1, 1, 2])))
+    counts = draw(
+        st.lists(st.sampled_from([0, 1, 1, 1, 2, 2, 3]), min_size=length, max_size=length)
+    )
+    runs: list[str] = []
+    i = 0
+    while i < len(counts):
+        j = i
+        while j < len(counts) and counts[j] == counts[i]:
+            j += 1
+        if j - i > 1 and draw(st.booleans()):
+            runs.append(f"{counts[i]}(x{j - i})")
+        else:
+            runs.extend(str(count) for count in counts[i:j])
+        i = j
+    text = ",".join(runs)
+    return draw(st.sampled_from([text] * 12 + ["2(x", "1,,2", "x", text + "\n"]))
+
+
+def _assigned(config: Mapping[str, int]) -> int:
+    return sum(config.values()) if config else 0
+
+
+@st.composite
+def steps(draw: st.DrawFn) -> Step:
+    """A step and the resolver's arguments, valid more often than not."""
+    environ: dict[str, str] = {}
+    kwargs: dict[str, Any] = {}
+    nodelist = draw(hostlists())
+    environ["SLURM_STEP_NODELIST"] = nodelist
+    try:
+        hosts: list[str] = tf_slurm.expand_hostlist(nodelist)
+    except ValueError:
+        hosts = []
+    mode = draw(st.sampled_from(["env", "env", "env", "int", "dict"]))
+    config: dict[str, int] = {}
+    if mode == "env":
+        text = draw(tasks_per_node_texts(len(hosts)))
+        environ["SLURM_STEP_TASKS_PER_NODE"] = text
+        with suppress(ValueError):
+            config = dict(zip(hosts, tf_slurm.expand_tasks_per_node(text), strict=False))
+    elif mode == "int":
+        kwargs["tasks_per_node"] = draw(st.integers(0, 3))
+        config = dict.fromkeys(hosts, kwargs["tasks_per_node"])
+    else:
+        names = draw(st.lists(st.sampled_from(["a1", "b2", "node10", "node9", "c"]), unique=True))
+        config = {name: draw(st.integers(0, 3)) for name in names}
+        kwargs["tasks_per_node"] = config
+    total = _assigned(config)
+    if draw(st.integers(0, 3)) == 0:
+        environ["SLURM_STEP_NUM_TASKS"] = str(total + draw(st.sampled_from([0] * 8 + [1, -1])))
+    else:
+        names = draw(st.lists(st.sampled_from(JOBS), min_size=1, max_size=4, unique=True))
+        cuts = sorted(
+            draw(st.lists(st.integers(0, total), min_size=len(names) - 1, max_size=len(names) - 1))
+        )
+        sizes = [b - a for a, b in zip([0, *cuts], [*cuts, total], strict=True)]
+        if draw(st.integers(0, 19)) == 0:
+            sizes[0] += draw(st.sampled_from([-1, 1]))
+        kwargs["jobs"] = dict(zip(names, sizes, strict=True))
+    visible = draw(
+        st.sampled_from([None, "", "0", "0,1", "0,1,2,3", "3,5,6,7,1,2,0,4"] * 2 + ["0,1,2,3"] * 2)
+    )
+    if visible is not None:
+        environ["CUDA_VISIBLE_DEVICES"] = visible
+    if draw(st.integers(0, 3)) > 0:
+        kwargs["gpus_per_node"] = draw(st.sampled_from([0, 1, 2, 3, 4, 4, 6, 8, 8, 8]))
+    if draw(st.integers(0, 3)) == 0:
+        kwargs["gpus_per_task"] = draw(st.sampled_from([0, 1, 1, 2, 3]))
+    kwargs["port_base"] = draw(st.sampled_from([8888, 8888, 2222, 0, 65534]))
+    kwargs["auto_set_gpu"] = draw(st.sampled_from([True, True, True, False]))
+    kwargs["rpc_layer"] = draw(st.sampled_from(["grpc", "grpc", None, "", "grpc+verbs"]))
+    for name in (
+        draw(st.sets(st.sampled_from(list(environ)), max_size=1))
+        if draw(st.integers(0, 19)) == 0
+        else ()
+    ):
+        del environ[name]
+    return Step(kwargs, environ, list(range(total + 2)))
+
+
+# --------------------------------------------------------------------------
+# Both sides
+
+
+@contextmanager
+def _process_environ(environ: Mapping[str, str]) -> Iterator[None]:
+    """``os.environ`` holding ``environ`` of the variables TensorFlow reads, then restored."""
+    with ENV_LOCK:
+        saved = {name: os.environ.get(name) for name in SLURM_VARIABLES}
+        for name in SLURM_VARIABLES:
+            os.environ.pop(name, None)
+        os.environ.update(environ)
+        try:
+            yield
+        finally:
+            for name, value in saved.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
+
+
+def _nvidia_smi(command: list[str], **_: Any) -> str:
+    assert command == ["nvidia-smi", "--list-gpus"], command
+    return "".join(f"GPU {i}: Stub (UUID: GPU-{i})\n" for i in range(NVIDIA_SMI_GPUS))
+
+
+def tensorflow_view(kwargs: Mapping[str, Any], environ: Mapping[str, str]) -> Outcome:
+    """What TensorFlow's resolver gives, as a dict of the values compared."""
+
+    def run() -> dict[str, Any]:
+        resolver = tf_slurm.SlurmClusterResolver(**kwargs)
+        cluster = resolver.cluster_spec().as_dict()
+        written = os.environ.get("CUDA_VISIBLE_DEVICES")
+        return {
+            "cluster": cluster,
+            "task": (resolver.task_type, resolver.task_id),
+            "master": resolver.master(),
+            "master_plain": resolver.master(rpc_layer=""),
+            "accelerators": resolver.num_accelerators(),
+            "cuda": written if kwargs.get("auto_set_gpu", True) else None,
+        }
+
+    with (
+        _process_environ(environ),
+        mock.patch.object(tf_slurm.subprocess, "check_output", _nvidia_smi),
+    ):
+        return attempt(run)
+
+
+def estconf_view(kwargs: Mapping[str, Any], environ: Mapping[str, str]) -> Outcome:
+    """What estconf's resolver gives, read from ``environ`` alone."""
+
+    def run() -> dict[str, Any]:
+        resolver = SlurmClusterResolver(**kwargs, environ=environ)
+        return {
+            "cluster": resolver.cluster_spec().as_dict(),
+            "task": (resolver.task_type, resolver.task_id),
+            "master": resolver.master(),
+            "master_plain": resolver.master(rpc_layer=""),
+            "accelerators": resolver.num_accelerators(),
+            "cuda": resolver.cuda_visible_devices,
+        }
+
+    return attempt(run)
+
+
+def deliberate(kwargs: Mapping[str, Any], environ: Mapping[str, str], tf: Outcome) -> set[str]:
+    """The section 6 codes estconf may refuse this input with, where TensorFlow takes it."""
+    codes = set()
+    if kwargs.get("gpus_per_node") is None and "CUDA_VISIBLE_DEVICES" not in environ:
+        codes.add("gpu_count_unknown")
+    if tf.ok:
+        addresses = [a for tasks in tf.value["cluster"].values() for a in tasks]
+        seen = {a.lower() for a in addresses}
+        if any(address_problem(a) for a in addresses) or len(seen) < len(addresses):
+            codes.add("address")
+    return codes
+
+
+def judge(step: Step, rank: int) -> None:
+    """Compare both sides for one rank."""
+    environ = {**step.environ, "SLURM_PROCID": str(rank)}
+    tf = tensorflow_view(step.kwargs, environ)
+    ours = estconf_view(step.kwargs, environ)
+    where = f"kwargs={step.kwargs!r} environ={environ!r}"
+    allowed = deliberate(step.kwargs, environ, tf)
+    event(
+        "TensorFlow "
+        + ("accepts" if tf.ok else type(tf.error).__name__)
+        + ", estconf "
+        + ("accepts" if ours.ok else ",".join(sorted(set(error_codes(ours.error)))))  # type: ignore[arg-type]
+    )
+    if ours.error is not None:
+        assert isinstance(ours.error, ValueError), f"{where}: {ours.error!r}"
+        codes = set(error_codes(ours.error))
+        if tf.ok:
+            assert codes and codes <= allowed, (
+                f"{where}: TensorFlow gives {tf.value}, estconf {ours.error}"
+            )
+            return
+        if codes & {"gpu_count_unknown", "address"}:
+            return  # refused before TensorFlow's own failure, under section 6
+        assert tf.error is not None
+        message = str(tf.error)
+        expected = [m.group(0) for p in SLURM_SENTENCES if (m := p.search(message))]
+        expected += [
+            f'Invalid {what} format "{environ[name]}"'
+            for what, name in FORMATS.items()
+            if f"Invalid {what} format" in message
+        ]
+        for sentence in expected:
+            assert sentence in str(ours.error), (
+                f"{where}: TensorFlow says {message!r}, estconf {ours.error}"
+            )
+        return
+    assert tf.ok, f"{where}: TensorFlow refuses ({tf.error!r}), estconf gives {ours.value}"
+    assert tf.value == ours.value, f"{where}:\nTensorFlow {tf.value}\nestconf    {ours.value}"
+
+
+@settings(max_examples=EXAMPLES)
+@given(steps())
+def test_every_rank_as_tensorflow(step: Step) -> None:
+    """Every rank of a generated step: the same view, or both refuse."""
+    for rank in step.ranks:
+        judge(step, rank)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "environ"),
+    [
+        # The string sort: rank 0 is placed on node9 by SLURM, and given node10.
+        (
+            {"gpus_per_node": 2},
+            {
+                "SLURM_STEP_NODELIST": "node[9-10]",
+                "SLURM_STEP_TASKS_PER_NODE": "1(x2)",
+                "SLURM_STEP_NUM_TASKS": "2",
+            },
+        ),
+        # Jobs in name order: rank 0 is the ps.
+        (
+            {"jobs": {"ps": 1, "worker": 3}, "gpus_per_node": 4},
+            {"SLURM_STEP_NODELIST": "n[1-2]", "SLURM_STEP_TASKS_PER_NODE": "2(x2)"},
+        ),
+        # A CPU-only job: TensorFlow's range() error, estconf's clear one.
+        (
+            {"gpus_per_node": 0},
+            {
+                "SLURM_STEP_NODELIST": "n1",
+                "SLURM_STEP_TASKS_PER_NODE": "1",
+                "SLURM_STEP_NUM_TASKS": "1",
+            },
+        ),
+        # A batch script outside srun: only SLURM_JOB_* is set.
+        ({"gpus_per_node": 1}, {"SLURM_JOB_NODELIST": "n1", "SLURM_JOB_NUM_NODES": "1"}),
+        # An evaluator and a job of size 0.
+        (
+            {"jobs": {"chief": 1, "evaluator": 1, "ps": 0, "worker": 2}, "gpus_per_node": 4},
+            {"SLURM_STEP_NODELIST": "n[08-11]", "SLURM_STEP_TASKS_PER_NODE": "1(x4)"},
+        ),
+    ],
+)
+def test_the_documented_traps(kwargs: dict[str, Any], environ: dict[str, str]) -> None:
+    """The cases the docs show, every rank."""
+    step = Step(kwargs, environ, list(range(5)))
+    for rank in step.ranks:
+        judge(step, rank)

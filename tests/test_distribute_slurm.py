@@ -1,0 +1,248 @@
+"""estconf.distribute.SlurmClusterResolver: SPEC section 12, SLURM."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from estconf import ClusterSpec
+from estconf.distribute import SlurmClusterResolver
+from estconf.distribute._hostlist import ListFormatError, expand_hostlist, expand_tasks_per_node
+
+STEP = {
+    "SLURM_PROCID": "0",
+    "SLURM_STEP_NUM_TASKS": "4",
+    "SLURM_STEP_NODELIST": "node[9-10]",
+    "SLURM_STEP_TASKS_PER_NODE": "2(x2)",
+}
+
+
+def step(**variables: str) -> dict[str, str]:
+    return {**STEP, **variables}
+
+
+def codes(error: ValidationError) -> list[tuple[str, tuple[Any, ...]]]:
+    return [(e["type"], e["loc"]) for e in error.errors()]
+
+
+def refused(**kwargs: Any) -> ValidationError:
+    with pytest.raises(ValidationError) as info:
+        SlurmClusterResolver(**kwargs)
+    return info.value
+
+
+class TestHostlist:
+    @pytest.mark.parametrize(
+        ("hostlist", "hosts"),
+        [
+            ("n[1-2],m5,o[3-4,6,7-9]", ["n1", "n2", "m5", "o3", "o4", "o6", "o7", "o8", "o9"]),
+            ("node[08-11]", ["node08", "node09", "node10", "node11"]),
+            ("n[1-3,01]", ["n1", "n2", "n3", "n01"]),
+            ("b,a,b", ["b", "a", "b"]),
+            ("n[3-1]", []),
+            ("n1,", ["n1"]),
+            ("[1-2]", ["1", "2"]),
+            ("", []),
+        ],
+    )
+    def test_expanded_in_order_padded_to_the_start(self, hostlist: str, hosts: list[str]) -> None:
+        assert expand_hostlist(hostlist) == hosts
+
+    @pytest.mark.parametrize(
+        "hostlist",
+        ["n[1-2]x", "n[1-2-3]", "n[", "a,,b", ",a", "n[[1]]", "n[]", "n[a-b]", "n]", "n[0-70000]"],
+    )
+    def test_what_tensorflow_cannot_read(self, hostlist: str) -> None:
+        with pytest.raises(ListFormatError):
+            expand_hostlist(hostlist)
+
+    @pytest.mark.parametrize(
+        ("text", "counts"),
+        [("2(x3),1", [2, 2, 2, 1]), ("4", [4]), ("0,1(x1)", [0, 1]), ("1(x99999999)", [1] * 5)],
+    )
+    def test_tasks_per_node_expanded_up_to_the_hosts(self, text: str, counts: list[int]) -> None:
+        assert expand_tasks_per_node(text, 5) == counts
+
+    @pytest.mark.parametrize("text", ["", "2(x", "1,,2", "x", "2(3)", "-1"])
+    def test_tasks_per_node_tensorflow_cannot_read(self, text: str) -> None:
+        with pytest.raises(ListFormatError):
+            expand_tasks_per_node(text, 5)
+
+
+class TestTheCluster:
+    def test_hosts_sorted_as_strings_ports_per_host(self) -> None:
+        resolver = SlurmClusterResolver(gpus_per_node=2, environ=STEP)
+        assert resolver.cluster_spec() == ClusterSpec(
+            {"worker": ["node10:8888", "node10:8889", "node9:8888", "node9:8889"]}
+        )
+        # SLURM runs rank 0 on node9; TensorFlow gives it node10's first port.
+        assert (resolver.task_type, resolver.task_id) == ("worker", 0)
+        assert resolver.master() == "grpc://node10:8888"
+
+    def test_jobs_filled_in_sorted_name_order(self) -> None:
+        resolver = SlurmClusterResolver(jobs={"worker": 3, "ps": 1}, gpus_per_node=2, environ=STEP)
+        assert resolver.cluster_spec().as_dict() == {
+            "ps": ["node10:8888"],
+            "worker": ["node10:8889", "node9:8888", "node9:8889"],
+        }
+        assert (resolver.task_type, resolver.task_id) == ("ps", 0)
+
+    def test_a_job_of_size_0_stays_empty_and_the_evaluator_is_in(self) -> None:
+        resolver = SlurmClusterResolver(
+            jobs={"chief": 1, "evaluator": 1, "ps": 0, "worker": 2},
+            gpus_per_node=2,
+            environ=step(SLURM_PROCID="1"),
+        )
+        assert resolver.cluster_spec().as_dict() == {
+            "chief": ["node10:8888"],
+            "evaluator": ["node10:8889"],
+            "ps": {},
+            "worker": ["node9:8888", "node9:8889"],
+        }
+        assert (resolver.task_type, resolver.task_id) == ("evaluator", 0)
+        assert resolver.tf_config == {
+            "cluster": resolver.cluster_spec().as_dict(),
+            "task": {"type": "evaluator", "index": 0},
+            "rpc_layer": "grpc",
+        }
+
+    def test_jobs_default_to_every_task_as_worker(self) -> None:
+        resolver = SlurmClusterResolver(gpus_per_node=2, environ=step(SLURM_PROCID="3"))
+        assert (resolver.task_type, resolver.task_id) == ("worker", 3)
+
+    def test_tasks_per_node_argument_replaces_the_step_variable(self) -> None:
+        environ = {k: v for k, v in STEP.items() if k != "SLURM_STEP_TASKS_PER_NODE"}
+        resolver = SlurmClusterResolver(
+            jobs={"worker": 2}, tasks_per_node=1, gpus_per_node=1, port_base=2222, environ=environ
+        )
+        assert resolver.cluster_spec().as_dict() == {"worker": ["node10:2222", "node9:2222"]}
+        by_host = SlurmClusterResolver(
+            jobs={"worker": 3},
+            tasks_per_node={"b": 1, "a": 2},
+            gpus_per_node=2,
+            environ={"SLURM_PROCID": "2"},
+        )
+        assert by_host.cluster_spec().as_dict() == {"worker": ["a:8888", "a:8889", "b:8888"]}
+
+    def test_a_length_mismatch_is_cut(self) -> None:
+        resolver = SlurmClusterResolver(
+            gpus_per_node=2, environ=step(SLURM_STEP_TASKS_PER_NODE="2", SLURM_STEP_NUM_TASKS="2")
+        )
+        assert resolver.cluster_spec().as_dict() == {"worker": ["node9:8888", "node9:8889"]}
+
+    def test_never_reads_the_job_variables(self) -> None:
+        environ = {"SLURM_PROCID": "0", "SLURM_JOB_NODELIST": "n1", "SLURM_JOB_NUM_NODES": "1"}
+        error = refused(jobs={"worker": 1}, gpus_per_node=1, environ=environ)
+        assert codes(error) == [("slurm_variable_missing", ("environ", "SLURM_STEP_NODELIST"))]
+        assert (
+            "SLURM_STEP_NODELIST not found in environment. Not running inside a SLURM step?"
+            in str(error)
+        )
+        kept = SlurmClusterResolver(
+            gpus_per_node=2, environ={**STEP, "SLURM_JOB_ID": "7", "HOME": "/"}
+        )
+        assert kept.environ == STEP
+
+    def test_from_env_reads_os_environ(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        for name, value in STEP.items():
+            monkeypatch.setenv(name, value)
+        monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "0,1")
+        resolver = SlurmClusterResolver.from_env(rpc_layer=None)
+        assert resolver.master() == "node10:8888"
+        assert SlurmClusterResolver.from_env(step(SLURM_PROCID="2"), gpus_per_node=4).task_id == 2
+        assert os.environ["CUDA_VISIBLE_DEVICES"] == "0,1"  # read, never written
+
+
+class TestGPUs:
+    def test_gpus_per_task_and_what_is_written(self) -> None:
+        resolver = SlurmClusterResolver(gpus_per_node=4, environ=step(SLURM_PROCID="3"))
+        assert resolver.num_accelerators() == {"GPU": 2}
+        assert resolver.cuda_visible_devices == "2,3"
+        unset = SlurmClusterResolver(gpus_per_node=4, auto_set_gpu=False, environ=STEP)
+        assert unset.cuda_visible_devices is None
+
+    @pytest.mark.parametrize(("visible", "per_task"), [("0,1,2,3", 2), ("", 0), ("5,7", 1)])
+    def test_gpu_count_from_cuda_visible_devices(self, visible: str, per_task: int) -> None:
+        environ = step(CUDA_VISIBLE_DEVICES=visible)
+        if per_task == 0:
+            assert codes(refused(environ=environ)) == [
+                ("slurm_gpus_per_task_zero", ("gpus_per_task",))
+            ]
+        else:
+            assert SlurmClusterResolver(environ=environ).num_accelerators() == {"GPU": per_task}
+
+    def test_no_gpu_count_refused_naming_gpus_per_node(self) -> None:
+        error = refused(environ=STEP)
+        assert codes(error) == [("gpu_count_unknown", ("gpus_per_node",))]
+        assert "gpus_per_node" in str(error) and "nvidia-smi" in str(error)
+
+    def test_cpu_only_job_refused_clearly(self) -> None:
+        error = refused(gpus_per_node=0, environ=STEP)
+        assert codes(error) == [("slurm_gpus_per_task_zero", ("gpus_per_task",))]
+        assert "range() arg 3 must not be zero" in str(error)
+        assert codes(refused(gpus_per_node=8, gpus_per_task=0, environ=STEP))[0][0] == (
+            "slurm_gpus_per_task_zero"
+        )
+
+    def test_more_gpus_than_the_node_has(self) -> None:
+        error = refused(gpus_per_node=2, gpus_per_task=2, environ=STEP)
+        assert codes(error) == [("slurm_gpus", ("gpus_per_task",))]
+        assert "Requested more GPUs per node than available." in str(error)
+
+
+class TestTensorFlowErrors:
+    def test_jobs_must_add_up(self) -> None:
+        error = refused(jobs={"worker": 3}, gpus_per_node=2, environ=STEP)
+        assert codes(error) == [("slurm_tasks", ("jobs",))]
+        assert "Requested 3 tasks but only 4 were assigned." in str(error)
+
+    def test_unreadable_lists_in_tensorflow_words(self) -> None:
+        error = refused(gpus_per_node=2, environ=step(SLURM_STEP_NODELIST="n[1-2"))
+        assert codes(error) == [("slurm_hostlist", ("environ", "SLURM_STEP_NODELIST"))]
+        assert 'Invalid hostlist format "n[1-2"' in str(error)
+        error = refused(gpus_per_node=2, environ=step(SLURM_STEP_TASKS_PER_NODE="2(x"))
+        assert codes(error) == [("slurm_tasks_per_node", ("environ", "SLURM_STEP_TASKS_PER_NODE"))]
+        assert 'Invalid tasks-per-node list format "2(x"' in str(error)
+
+    def test_bare_python_errors_become_clear_ones(self) -> None:
+        no_node = refused(gpus_per_node=2, environ=step(SLURM_STEP_NODELIST=""))
+        assert codes(no_node) == [("slurm_no_nodes", ("environ", "SLURM_STEP_NODELIST"))]
+        assert codes(refused(tasks_per_node={}, gpus_per_node=2, environ=STEP)) == [
+            ("slurm_no_nodes", ("tasks_per_node",))
+        ]
+        no_task = refused(jobs={}, gpus_per_node=2, environ=step(SLURM_STEP_TASKS_PER_NODE="0(x2)"))
+        assert codes(no_task) == [("slurm_no_tasks", ("gpus_per_task",))]
+        beyond = refused(gpus_per_node=2, environ=step(SLURM_PROCID="4"))
+        assert codes(beyond) == [("slurm_rank", ("environ", "SLURM_PROCID"))]
+
+    def test_a_rank_beyond_the_cluster_without_auto_set_gpu_has_no_task(self) -> None:
+        resolver = SlurmClusterResolver(
+            gpus_per_node=2, auto_set_gpu=False, environ=step(SLURM_PROCID="9")
+        )
+        assert (resolver.task_type, resolver.task_id, resolver.master()) == (None, None, "")
+        assert resolver.tf_config["task"] == {}
+
+    @pytest.mark.parametrize("rank", ["+1", " 1", "1_0", "\u0661", "x", ""])
+    def test_rank_is_ascii_digits(self, rank: str) -> None:
+        error = refused(gpus_per_node=2, environ=step(SLURM_PROCID=rank))
+        assert codes(error) == [("int_type", ("environ", "SLURM_PROCID"))]
+
+    def test_negative_rank_refused(self) -> None:
+        error = refused(gpus_per_node=2, environ=step(SLURM_PROCID="-1"))
+        assert codes(error) == [("negative_index", ("environ", "SLURM_PROCID"))]
+
+    def test_a_port_above_65535_is_refused(self) -> None:
+        error = refused(gpus_per_node=2, port_base=65535, environ=STEP)
+        assert {code for code, _ in codes(error)} == {"address"}
+
+    def test_master_of_a_task_not_in_the_cluster(self) -> None:
+        resolver = SlurmClusterResolver(jobs={"ps": 0, "worker": 4}, gpus_per_node=2, environ=STEP)
+        assert resolver.master("worker", 2, rpc_layer="") == "grpc://node9:8888"
+        with pytest.raises(ValidationError, match="No task with index 0") as info:
+            resolver.master("ps", 0)
+        assert codes(info.value)[0][0] == "task_not_in_cluster"
+        with pytest.raises(ValidationError, match="No such job in cluster"):
+            resolver.master("chief", 0)
