@@ -63,7 +63,7 @@ def integer_variable(environ: Mapping[str, str], name: str) -> int:
     raise fail(
         TITLE,
         "int_type",
-        "{name} should be an integer written in ASCII digits, got {text!r}",
+        "{name} should be an integer written in ASCII digits, got '{text}'",
         ("environ", name),
         text,
         {"name": name, "text": text},
@@ -75,18 +75,14 @@ def _hosts(environ: Mapping[str, str]) -> list[str]:
     try:
         return expand_hostlist(text)
     except ListFormatError as exc:
-        raise _format_error("slurm_hostlist", "hostlist", NODELIST, text, exc) from None
-
-
-def _format_error(code: str, what: str, name: str, text: str, exc: Exception) -> Exception:
-    return fail(
-        TITLE,
-        code,
-        'Invalid {what} format "{text}": {reason}',
-        ("environ", name),
-        text,
-        {"what": what, "text": text, "reason": str(exc)},
-    )
+        raise fail(
+            TITLE,
+            "slurm_hostlist",
+            'Invalid hostlist format "{text}": {reason}',
+            ("environ", NODELIST),
+            text,
+            {"text": text, "reason": str(exc)},
+        ) from None
 
 
 def task_configuration(
@@ -102,12 +98,16 @@ def task_configuration(
     try:
         counts = expand_tasks_per_node(text, len(hosts))
     except ListFormatError as exc:
-        raise _format_error(
-            "slurm_tasks_per_node", "tasks-per-node list", TASKS_PER_NODE, text, exc
+        raise fail(
+            TITLE,
+            "slurm_tasks_per_node",
+            'Invalid tasks-per-node list format "{text}": {reason}',
+            ("environ", TASKS_PER_NODE),
+            text,
+            {"text": text, "reason": str(exc)},
         ) from None
-    return dict(
-        zip(hosts, counts, strict=False)
-    )  # the longer list is cut, as TensorFlow's zip cuts it
+    # The longer list is cut, as TensorFlow's zip cuts it.
+    return dict(zip(hosts, counts, strict=False))
 
 
 def gpu_count(environ: Mapping[str, str]) -> int:
