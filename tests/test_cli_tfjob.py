@@ -264,6 +264,22 @@ def test_a_katib_trial_is_named_as_katib_names_it(
     assert "(hint: shorten the Experiment's name: Katib names the TFJob of each trial" in out
 
 
+def test_a_trial_parameter_where_a_number_goes_is_named(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    text = (ROOT / DATA / "katib_experiment.yaml").read_text()
+    path = tmp_path / "experiment.yaml"
+    path.write_text(text.replace("replicas: 2", 'replicas: "${trialParameters.workers}"'))
+    status, out = validate(capsys, str(path))
+    assert status == 1
+    assert out.splitlines()[0] == (
+        f"{path}:55:13: {TRIAL}.{SPECS}.Worker.replicas: Input should be a valid integer: "
+        "Katib writes the trial's value in place of ${trialParameters.workers} only when it "
+        "creates a trial, and the TFJob is checked as written (write a value here to check "
+        "the job)"
+    )
+
+
 def test_an_experiment_of_another_job_is_no_tfjob(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -152,7 +152,10 @@ def _check_manifest(
     try:
         tfjob = TFJob.model_validate(data)
     except ValidationError as exc:
-        found = [(tuple(e["loc"]), e["type"], e["msg"]) for e in exc.errors(include_url=False)]
+        found = [
+            (tuple(e["loc"]), e["type"], _trial_value(e["msg"], e["input"], trial))
+            for e in exc.errors(include_url=False)
+        ]
         # what the apiVersion alone tells is said beside what the model refuses
         older = api_version_finding(data.get("apiVersion"))
         if older is not None:
@@ -173,6 +176,16 @@ def _check_manifest(
         errors.append(error(name, code, message, where, position=_position(spans, where)))
     errors.sort(key=lambda e: (e.line or 0, e.column or 0))
     return errors
+
+
+def _trial_value(message: str, value: Any, trial: Mapping[str, Any] | None) -> str:
+    """A model error on a trial parameter says that Katib fills it in, and estconf cannot."""
+    if trial is None or not isinstance(value, str) or "${trialParameters." not in value:
+        return message
+    return (
+        f"{message}: Katib writes the trial's value in place of {value} only when it creates "
+        "a trial, and the TFJob is checked as written (write a value here to check the job)"
+    )
 
 
 def _of_trial(finding: Finding) -> Finding:
