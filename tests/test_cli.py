@@ -10,6 +10,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -641,7 +642,7 @@ class TestProfiles:
         path = "tests/data/invalid/tf_config_worker_only.json"
         status, out = self.estconf("validate", "--profile", "estimator", path)
         assert (status, out) == (1, expected_output([path]) + "1 error in 1 of 1 file\n")
-        assert "(--profile mwms)" in out
+        assert "(this cluster is valid for --profile mwms or --profile server)" in out
 
     def test_a_ps_job_is_refused_by_mwms_for_each_of_its_tasks(self) -> None:
         path = "tests/data/valid/tf_config_ps_cluster.json"
@@ -674,7 +675,7 @@ class TestProfiles:
             )
             status, out = self.estconf("validate", "--profile", "estimator", str(path))
         assert status == 1
-        assert "(this cluster is valid for --profile ps)" in out
+        assert "(this cluster is valid for --profile ps or --profile server)" in out
 
 
 class TestExplainReaders:
@@ -693,7 +694,7 @@ class TestExplainReaders:
         status, out, _ = self.estconf("--tf-config", self.WORKERS, "--readers")
         assert status == 0
         lines = out.splitlines()
-        assert lines[1].split() == ["estimator", "mwms", "ps"]
+        assert lines[1].split() == ["estimator", "mwms", "ps", "server"]
         assert lines[2].split() == [
             "task",
             "refused",
@@ -701,6 +702,7 @@ class TestExplainReaders:
             "worker:0",
             "refused",
             "(missing_ps)",
+            "worker:0",
         ]
         assert "num_workers" in out
         assert lines[-2].startswith(
@@ -725,7 +727,7 @@ class TestExplainReaders:
             path = Path(tmp, "tf_config.json")
             cluster = {"chief": ["c:1", "c:2"], "worker": ["w:1"]}
             path.write_text(
-                json.dumps({"cluster": cluster, "task": {"type": "worker", "index": 0}})
+                json.dumps({"cluster": cluster, "task": {"type": "worker", "index": 3}})
             )
             assert self.estconf("--tf-config", str(path), "--readers")[0] == 1
 
@@ -762,9 +764,21 @@ class TestExplainReaders:
     def test_the_estimator_refusal_names_mwms(self) -> None:
         status, _, err = self.estconf("--tf-config", self.WORKERS)
         assert status == 1
-        assert "(--profile mwms)" in err
+        assert "(this cluster is valid for --profile mwms or --profile server)" in err
 
     def test_a_run_config_file_is_for_the_estimator(self) -> None:
         status, _, err = self.estconf("--config", "tests/data/valid/run_config.yaml", "--readers")
         assert status == 2
         assert "--config is a RunConfig file" in err
+
+
+@pytest.mark.parametrize("path", INVALID)
+def test_a_profile_named_by_an_error_accepts_the_file(
+    capsys: pytest.CaptureFixture[str], path: str
+) -> None:
+    """A hint "valid for --profile X" is true of the same file: validate --profile X passes."""
+    _, out, _ = run(capsys, "validate", path)
+    hints = re.findall(r"valid for ((?:--profile \w+(?: or )?)+)", out)
+    for profile in {p for hint in hints for p in re.findall(r"--profile (\w+)", hint)}:
+        status, again, _ = run(capsys, "validate", "--profile", profile, path)
+        assert status == 0, (path, profile, again)

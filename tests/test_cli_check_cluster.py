@@ -202,10 +202,9 @@ class TestProfiles:
             1,
             'workers_only.jsonl:1, workers_only.jsonl:2: cluster: If "cluster" is set in '
             'TF_CONFIG, it must have one "chief" node. Fix: move task worker:0 into a job "chief" '
-            "of its own; or, if this TF_CONFIG is for tf.distribute.MultiWorkerMirroredStrategy, "
-            "which needs no chief, check it for that reader (--profile mwms).\n"
-            "hint: tf.estimator refuses these nodes, but --profile mwms reads every one of "
-            "them: pass it if that is the reader\n"
+            "of its own.\n"
+            "hint: tf.estimator refuses these nodes, but --profile mwms or --profile server reads "
+            "every one of them: pass it if that is the reader\n"
             "2 nodes, 1 cluster: 1 finding\n",
         )
         assert run(capsys, "--profile", "mwms", "workers_only.jsonl")[:2] == (

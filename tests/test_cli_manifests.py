@@ -108,9 +108,9 @@ class TestValidate:
         called: list[str] = []
         check_profile = estconf.profiles.check_profile
 
-        def recorded(tf_config: Any, profile: str = "estimator") -> Any:
+        def recorded(tf_config: Any, profile: str = "estimator", **options: Any) -> Any:
             called.append(str(profile))
-            return check_profile(tf_config, profile)
+            return check_profile(tf_config, profile, **options)
 
         monkeypatch.setattr(estconf.profiles, "check_profile", recorded)
         status, _, _ = run(capsys, "validate", *argv, f"{DATA}/configmap.yaml")

@@ -114,9 +114,8 @@ class TestFromReplicaCounts:
         assert (status, out) == (1, "")
         assert err == (
             '--job mnist (worker:0): cluster: If "cluster" is set in TF_CONFIG, it must have one '
-            '"chief" node. Fix: move task worker:0 into a job "chief" of its own; or, if this '
-            "TF_CONFIG is for tf.distribute.MultiWorkerMirroredStrategy, which needs no chief, "
-            "check it for that reader (--profile mwms).\n1 error in 1 of 1 file\n"
+            '"chief" node. Fix: move task worker:0 into a job "chief" of its own. (this cluster is '
+            "valid for --profile mwms or --profile server)\n1 error in 1 of 1 file\n"
         )
         assert run(*argv, "--profile", "mwms")[0] == 0
         status, _, err = run(*argv, "--ps", "1", "--profile", "mwms")

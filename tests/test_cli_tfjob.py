@@ -192,11 +192,27 @@ def test_a_ps_job_without_chief_is_pointed_at_the_ps_profile(
     status, out = validate(capsys, f"{DATA}/estimator_no_chief.yaml")
     assert status == 1
     assert out.endswith(
-        "(hint: an Estimator job needs one Chief replica (replicas: 1): add one; a job of PS "
-        "and Worker replicas is right for ParameterServerStrategy: check it with --profile ps)\n"
+        "(hint: tf.estimator.RunConfig without train_distribute needs one Chief replica "
+        "(replicas: 1): add one; a job of PS and Worker replicas is right for "
+        "ParameterServerStrategy (--profile ps) and for a TF1 program that starts its own "
+        "tf.train.Server, as dist-mnist does (--profile server): check it with the one it runs)\n"
         "1 error in 1 of 1 file\n"
     )
     assert validate(capsys, "--profile", "ps", f"{DATA}/estimator_no_chief.yaml")[0] == 0
+    assert validate(capsys, "--profile", "server", f"{DATA}/estimator_no_chief.yaml")[0] == 0
+
+
+def test_a_tf1_dist_mnist_job_under_the_server_profile(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """PS and Worker replicas, each pod starting tf.train.Server for its own task."""
+    assert validate(capsys, "--profile", "server", f"{DATA}/dist_mnist_ps_worker.yaml") == (
+        0,
+        "1 file valid\n",
+    )
+    status, out = validate(capsys, f"{DATA}/dist_mnist_ps_worker.yaml")
+    assert status == 1
+    assert "(--profile server)" in out
 
 
 def test_the_default_profile_is_the_estimators(capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -149,9 +150,8 @@ class TestCrossProfileHint:
         assert (code, loc) == ("missing_chief", ("cluster",))
         assert msg == (
             'If "cluster" is set in TF_CONFIG, it must have one "chief" node. Fix: move task '
-            'worker:0 into a job "chief" of its own; or, if this TF_CONFIG is for '
-            "tf.distribute.MultiWorkerMirroredStrategy, which needs no chief, check it for that "
-            "reader (--profile mwms)."
+            'worker:0 into a job "chief" of its own. (this cluster is valid for --profile mwms '
+            "or --profile server)"
         )
 
     def test_both(self) -> None:
@@ -160,7 +160,7 @@ class TestCrossProfileHint:
             check_profile(node(cluster), "ps")
         cluster = {"worker": ["w:0"], "ps": ["p:0"]}
         assert errors(node(cluster), "estimator")[0][2].endswith(
-            "(this cluster is valid for --profile ps)"
+            "(this cluster is valid for --profile ps or --profile server)"
         )
 
     def test_no_hint_when_no_profile_accepts(self) -> None:
@@ -217,3 +217,29 @@ def test_a_profile_accepts_what_its_reader_accepts_for_every_task(data: dict[str
         for job in tf_config.cluster.jobs:
             for index in tf_config.cluster.task_indices(job):
                 check_profile(node(tf_config.cluster.root, job, index), view.profile)
+
+
+_NAMED = re.compile(r"\(this cluster is valid for ((?:--profile \w+(?: or )?)+)\)")
+
+
+def named_profiles(message: str) -> list[str]:
+    """The profiles an error's hint names as accepting the TF_CONFIG."""
+    found = _NAMED.search(message)
+    return [] if found is None else re.findall(r"--profile (\w+)", found[1])
+
+
+@given(distribute_tf_configs())
+def test_a_profile_an_error_names_accepts_the_same_input(data: dict[str, Any]) -> None:
+    try:
+        check_profile(data, "estimator")
+    except ValidationError as refused:
+        named = {p for error in refused.errors() for p in named_profiles(error["msg"])}
+    else:
+        return
+    for profile in named:
+        check_profile(data, profile)
+
+
+def test_named_profiles_are_read_from_the_hint() -> None:
+    message = "... (this cluster is valid for --profile ps or --profile server)"
+    assert named_profiles(message) == ["ps", "server"]

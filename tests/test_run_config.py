@@ -182,9 +182,7 @@ class TestChiefMode:
                 "missing_chief",
                 ("tf_config", "cluster"),
                 'If "cluster" is set in TF_CONFIG, it must have one "chief" node. Fix: move task '
-                'worker:0 into a job "chief" of its own; or, if this TF_CONFIG is for '
-                "tf.distribute.MultiWorkerMirroredStrategy, which needs no chief, check it for "
-                "that reader (--profile mwms).",
+                'worker:0 into a job "chief" of its own.',  # the readers that take it: profiles
             )
         ]
 
@@ -193,6 +191,17 @@ class TestChiefMode:
             {"cluster": {"worker": ["h:1"], "ps": ["p:1"]}, "task": {"type": "worker", "index": 0}}
         )
         assert msg.endswith('Fix: move task worker:0 into a job "chief" of its own.')
+
+    def test_an_index_true_is_one_error(self) -> None:
+        """TensorFlow reads true as 1 and refuses it: said with the bool's own error."""
+        assert tf_config_errors({"task": {"type": "worker", "index": True}}) == [
+            (
+                "int_type",
+                ("tf_config", "task", "index"),
+                "Input should be an integer, not a boolean (True); TensorFlow reads it and says: "
+                'If "cluster" is not set in TF_CONFIG, task index must be 0.',
+            )
+        ]
 
     @pytest.mark.parametrize("index", [0, 1])
     def test_jobs_at_the_top_level(self, index: int) -> None:

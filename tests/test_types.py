@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -52,6 +53,30 @@ class TestAddressFastPath:
     def test_rust_validator_is_built_once(self) -> None:
         """The regular expression is compiled on first use only, not on every check."""
         assert _types._fast_addresses() is _types._fast_addresses()
+
+
+class TestAddressProblem:
+    """What is wrong with an address, said once and with the fix where there is one."""
+
+    @pytest.mark.parametrize("address", ["", "  "])
+    def test_an_empty_address(self, address: str) -> None:
+        assert address_problem(address) == "it is empty (or blank); expected host:port"
+
+    @pytest.mark.parametrize(
+        ("address", "fix"),
+        [
+            ("fe80::1:2222", "[fe80::1]:2222"),
+            ("::1:80", "[::1]:80"),
+            ("2001:db8::7:0", "[2001:db8::7]:0"),
+        ],
+    )
+    def test_an_ipv6_host_without_brackets(self, address: str, fix: str) -> None:
+        assert address_problem(address) == f"an IPv6 host goes in brackets: write it as {fix}"
+
+    @pytest.mark.parametrize("address", ["fe80::1", "::1:99999", "host", "a:b:c:1"])
+    def test_no_fix_to_give(self, address: str) -> None:
+        problem = address_problem(address)
+        assert problem is not None and problem.startswith("expected host:port")
 
 
 class TestDocumentModel:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from pydantic import ValidationError
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from estconf._errors import Errors, Loc, Refused, details_of, fail, with_errors_of
 from estconf._estimator_hints import missing_chief_hint, sparse_cluster_hint
@@ -507,11 +508,49 @@ def with_estimator_errors(
         reported |= {"missing_task_type", "missing_task_index"}
     elif task.get("index") is not None and lenient.task.index is None:
         reported |= {"missing_task_index", "type"}
-    return with_errors_of(
-        invalid,
-        lambda: check_estimator_rules(lenient, title, strategies),
-        ignored=reported,
+    return _said_once(
+        with_errors_of(
+            invalid,
+            lambda: check_estimator_rules(lenient, title, strategies),
+            ignored=reported,
+        )
     )
+
+
+def _said_once(invalid: ValidationError) -> ValidationError:
+    """One error for one value: TensorFlow's complaint about a value joined to estconf's own.
+
+    A task index ``true`` is refused as a bool (``int_type``); TensorFlow reads
+    it as 1 and, with no cluster, refuses that (``local_task_index``).  Both
+    are about the same value: they are said in one error, under the first's
+    code, with TensorFlow's sentence whole.
+    """
+    details = details_of(invalid)
+    merged: list[InitErrorDetails] = []
+    first_at: dict[tuple[Any, ...], int] = {}
+    for detail in details:
+        loc, kind = tuple(detail["loc"]), detail["type"]
+        assert isinstance(kind, PydanticCustomError)  # as details_of builds them
+        if loc not in first_at or kind.type not in _TENSORFLOW_ON_A_VALUE:
+            first_at.setdefault(loc, len(merged))
+            merged.append(detail)
+            continue
+        earlier = merged[first_at[loc]]
+        said = earlier["type"]
+        assert isinstance(said, PydanticCustomError)
+        message = f"{said.message()}; TensorFlow reads it and says: {kind.message()}"
+        merged[first_at[loc]] = InitErrorDetails(
+            type=PydanticCustomError(said.type, message),
+            loc=earlier["loc"],
+            input=earlier["input"],
+        )
+    if len(merged) == len(details):
+        return invalid
+    return ValidationError.from_exception_data(invalid.title, merged)
+
+
+_TENSORFLOW_ON_A_VALUE: Final = frozenset({"local_task_type", "local_task_index"})
+"""The estimator's complaints about a value TensorFlow read, said with the value's own error."""
 
 
 def read_like_tensorflow(raw: Any) -> TFConfig | None:

@@ -24,15 +24,14 @@ def sparse_cluster_hint(tf_config: TFConfig) -> str:
 
 
 def missing_chief_hint(cluster: ClusterSpec) -> str:
-    """How to fix a cluster without a chief: give it one, or, for workers alone, read it as MWMS."""
+    """How to fix a cluster without a chief: give it one.
+
+    Which other reader takes the cluster as it is (``--profile mwms`` for
+    workers alone, ``ps`` or ``server`` for ``ps`` and ``worker`` jobs) is
+    found by running those readers (:func:`estconf.profiles.other_readers`).
+    """
     jobs = sorted(cluster.jobs, key=lambda job: job != TaskType.WORKER)
-    tasks = [f"{job}:{index}" for job in jobs for index in cluster.task_indices(job)]
+    tasks = [f"{job}:{index}" for job in jobs for index in cluster.task_indices(job)[:1]]
     if not tasks:
         return ""
-    hint = f' Fix: move task {tasks[0]} into a job "chief" of its own'
-    if set(cluster.jobs) <= {TaskType.WORKER, TaskType.EVALUATOR}:
-        hint += (
-            "; or, if this TF_CONFIG is for tf.distribute.MultiWorkerMirroredStrategy, which "
-            "needs no chief, check it for that reader (--profile mwms)"
-        )
-    return hint + "."
+    return f' Fix: move task {tasks[0]} into a job "chief" of its own.'

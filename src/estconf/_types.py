@@ -226,6 +226,11 @@ def address_problem(address: str) -> str | None:
     """Say what is wrong with ``address`` as a ``host:port`` task address, or ``None``."""
     match = _ADDRESS.fullmatch(address)
     if match is None:
+        if not address.strip():
+            return "it is empty (or blank); expected host:port"
+        bracketed = _bracketed_ipv6(address)
+        if bracketed is not None:
+            return f"an IPv6 host goes in brackets: write it as {bracketed}"
         return (
             "expected host:port, with a hostname, an IPv4 address or a bracketed IPv6 "
             "address, and a port from 0 to 65535"
@@ -245,6 +250,21 @@ def address_problem(address: str) -> str | None:
     if len(match["name"]) > 253:
         return "the hostname is longer than 253 characters"
     return None
+
+
+def _bracketed_ipv6(address: str) -> str | None:
+    """``[fe80::1]:2222`` for ``fe80::1:2222``: an IPv6 host and a port written without brackets.
+
+    The last ``:`` is taken for the port's, as TensorFlow splits an address.
+    """
+    host, _, port = address.rpartition(":")
+    if host.count(":") < 2 or not port.isascii() or not port.isdigit() or int(port) > 65535:
+        return None
+    try:
+        ipaddress.IPv6Address(host)
+    except ValueError:
+        return None
+    return f"[{host}]:{port}"
 
 
 ADDRESS_ERROR = "'{address}' is not a valid task address: {reason}"

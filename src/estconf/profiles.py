@@ -11,18 +11,28 @@ not start).  :func:`explain` shows what each reader makes of a ``TF_CONFIG``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from enum import Enum
 from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
-from estconf.distribute import MultiWorkerConfig, ParameterServerConfig
+from estconf._distributed import check_tf_config_file as estimator_file_check
+from estconf.distribute import MultiWorkerConfig, ParameterServerConfig, ServerConfig
 from estconf.run_config import RunConfig
 from estconf.tf_config import Task, TaskType, TFConfig
 
-__all__ = ["ESTIMATOR_VALUES", "READERS", "Profile", "ReaderView", "check_profile", "explain"]
+__all__ = [
+    "ESTIMATOR_VALUES",
+    "READERS",
+    "Profile",
+    "ReaderView",
+    "check_profile",
+    "check_tf_config_file",
+    "explain",
+    "other_readers",
+]
 
 
 class Profile(str, Enum):
@@ -34,6 +44,8 @@ class Profile(str, Enum):
     """``tf.distribute.MultiWorkerMirroredStrategy``."""
     PS = "ps"
     """``tf.distribute.ParameterServerStrategy`` (TF2)."""
+    SERVER = "server"
+    """``tf.train.Server``, started by a TF1 program that reads ``TF_CONFIG`` itself."""
 
     def __str__(self) -> str:
         return self.value
@@ -43,6 +55,7 @@ READERS: Final[Mapping[Profile, str]] = {
     Profile.ESTIMATOR: "tf.estimator.RunConfig",
     Profile.MWMS: "tf.distribute.MultiWorkerMirroredStrategy",
     Profile.PS: "tf.distribute.ParameterServerStrategy",
+    Profile.SERVER: "tf.train.Server",
 }
 """The TensorFlow class each profile stands for."""
 
@@ -63,6 +76,7 @@ _BUILDERS: Final[Mapping[Profile, Callable[[Any], BaseModel]]] = {
     Profile.ESTIMATOR: lambda tf_config: RunConfig(tf_config=tf_config),
     Profile.MWMS: lambda tf_config: MultiWorkerConfig(tf_config=tf_config),
     Profile.PS: lambda tf_config: ParameterServerConfig(tf_config=tf_config),
+    Profile.SERVER: lambda tf_config: ServerConfig(tf_config=tf_config),
 }
 
 TFConfigInput = TFConfig | Mapping[str, Any]
@@ -152,17 +166,28 @@ def _profile_errors(
 
 
 def check_profile(
-    tf_config: TFConfigInput, profile: Profile | str = Profile.ESTIMATOR
+    tf_config: TFConfigInput,
+    profile: Profile | str = Profile.ESTIMATOR,
+    *,
+    name_others: bool = True,
 ) -> BaseModel:
     """Check one node's ``TF_CONFIG`` under ``profile``, then every task of its cluster.
 
     The node is read by the profile's reader (``RunConfig``,
-    ``MultiWorkerConfig`` or ``ParameterServerConfig``).  Then each task of
-    the cluster is read with the same ``TF_CONFIG`` and that task in place of
-    the node's; a failure is reported at ``cluster.<job>.<index>`` as ``task
-    <job>:<index> of this cluster: <the reader's sentence>``.  When the
-    Estimator refuses a ``TF_CONFIG`` that another profile accepts, every
-    error says which.
+    ``MultiWorkerConfig``, ``ParameterServerConfig`` or ``ServerConfig``).
+    Then each task of the cluster is read with the same ``TF_CONFIG`` and
+    that task in place of the node's; a failure is reported at
+    ``cluster.<job>.<index>`` as ``task <job>:<index> of this cluster: <the
+    reader's sentence>``.  When the Estimator refuses a ``TF_CONFIG`` that
+    another profile accepts (:func:`other_readers`), every error says which.
+
+    Args:
+        tf_config: The node's TF_CONFIG.
+        profile: The reader it is written for.
+        name_others: Whether the Estimator's errors name the profiles that
+            accept the TF_CONFIG; ``False`` where the input has errors of its
+            own besides (a file's misspelled key), which every profile would
+            report too.
 
     Returns:
         The node's reader model.
@@ -178,12 +203,8 @@ def check_profile(
         return model
     suffix = ""
     valid_for: list[Profile] = []
-    if profile is Profile.ESTIMATOR:
-        valid_for = [
-            other
-            for other in (Profile.MWMS, Profile.PS)
-            if not _profile_errors(tf_config, other)[1]
-        ]
+    if profile is Profile.ESTIMATOR and name_others:
+        valid_for = other_readers(tf_config, {error.code for error in errors})
         if valid_for:
             suffix = " (this cluster is valid for {})".format(
                 " or ".join(f"--profile {other}" for other in valid_for)
@@ -192,6 +213,55 @@ def check_profile(
         f"TF_CONFIG (profile {profile})",
         [error.detail("" if _names_all(error, valid_for) else suffix) for error in errors],
     )
+
+
+def other_readers(tf_config: TFConfigInput, refused: Collection[str] = ()) -> list[Profile]:
+    """The profiles other than the Estimator's whose check passes on ``tf_config``.
+
+    Each is found by running its check on the same input, so a hint naming
+    one is true.  ``server`` is named only for a cluster the Estimator
+    refuses for want of a chief (``refused`` holds the Estimator's error
+    codes): a TF1 program's server takes any jobs, as a ``PS`` and ``Worker``
+    job's ``tf.train.Server`` does, and naming it for every refusal would
+    hide the Estimator's real complaint.
+    """
+    candidates = [Profile.MWMS, Profile.PS]
+    if "missing_chief" in refused:
+        candidates.append(Profile.SERVER)
+    return [other for other in candidates if not _profile_errors(tf_config, other)[1]]
+
+
+def check_tf_config_file(tf_config: TFConfigInput, *, name_others: bool = True) -> None:
+    """The Estimator's rules on a ``TF_CONFIG`` file, for its own task.
+
+    As :func:`estconf._distributed.check_tf_config_file`, and when the
+    Estimator refuses the file, every error names the profiles that accept it
+    (:func:`other_readers`, run on the same data), unless ``name_others`` is
+    false.
+
+    Raises:
+        pydantic.ValidationError: the TF_CONFIG is not valid for the Estimator.
+    """
+    model = tf_config if isinstance(tf_config, TFConfig) else TFConfig.model_validate(tf_config)
+    try:
+        estimator_file_check(model)
+    except ValidationError as refused:
+        found = refused.errors()
+        valid_for = other_readers(tf_config, {e["type"] for e in found}) if name_others else []
+        if not valid_for:
+            raise
+        suffix = " (this cluster is valid for {})".format(
+            " or ".join(f"--profile {other}" for other in valid_for)
+        )
+        raise ValidationError.from_exception_data(
+            refused.title,
+            [
+                _Found(
+                    code=e["type"], loc=tuple(e["loc"]), message=e["msg"], input=e["input"]
+                ).detail("" if all(f"--profile {p}" in e["msg"] for p in valid_for) else suffix)
+                for e in found
+            ],
+        ) from None
 
 
 def _names_all(error: _Found, profiles: list[Profile]) -> bool:

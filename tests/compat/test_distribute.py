@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import re
 from collections.abc import Callable
 from typing import Any
@@ -37,7 +38,12 @@ from compat.harness import (
     tf_sentence,
 )
 from compat.mutations import mutate_tf_config, tf_config_texts
-from estconf.distribute import MultiWorkerConfig, ParameterServerConfig, TFConfigClusterResolver
+from estconf.distribute import (
+    MultiWorkerConfig,
+    ParameterServerConfig,
+    ServerConfig,
+    TFConfigClusterResolver,
+)
 
 from strategies import distribute_tf_configs
 
@@ -74,6 +80,9 @@ DISTRIBUTE_SENTENCES = [
         # parameter_server_strategy_v2.py
         r"Cluster spec must be non-empty in `tf\.distribute\.cluster_resolver\.ClusterResolver`\.",
         r"There must be at least one (ps|worker)\.",
+        # server_lib.py: _make_server_def, ClusterSpec.task_address
+        r"Must specify an explicit `job_name`\.",
+        r"Must specify an explicit `task_index`\.",
         # server_lib.py, through TFConfigClusterResolver.master
         r"No such job in cluster: .*",
         r"No task with index .* in job .*",
@@ -234,6 +243,33 @@ def tf_parameter_server() -> dict[str, Any]:
 # Comparisons
 
 
+def tf_server() -> dict[str, Any]:
+    """What a TF1 program's ``tf.train.Server`` checks before it starts, as dist-mnist reads.
+
+    The program reads ``TF_CONFIG`` itself (``json.loads``, ``dict.get``), then
+    ``tf.train.Server(tf.train.ClusterSpec(cluster), job_name=task["type"],
+    task_index=task["index"])``.  No server is started: TensorFlow's own
+    ``server_lib._make_server_def`` builds the ``ServerDef`` (the job name and
+    index inferred from the cluster when missing, the index given to an
+    ``int32`` field), then ``ClusterSpec.task_address`` looks the task up, as
+    the server does when it starts.
+    """
+    tf_config = json.loads(os.environ.get("TF_CONFIG", "{}"))
+    task = tf_config.get("task", {})
+    cluster_spec = tf.train.ClusterSpec(tf_config.get("cluster", {}))
+    server_def = server_lib._make_server_def(
+        cluster_spec, task.get("type"), task.get("index"), None, None
+    )
+    address = cluster_spec.task_address(server_def.job_name, server_def.task_index)
+    return {
+        "cluster_spec": cluster_spec,
+        "task_type": server_def.job_name,
+        "task_id": server_def.task_index,
+        "address": address,
+        "target": "grpc://" + address,
+    }
+
+
 def compare_values(tf_values: dict[str, Any], ours: Any) -> None:
     for key, value in tf_values.items():
         if key == "resolver":
@@ -319,10 +355,19 @@ def check_parameter_server(text: str | None) -> None:
     )
 
 
+def check_server(text: str | None) -> None:
+    tf_out = tf_attempt(text, tf_server)
+    ours = attempt(lambda: ServerConfig.from_env(environ_of(text)))
+    judge_reader(
+        f"ServerConfig, TF_CONFIG={text!r}", tf_out, ours, deliberate_unread(text), compare_values
+    )
+
+
 def check_all(text: str | None) -> None:
     check_resolver(text, {})
     check_multi_worker(text)
     check_parameter_server(text)
+    check_server(text)
 
 
 # --------------------------------------------------------------------------
@@ -492,10 +537,11 @@ def test_resolver_argument_table(text: str, kwargs: dict[str, Any]) -> None:
 
 @given(distribute_texts())
 def test_readers(text: str | None) -> None:
-    """Each input through the three readers: TFConfigClusterResolver
+    """Each input through the four readers: TFConfigClusterResolver
     (tfconfig_cluster_resolver.py), MultiWorkerMirroredStrategy
-    (collective_all_reduce_strategy.py, multi_worker_util.py) and
-    ParameterServerStrategy (parameter_server_strategy_v2.py)."""
+    (collective_all_reduce_strategy.py, multi_worker_util.py),
+    ParameterServerStrategy (parameter_server_strategy_v2.py) and a TF1
+    program's tf.train.Server (server_lib.py)."""
     check_all(text)
 
 

@@ -83,7 +83,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         choices=PROFILES,
         default="estimator",
         help="the reader each node is checked for: tf.estimator.RunConfig (default), "
-        "MultiWorkerMirroredStrategy, ParameterServerStrategy",
+        "MultiWorkerMirroredStrategy, ParameterServerStrategy, a TF1 program's tf.train.Server",
     )
     parser.add_argument(
         "--format",
@@ -406,14 +406,21 @@ def _hints(report: ClusterReport, nodes: list[tuple[str, Any]]) -> list[str]:
         hints.append(
             "each node needs its own task: no two nodes may share task.type and task.index"
         )
-    if report.profile == "estimator" and any(f.profile == "estimator" for f in report.findings):
-        for other in ("mwms", "ps"):
-            if not any(f.profile for f in check_cluster(nodes, profile=other).findings):
-                hints.append(
-                    f"tf.estimator refuses these nodes, but --profile {other} reads every one "
-                    "of them: pass it if that is the reader"
-                )
-                break
+    refused = {f.code for f in report.findings if f.profile == "estimator"}
+    if report.profile == "estimator" and refused:
+        # server takes any cluster whose tasks are its own: named for a missing chief only
+        others = ["mwms", "ps", *(["server"] if "missing_chief" in refused else [])]
+        readers = [
+            other
+            for other in others
+            if not any(f.profile for f in check_cluster(nodes, profile=other).findings)
+        ]
+        if readers:
+            hints.append(
+                "tf.estimator refuses these nodes, but "
+                + " or ".join(f"--profile {other}" for other in readers)
+                + " reads every one of them: pass it if that is the reader"
+            )
     return hints
 
 

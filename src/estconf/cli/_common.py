@@ -26,7 +26,7 @@ EXIT_INTERNAL = 3
 
 KIND_NAMES = tuple(kinds.KINDS)
 INPUT_FORMATS = ("json", "toml", "yaml")
-PROFILES = ("estimator", "mwms", "ps")
+PROFILES = ("estimator", "mwms", "ps", "server")
 """The readers of TF_CONFIG that ``--profile`` names: :class:`estconf.profiles.Profile`."""
 
 

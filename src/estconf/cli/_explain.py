@@ -47,9 +47,10 @@ chooses the pod whose TF_CONFIG, as the training operator writes it, is
 explained.
 
 --profile names the reader: estimator (tf.estimator.RunConfig, the default),
-mwms (MultiWorkerMirroredStrategy) or ps (ParameterServerStrategy); --readers
-shows what each of the three makes of the TF_CONFIG, side by side (exit 0 when
-one of them accepts it).  --why gives the rule behind each derived value.
+mwms (MultiWorkerMirroredStrategy), ps (ParameterServerStrategy) or server (a
+TF1 program's tf.train.Server); --readers shows what each of them makes of the
+TF_CONFIG, side by side (exit 0 when one of them accepts it).  --why gives the
+rule behind each derived value.
 
 examples:
   estconf explain --tf-config tf_config.json
@@ -100,7 +101,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     explain.add_argument(
         "--readers",
         action="store_true",
-        help="show what each reader (estimator, mwms, ps) makes of TF_CONFIG, side by side",
+        help="show what each reader (estimator, mwms, ps, server) makes of TF_CONFIG, side by side",
     )
     explain.add_argument(
         "--why", action="store_true", help="say the rule behind each derived value"
@@ -325,7 +326,7 @@ def _loaded(model: Any) -> TFConfig:
 
 
 def _other_readers(args: argparse.Namespace) -> int:
-    """``--readers`` (each reader side by side) or ``--profile mwms|ps``."""
+    """``--readers`` (each reader side by side) or ``--profile mwms|ps|server``."""
     from pydantic import ValidationError
 
     from estconf.io.report import Result

@@ -116,7 +116,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         choices=PROFILES,
         default="estimator",
         help="the reader the TF_CONFIGs are for: tf.estimator.RunConfig (default), "
-        "MultiWorkerMirroredStrategy, ParameterServerStrategy",
+        "MultiWorkerMirroredStrategy, ParameterServerStrategy, a TF1 program's tf.train.Server",
     )
     replicas = tf_config.add_argument_group("replica counts (--job)")
     replicas.add_argument("--job", metavar="NAME", help="the TFJob's name")
@@ -283,22 +283,24 @@ def _write_tf_configs(
 
 
 def _name_another_profile(tf_config: Any) -> None:
-    """Say which other profile, if any, reads a TF_CONFIG the estimator refuses."""
+    """Say which other profiles, if any, read a TF_CONFIG the estimator refuses."""
     from pydantic import ValidationError
 
-    from estconf.profiles import check_profile
+    from estconf.profiles import check_profile, other_readers
 
-    for other in ("mwms", "ps"):
-        try:
-            check_profile(tf_config, other)
-        except ValidationError:
-            continue
+    try:
+        check_profile(tf_config, "estimator", name_others=False)
+    except ValidationError as refused:
+        readers = other_readers(tf_config, {error["type"] for error in refused.errors()})
+    else:
+        return
+    if readers:
         print(
-            f"hint: tf.estimator refuses this cluster; --profile {other} reads it, "
-            "if that is the reader",
+            "hint: tf.estimator refuses this cluster; "
+            + " or ".join(f"--profile {other}" for other in readers)
+            + " reads it, if that is the reader",
             file=sys.stderr,
         )
-        return
 
 
 def _from_replicas(args: argparse.Namespace) -> int:

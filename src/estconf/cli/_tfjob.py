@@ -231,6 +231,10 @@ def node_check(profile: str) -> Callable[[dict[str, Any]], object]:
         from estconf.distribute import ParameterServerConfig
 
         return lambda tf_config: ParameterServerConfig(tf_config=tf_config)
+    if profile == "server":
+        from estconf.distribute import ServerConfig
+
+        return lambda tf_config: ServerConfig(tf_config=tf_config)
     if profile != "estimator":
         raise ValueError(f"unknown profile {profile!r}; the profiles are {', '.join(PROFILES)}")
     from estconf.kubeflow import run_config_check

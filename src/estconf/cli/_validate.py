@@ -88,9 +88,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     validate.add_argument(
         "--profile",
         choices=PROFILES,
+        metavar="PROFILE",
         help="the reader TF_CONFIG files and TFJob manifests are for: estimator "
-        "(tf.estimator.RunConfig), mwms (MultiWorkerMirroredStrategy) or ps "
-        "(ParameterServerStrategy); also checks every task of the file's cluster "
+        "(tf.estimator.RunConfig), mwms (MultiWorkerMirroredStrategy), ps "
+        "(ParameterServerStrategy) or server (a TF1 program's tf.train.Server); "
+        "also checks every task of the file's cluster "
         "(default: the estimator's rules, this task only)",
     )
     add_input_format(validate)

@@ -6,7 +6,8 @@
 Each node is read by the model of its strategy, as a single TF_CONFIG check
 under ``--profile`` reads it (SPEC §8): ``MultiWorkerConfig`` for
 ``MultiWorkerMirroredStrategy``, ``ParameterServerConfig`` for the TF2
-``ParameterServerStrategy``.  Every node of the job is checked, so a task of
+``ParameterServerStrategy``, ``ServerConfig`` for a TF1 program's
+``tf.train.Server``.  Every node of the job is checked, so a task of
 the cluster that its reader refuses (a ``ps`` under ``mwms``) is reported at
 the node that claims it, or as a task no node claims.
 """
@@ -15,10 +16,10 @@ from __future__ import annotations
 
 from estconf._distributed import derive_distributed
 from estconf.deployment.profile import Profile, ReaderProfile
-from estconf.distribute import MultiWorkerConfig, ParameterServerConfig
+from estconf.distribute import MultiWorkerConfig, ParameterServerConfig, ServerConfig
 from estconf.tf_config import TFConfig
 
-__all__ = ["ESTIMATOR", "MWMS", "PROFILES", "PS", "profile_named"]
+__all__ = ["ESTIMATOR", "MWMS", "PROFILES", "PS", "SERVER", "profile_named"]
 
 
 def _multi_worker(tf_config: TFConfig) -> MultiWorkerConfig:
@@ -35,10 +36,18 @@ MWMS = ReaderProfile("mwms", _multi_worker, error_root=("tf_config",))
 PS = ReaderProfile("ps", _parameter_server, error_root=("tf_config",))
 """``tf.distribute.ParameterServerStrategy`` (TF2): at least one ps and one worker."""
 
+
+def _server(tf_config: TFConfig) -> ServerConfig:
+    return ServerConfig(tf_config=tf_config)
+
+
+SERVER = ReaderProfile("server", _server, error_root=("tf_config",))
+"""``tf.train.Server`` in a TF1 program: any jobs; the task must be a task of the cluster."""
+
 ESTIMATOR = ReaderProfile("estimator", derive_distributed)
 """The rules of ``tf.estimator.RunConfig`` (SPEC §2): what its distributed properties need."""
 
-PROFILES: dict[str, Profile] = {"estimator": ESTIMATOR, "mwms": MWMS, "ps": PS}
+PROFILES: dict[str, Profile] = {"estimator": ESTIMATOR, "mwms": MWMS, "ps": PS, "server": SERVER}
 """The profiles known by name (``--profile``)."""
 
 

@@ -1,4 +1,4 @@
-"""How ``tf.distribute`` reads ``TF_CONFIG``: the cluster resolver and two strategies.
+"""How ``tf.distribute`` reads ``TF_CONFIG``: the cluster resolver, two strategies, a server.
 
 Most ``TF_CONFIG`` values today are read by ``tf.distribute`` rather than by
 the Estimator, under other rules: a cluster of workers alone is valid, and
@@ -8,7 +8,9 @@ TensorFlow 2.15 reader:
 - :class:`TFConfigClusterResolver`: ``tf.distribute.cluster_resolver.TFConfigClusterResolver``;
 - :class:`MultiWorkerConfig`: ``tf.distribute.MultiWorkerMirroredStrategy``;
 - :class:`ParameterServerConfig`: ``tf.distribute.ParameterServerStrategy`` (TF2);
-- :class:`SlurmClusterResolver`: ``tf.distribute.cluster_resolver.SlurmClusterResolver``.
+- :class:`SlurmClusterResolver`: ``tf.distribute.cluster_resolver.SlurmClusterResolver``;
+- :class:`ServerConfig`: ``tf.train.Server`` (``tf.distribute.Server``), started by a
+  program that reads ``TF_CONFIG`` itself.
 """
 
 from __future__ import annotations
@@ -16,11 +18,13 @@ from __future__ import annotations
 from estconf.distribute.multi_worker import MultiWorkerConfig
 from estconf.distribute.parameter_server import ParameterServerConfig
 from estconf.distribute.resolver import TFConfigClusterResolver
+from estconf.distribute.server import ServerConfig
 from estconf.distribute.slurm import SlurmClusterResolver
 
 __all__ = [
     "MultiWorkerConfig",
     "ParameterServerConfig",
+    "ServerConfig",
     "SlurmClusterResolver",
     "TFConfigClusterResolver",
 ]

@@ -55,6 +55,15 @@ class StrategyConfig(BaseModel, Generic[Derived]):
         """
         raise NotImplementedError
 
+    @classmethod
+    def read_leniently(cls, raw: Any) -> TFConfig | None:
+        """What the strategy reads of a ``raw`` TF_CONFIG that failed validation, unchecked.
+
+        The strategies read it through ``TFConfigClusterResolver``
+        (:func:`~estconf.distribute._reading.read_like_resolver`).
+        """
+        return read_like_resolver(raw)
+
     @model_validator(mode="wrap")
     @classmethod
     def derived_keys_agree(cls, data: Any, handler: ModelWrapValidatorHandler[Self]) -> Self:
@@ -73,7 +82,7 @@ class StrategyConfig(BaseModel, Generic[Derived]):
         try:
             tf_config: TFConfig = handler(value)
         except ValidationError as invalid:
-            lenient = read_like_resolver(value)
+            lenient = cls.read_leniently(value)
             if lenient is None:
                 raise
             raise with_errors_of(invalid, lambda: cls.derive(lenient)) from None

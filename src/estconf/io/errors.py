@@ -125,11 +125,10 @@ def refused(
 
 def _names_value(message: str, value: Any) -> bool:
     """Whether a message already shows the value it is about."""
-    if isinstance(value, str):
-        return bool(value) and (
-            f"'{value}'" in message or f'"{value}"' in message or message.startswith(f"{value} ")
-        )
-    return f"got {value}" in message or message.startswith(f"{value} ")
+    if isinstance(value, str):  # '' too
+        quoted = f"'{value}'" in message or f'"{value}"' in message
+        return quoted or (bool(value) and message.startswith(f"{value} "))
+    return f"got {value}" in message or f"({value!r})" in message or message.startswith(f"{value} ")
 
 
 def show_value(value: Any, limit: int = 60) -> str:

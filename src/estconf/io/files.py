@@ -295,14 +295,13 @@ def _validate(
             f"a config file holds an object (a mapping) at the top level, not {type_name(data)}",
         )
     resolved = _choose_kind(kind, data, name)
-    chosen = resolved.kind.under_profile(profile)
     kind_from = given_as if resolved.source == "given" else resolved.source
-    model = chosen.model()
+    model = resolved.kind.model()
     from estconf.io.keys import check_keys, other_document
 
     other = other_document(data, name, model)
     if other is not None:  # whatever its name says
-        raise ConfigFileError(name, document.place([other]), chosen.name, kind_from)
+        raise ConfigFileError(name, document.place([other]), resolved.kind.name, kind_from)
     errors: list[FileError] = []
     if kinds.SCHEMA_KEY in data:
         data = dict(data)
@@ -314,6 +313,8 @@ def _validate(
             errors.append(error(name, "schema_key", message, (kinds.SCHEMA_KEY,), value=schema))
     data, key_errors = check_keys(model, data, name)
     errors.extend(key_errors)
+    # Another profile accepts this file only if the file has no error of its own.
+    chosen = resolved.kind.under_profile(profile, name_others=not errors)
     from pydantic import ValidationError
 
     try:

@@ -70,8 +70,11 @@ class Kind:
     model_path: str
     markers: frozenset[str]
     description: str
-    checks: tuple[str | Callable[[BaseModel], object], ...] = ()
+    checks: tuple[str | Callable[[Any], object], ...] = ()
     """Checks run on the model: ``module:function`` paths, or functions."""
+    checks_read_data: bool = False
+    """Whether the checks are given the file's data rather than the model (a profile's
+    reader sees how each value was written: a task index ``"1"`` or ``1``)."""
 
     @property
     def schema_id(self) -> str:
@@ -83,20 +86,27 @@ class Kind:
         """The name of the file this kind's JSON Schema is written to."""
         return f"{self.name}.schema.json"
 
-    def under_profile(self, profile: str | None) -> Kind:
+    def under_profile(self, profile: str | None, *, name_others: bool = True) -> Kind:
         """This kind checked for the reader ``profile`` names (SPEC §9), if it is TF_CONFIG.
 
         A TF_CONFIG file under a profile is checked with that reader's rules
         for its own task and every task of its cluster, in place of the
         estimator's rules for its task alone; other kinds are unchanged.
+        ``name_others`` false: the Estimator's errors do not name the profiles
+        that accept the TF_CONFIG, for a file with errors of its own besides.
         """
-        if profile is None or self.name != "tf_config":
+        if self.name != "tf_config" or (profile is None and name_others):
             return self
-        from estconf.profiles import check_profile
+        from estconf.profiles import check_profile, check_tf_config_file
 
-        return dataclasses.replace(
-            self, checks=(functools.partial(check_profile, profile=profile),)
-        )
+        check: Callable[[Any], object]
+        if profile is not None:
+            check = functools.partial(check_profile, profile=profile, name_others=name_others)
+        elif self.checks == _TF_CONFIG_CHECKS:
+            check = functools.partial(check_tf_config_file, name_others=False)
+        else:
+            return self  # checks of its own
+        return dataclasses.replace(self, checks=(check,), checks_read_data=True)
 
     def model(self) -> type[BaseModel]:
         """Import and return the model class of this kind."""
@@ -111,10 +121,8 @@ class Kind:
         """
         result = self.model().model_validate(data, strict=True)
         for check in self.checks:
-            run: Callable[[BaseModel], object] = (
-                _resolve(check) if isinstance(check, str) else check
-            )
-            run(result)
+            run: Callable[[Any], object] = _resolve(check) if isinstance(check, str) else check
+            run(data if self.checks_read_data else result)
         return result
 
 
@@ -195,6 +203,9 @@ _TPU_CONFIG_KEYS = frozenset(
     }
 )
 
+_TF_CONFIG_CHECKS: tuple[str, ...] = ("estconf.profiles:check_tf_config_file",)
+"""The Estimator's rules for a TF_CONFIG file's own task, naming the profiles that accept it."""
+
 KINDS: dict[str, Kind] = {
     "tpu_run_config": Kind(
         name="tpu_run_config",
@@ -225,7 +236,8 @@ KINDS: dict[str, Kind] = {
         markers=TF_CONFIG_KEYS,
         description="The TF_CONFIG environment variable of a distributed job, checked "
         "with the rules tf.estimator.RunConfig applies to it.",
-        checks=("estconf._distributed:check_tf_config_file",),
+        checks=_TF_CONFIG_CHECKS,
+        checks_read_data=True,
     ),
 }
 """The kinds, in the order :func:`detect` tries them."""

@@ -58,8 +58,9 @@ _OTHER_TASK = re.compile(r"task ([^:\s]+):\d+ of this cluster")
 # MultiWorkerMirroredStrategy's words for a pod of a job it does not run (a ps)
 _NO_TASK_ID = re.compile(r"no id for task_type '([^']+)'")
 _HINTS: Final = {
-    "missing_chief": "an Estimator job needs one Chief replica (replicas: 1): add one; a job of "
-    "workers only is right for MultiWorkerMirroredStrategy: check it with --profile mwms",
+    "missing_chief": "tf.estimator.RunConfig without train_distribute needs one Chief replica "
+    "(replicas: 1): add one; a job of workers only is right for MultiWorkerMirroredStrategy, or "
+    "for an Estimator given train_distribute: check it with --profile mwms",
     "multiple_chiefs": "set replicas: 1 on the Chief (or Master)",
     "chief_with_master": "keep one of Chief and Master",
     "evaluator_with_master": "rename Master to Chief: an evaluator needs a Chief",
@@ -74,8 +75,10 @@ _HINTS: Final = {
 }
 # missing_chief in a job with PS replicas: the job of a ParameterServerStrategy
 _MISSING_CHIEF_PS_HINT: Final = (
-    "an Estimator job needs one Chief replica (replicas: 1): add one; a job of PS and Worker "
-    "replicas is right for ParameterServerStrategy: check it with --profile ps"
+    "tf.estimator.RunConfig without train_distribute needs one Chief replica (replicas: 1): add "
+    "one; a job of PS and Worker replicas is right for ParameterServerStrategy (--profile ps) "
+    "and for a TF1 program that starts its own tf.train.Server, as dist-mnist does "
+    "(--profile server): check it with the one it runs"
 )
 _OTHER_TASK_HINTS: Final = {
     "ps": "drop the PS replicas (MultiWorkerMirroredStrategy has no parameter servers), or "
@@ -462,10 +465,11 @@ def _node_findings(tfjob: TFJob, prediction: Prediction, node_check: NodeCheck) 
     findings = []
     for (location, code), (message, pods) in groups.items():
         other = _OTHER_TASK.search(message) or _NO_TASK_ID.search(message)
-        if other:
-            hint = _OTHER_TASK_HINTS.get(other.group(1))
-        elif prediction.dynamic_worker and code != "missing_chief":
+        if prediction.dynamic_worker:
+            # each pod's cluster is cut down for it: no profile reads every pod
             hint = _DYNAMIC_HINT
+        elif other:
+            hint = _OTHER_TASK_HINTS.get(other.group(1))
         elif code == "missing_chief" and "ps" in prediction.cluster:
             hint = _MISSING_CHIEF_PS_HINT
         else:
