@@ -473,3 +473,28 @@ def test_the_sample_finds_what_the_whole_job_does(
     # messages name the same pods; only a printed cluster may show the sample's
     for (*_, cut), (*_, full) in zip(sampled, whole, strict=True):
         assert cut.split(": ")[0] == full.split(": ")[0]
+
+
+@pytest.mark.parametrize(
+    "counts",
+    [
+        {"Worker": 3},
+        {"Worker": 1},
+        {"Worker": 2, "Evaluator": 1},
+        {"Worker": 2, "PS": 1},
+        {"Worker": 4, "PS": 2, "Evaluator": 1},
+        {"PS": 1, "Worker": 1},
+    ],
+)
+@pytest.mark.parametrize("dynamic", [False, True])
+def test_a_profile_a_hint_names_reads_every_pod(counts: dict[str, int], dynamic: bool) -> None:
+    """The hints of a job without a chief name profiles under which no pod is refused."""
+    tfjob = tfjob_for_replicas("job", counts, enable_dynamic_worker=dynamic)
+    hints = [f.hint or "" for f in check(tfjob) if "TF_CONFIG: " in f.message]
+    for profile in {p for hint in hints for p in re.findall(r"--profile (\w+)", hint)}:
+        refused = [
+            f.message
+            for f in check(tfjob, node_check=node_check_of(profile))
+            if "TF_CONFIG: " in f.message
+        ]
+        assert refused == [], (counts, dynamic, profile, hints)
