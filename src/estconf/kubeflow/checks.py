@@ -465,6 +465,7 @@ def _node_findings(tfjob: TFJob, prediction: Prediction, node_check: NodeCheck) 
     findings = []
     for (location, code), (message, pods) in groups.items():
         other = _OTHER_TASK.search(message) or _NO_TASK_ID.search(message)
+        hint: str | None
         if prediction.dynamic_worker:
             # each pod's cluster is cut down for it: no profile reads every pod
             hint = _DYNAMIC_HINT
