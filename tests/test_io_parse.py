@@ -9,6 +9,7 @@ stream: manifests, TFJobs, check-cluster's node files), by :func:`~estconf.io.pa
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -152,3 +153,31 @@ def test_a_helm_template_is_said_to_be_one(reader: str) -> None:
 def test_braces_in_a_value_that_reads_are_no_template() -> None:
     text = 'model_dir: "/m/{{ run }}"\n'
     assert parse.parse(text, "yaml", "f.yaml").data == {"model_dir": "/m/{{ run }}"}
+
+
+class TestJSONOfATFJob:
+    """A TFJob given as JSON text is read by the JSON reader: its errors, at JSON's speed."""
+
+    def test_json_errors(self) -> None:
+        [found] = refusal("read_tfjobs", '{"kind": "TFJob", "kind": "TFJob"}').errors
+        assert (found.code, found.line, found.column) == ("duplicate_key", 1, 19)
+
+    def test_yaml_flow_mappings_are_still_yaml(self) -> None:
+        assert read_tfjobs("{kind: ConfigMap}\n---\n{kind: Service}\n") == ()
+
+    def test_deep_arrays_at_json_speed(self) -> None:
+        nested = "[" * 60 + "]" * 60
+        text = '{"kind": "Service", "x": [' + ", ".join([nested] * 1000) + "]}"
+        start = time.perf_counter()
+        assert read_tfjobs(text) == ()
+        assert time.perf_counter() - start < 2  # the same text read as YAML takes ten times that
+
+
+def test_depth_is_said_once_a_document() -> None:
+    deep = "[" * 70 + "]" * 70
+    text = "{" + ", ".join(f'"k{i}": {deep}' for i in range(100)) + "}"
+    [found] = refusal("parse", text.replace('"', "")).errors  # YAML
+    assert (found.code, found.path) == ("depth", "k0[0][0][0][0][0][0][0]")
+    with pytest.raises(ConfigFileError) as info:
+        parse.parse(text, "json", "f.json")
+    assert [e.code for e in info.value.errors] == ["depth"]

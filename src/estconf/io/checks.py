@@ -175,6 +175,7 @@ def check_values(
     """
     errors: list[FileError] = []
     count = 0
+    deep = False
     stack: list[tuple[Loc, Any]] = [((), data)]
     while stack:
         path, value = stack.pop()
@@ -192,7 +193,9 @@ def check_values(
             )
             break
         if len(path) >= max_depth:
-            errors.append(too_deep(file, max_depth, path))
+            if not deep:  # said once, at the first value too deep, however many there are
+                errors.append(too_deep(file, max_depth, path))
+                deep = True
             continue
         items: list[tuple[str | int, Any]]
         if isinstance(value, dict):
