@@ -9,7 +9,6 @@ stream: manifests, TFJobs, check-cluster's node files), by :func:`~estconf.io.pa
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -161,16 +160,10 @@ class TestJSONOfATFJob:
     def test_json_errors(self) -> None:
         [found] = refusal("read_tfjobs", '{"kind": "TFJob", "kind": "TFJob"}').errors
         assert (found.code, found.line, found.column) == ("duplicate_key", 1, 19)
+        assert found.message.endswith("each key may appear once in an object")  # JSON's words
 
     def test_yaml_flow_mappings_are_still_yaml(self) -> None:
         assert read_tfjobs("{kind: ConfigMap}\n---\n{kind: Service}\n") == ()
-
-    def test_deep_arrays_at_json_speed(self) -> None:
-        nested = "[" * 60 + "]" * 60
-        text = '{"kind": "Service", "x": [' + ", ".join([nested] * 1000) + "]}"
-        start = time.perf_counter()
-        assert read_tfjobs(text) == ()
-        assert time.perf_counter() - start < 2  # the same text read as YAML takes ten times that
 
 
 def test_depth_is_said_once_a_document() -> None:
