@@ -121,8 +121,18 @@ class TestEveryProfileOnALocalTFConfig:
         assert (status, out) == (1, "")
         assert "cluster: Cluster spec must be non-empty" in err
 
+    @pytest.mark.parametrize("source", [*NO_CLUSTER, "unset"])
+    def test_server_needs_a_job_of_the_cluster(
+        self, capsys: pytest.CaptureFixture[str], source: str
+    ) -> None:
+        argv = () if source == "unset" else ("--tf-config", source)
+        status, out, err = run(capsys, "explain", *argv, "--profile", "server")
+        assert (status, out) == (1, "")
+        assert "task.type: " in err  # tf.train.Server: no job_name, or no such job
+        assert "job" in err.split("task.type: ", 1)[1]
+
     def test_one_chief_is_a_cluster_of_one_task(self, capsys: pytest.CaptureFixture[str]) -> None:
-        for profile in ("estimator", "mwms"):
+        for profile in ("estimator", "mwms", "server"):
             status, out, _ = run(capsys, "explain", "--tf-config", ONE_CHIEF, "--profile", profile)
             assert status == 0
             table = rows(out)
