@@ -260,6 +260,7 @@ def _total(out: Path) -> dict[str, Any]:
     total: dict[str, Any] = {
         "runs": 0,
         "inputs": 0,
+        "cpu_seconds": 0.0,
         "surfaces": {},
         "failures": {},
         "slowest": None,
@@ -268,6 +269,7 @@ def _total(out: Path) -> dict[str, Any]:
         with contextlib.suppress(OSError, ValueError):
             stats = json.loads(path.read_text())
             total["runs"] += stats["runs"]
+            total["cpu_seconds"] += stats.get("cpu_seconds", 0.0)
             total["inputs"] += stats["inputs"]
             for surface, count in stats["surfaces"].items():
                 total["surfaces"][surface] = total["surfaces"].get(surface, 0) + count
@@ -296,6 +298,12 @@ def _report(total: dict[str, Any], out: Path) -> None:
         f"{len(total['surfaces'])} surfaces in {total['seconds']:g} s, "
         f"engine {total['engine']}, {total['jobs']} workers, commit {total['commit']}"
     )
+    if total["runs"]:
+        each = total["cpu_seconds"] / total["runs"]
+        print(
+            f"processor time: {total['cpu_seconds']:,.0f} s, {each * 1000:.1f} ms an input "
+            f"(a million inputs: {each * 1e6 / 3600:.1f} h of processor time)"
+        )
     for surface, count in sorted(total["surfaces"].items()):
         print(f"  {count:>10,}  {surface}")
     kinds = {"crash": 0, "hang": 0, "slow": 0}
@@ -410,6 +418,8 @@ class _Worker:
         now = time.monotonic()
         if force or now - self.last_flush > FLUSH_SECONDS:
             self.last_flush = now
+            usage = resource.getrusage(resource.RUSAGE_SELF)
+            self.stats["cpu_seconds"] = round(usage.ru_utime + usage.ru_stime, 1)
             path = self.out / "stats" / f"worker-{self.index}.json"
             temporary = path.with_suffix(".tmp")
             temporary.write_text(json.dumps(self.stats))
