@@ -33,7 +33,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from estconf import RunConfig, TFConfig, files
+from estconf import RunConfig, TFConfig, deployment, files
 from estconf.cli import main
 from estconf.deployment import check_cluster, read_env_lines, read_json_lines
 from estconf.kubeflow import TFJob, check, predict, read_tfjobs
@@ -46,7 +46,8 @@ SLOW_SIZE = 150 * 1024
 HANG_SECONDS = 20.0
 """An input still running after this long is stopped and counted as a hang."""
 
-PROFILES = ("estimator", "mwms", "ps")
+PROFILES = tuple(deployment.PROFILES)
+"""Every reader a TF_CONFIG may be checked for (``--profile``)."""
 
 
 class Hang(BaseException):
@@ -223,6 +224,9 @@ CLI: dict[str, Callable[[Input, Path], None]] = {
     "estconf validate --profile ps --format json": _cli(
         "validate", "--profile", "ps", "--format", "json", "{}"
     ),
+    "estconf validate --profile server --format github": _cli(
+        "validate", "--profile", "server", "--format", "github", "{}"
+    ),
     "estconf validate -": _cli_stdin("validate", "--input-format", "{format}", "-v", "-"),
     "estconf validate (pyproject.toml)": _validate_under_pyproject,
     "estconf explain --tf-config": _cli("explain", "--tf-config", "{}"),
@@ -234,6 +238,9 @@ CLI: dict[str, Callable[[Input, Path], None]] = {
     ),
     "estconf explain --tf-config --profile ps --format json": _cli(
         "explain", "--tf-config", "{}", "--profile", "ps", "--format", "json"
+    ),
+    "estconf explain --tf-config --profile server": _cli(
+        "explain", "--tf-config", "{}", "--profile", "server"
     ),
     "estconf explain --tf-config --readers": _cli("explain", "--tf-config", "{}", "--readers"),
     "estconf explain --config": _cli("explain", "--config", "{}", "--format", "json"),
@@ -250,6 +257,9 @@ CLI: dict[str, Callable[[Input, Path], None]] = {
     "estconf check-cluster --profile mwms": _cli("check-cluster", "--profile", "mwms", "{}"),
     "estconf check-cluster --profile ps --format json": _cli(
         "check-cluster", "--profile", "ps", "--format", "json", "{}"
+    ),
+    "estconf check-cluster --profile server --format github": _cli(
+        "check-cluster", "--profile", "server", "--format", "github", "{}"
     ),
     "estconf check-cluster -": _cli_stdin("check-cluster", "-"),
 }
