@@ -782,3 +782,39 @@ def test_a_profile_named_by_an_error_accepts_the_file(
     for profile in {p for hint in hints for p in re.findall(r"--profile (\w+)", hint)}:
         status, again, _ = run(capsys, "validate", "--profile", profile, path)
         assert status == 0, (path, profile, again)
+
+
+DIST_MNIST_WORKER = {
+    "cluster": {"ps": ["ps-0:2222"], "worker": ["worker-0:2222", "worker-1:2222"]},
+    "task": {"type": "worker", "index": 1},
+}
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("validate", "--profile", "server", "{file}"),
+        ("explain", "--profile", "server", "--tf-config", "{file}"),
+        ("check-cluster", "--profile", "server", "{nodes}"),
+        ("tf-config", "--profile", "server", "--job", "mnist", "--worker", "2", "--ps", "1"),
+    ],
+)
+def test_every_tf_config_command_takes_the_server_profile(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: tuple[str, ...]
+) -> None:
+    """A TF1 program's PS and Worker cluster, which the Estimator refuses for want of a chief."""
+    file = tmp_path / "tf_config.json"
+    file.write_text(json.dumps(DIST_MNIST_WORKER))
+    nodes = tmp_path / "nodes.jsonl"
+    cluster = DIST_MNIST_WORKER["cluster"]
+    nodes.write_text(
+        "".join(
+            json.dumps({"cluster": cluster, "task": {"type": job, "index": index}}) + "\n"
+            for job, index in [("ps", 0), ("worker", 0), ("worker", 1)]
+        )
+    )
+    given = [arg.format(file=file, nodes=nodes) for arg in argv]
+    status, out, err = run(capsys, *given)
+    assert status == 0, (out, err)
+    estimator = [arg for arg in given if arg not in ("--profile", "server")]
+    assert run(capsys, *estimator)[0] == 1
