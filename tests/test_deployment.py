@@ -757,3 +757,17 @@ def test_a_node_whose_text_holds_a_lone_surrogate_is_a_finding() -> None:
     [finding] = [f for f in report.findings if f.code == "json_invalid"]
     assert finding.nodes == ("b",)
     assert "a string holds \\ud800, half of a UTF-16 surrogate pair" in finding.message
+
+
+class TestServerProfile:
+    """A TF1 program's tf.train.Server: any jobs, each node's task a task of the cluster."""
+
+    def test_a_job_of_any_jobs(self) -> None:
+        assert check_cluster(job(), profile="server").valid
+
+    def test_an_index_written_as_a_string(self) -> None:
+        nodes = job()
+        nodes[0] = ("chief-0", node("chief", "0"))
+        finding = only(check_cluster(nodes, profile="server"), "task_index_type")
+        assert (finding.nodes, finding.profile) == (("chief-0",), "server")
+        assert check_cluster(nodes, profile="estimator").valid

@@ -312,6 +312,7 @@ class _Checker:
             if cluster.spec is not None:
                 name = self.profile.name
                 problems.extend((problem, name) for problem in self.profile.check_node(tf_config))
+                problems.extend((problem, name) for problem in self.profile.check_written(raw))
         self.node_checks[(cluster.number, rest_key)] = problems
         return problems
 

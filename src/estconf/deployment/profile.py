@@ -25,9 +25,9 @@ this way from the models of :mod:`estconf.distribute`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from pydantic import ValidationError
 
@@ -75,6 +75,15 @@ class Profile(Protocol):
         """
         ...
 
+    def check_written(self, data: Mapping[str, Any]) -> Sequence[Problem]:
+        """Return what is wrong with how one node's TF_CONFIG writes its values.
+
+        ``data`` is the node's TF_CONFIG as written (a JSON object), for a
+        reader that takes a value as written where the model has read it
+        (``tf.train.Server`` refuses a task index ``"1"``).
+        """
+        ...
+
 
 def problems_of(error: ValidationError, root: tuple[str, ...] = ()) -> list[Problem]:
     """Turn a validation error into problems, one per error it holds.
@@ -105,12 +114,14 @@ class ReaderProfile:
         error_root: where the TF_CONFIG sits in the reader's model
             (``("tf_config",)`` for the models of :mod:`estconf.distribute`);
             dropped from the start of the locations of its errors.
+        written_reader: optionally, checks a node's TF_CONFIG as written.
     """
 
     name: str
     reader: Callable[[TFConfig], object]
     cluster_reader: Callable[[ClusterSpec], object] | None = None
     error_root: tuple[str, ...] = ()
+    written_reader: Callable[[Mapping[str, Any]], object] | None = None
 
     def check_cluster(self, cluster: ClusterSpec) -> Sequence[Problem]:
         """Run ``cluster_reader`` on ``cluster``, if there is one."""
@@ -126,6 +137,16 @@ class ReaderProfile:
         """Run ``reader`` on ``tf_config``."""
         try:
             self.reader(tf_config)
+        except ValidationError as error:
+            return problems_of(error, self.error_root)
+        return ()
+
+    def check_written(self, data: Mapping[str, Any]) -> Sequence[Problem]:
+        """Run ``written_reader`` on the TF_CONFIG as written, if there is one."""
+        if self.written_reader is None:
+            return ()
+        try:
+            self.written_reader(data)
         except ValidationError as error:
             return problems_of(error, self.error_root)
         return ()

@@ -17,6 +17,7 @@ from __future__ import annotations
 from estconf._distributed import derive_distributed
 from estconf.deployment.profile import Profile, ReaderProfile
 from estconf.distribute import MultiWorkerConfig, ParameterServerConfig, ServerConfig
+from estconf.distribute.server import check_index_as_written
 from estconf.tf_config import TFConfig
 
 __all__ = ["ESTIMATOR", "MWMS", "PROFILES", "PS", "SERVER", "profile_named"]
@@ -41,7 +42,9 @@ def _server(tf_config: TFConfig) -> ServerConfig:
     return ServerConfig(tf_config=tf_config)
 
 
-SERVER = ReaderProfile("server", _server, error_root=("tf_config",))
+SERVER = ReaderProfile(
+    "server", _server, error_root=("tf_config",), written_reader=check_index_as_written
+)
 """``tf.train.Server`` in a TF1 program: any jobs; the task must be a task of the cluster."""
 
 ESTIMATOR = ReaderProfile("estimator", derive_distributed)

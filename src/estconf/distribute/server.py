@@ -34,7 +34,7 @@ from estconf.cluster import ClusterSpec
 from estconf.distribute._strategy import StrategyConfig
 from estconf.tf_config import Task, TFConfig, parse_as_tensorflow
 
-__all__ = ["ServerConfig", "read_like_server"]
+__all__ = ["ServerConfig", "check_index_as_written", "read_like_server"]
 
 GRPC: Final = "grpc://"
 """The scheme of a server's target."""
@@ -151,6 +151,16 @@ def _raw_index_errors(data: Any, title: str) -> Errors:
             {"index": repr(index), "kind": kind, "written": written},
         )
     return errors
+
+
+def check_index_as_written(tf_config: Mapping[str, Any]) -> None:
+    """A ``TF_CONFIG`` object's task index is written as an integer, as the ``ServerDef`` takes it.
+
+    Raises:
+        pydantic.ValidationError: ``task_index_type``, located at ``tf_config.task.index``.
+    """
+    errors = _raw_index_errors({"tf_config": tf_config}, ServerConfig.__name__)
+    errors.raise_if_any()
 
 
 class ServerConfig(StrategyConfig[_Server]):
