@@ -312,7 +312,9 @@ class _Checker:
             if cluster.spec is not None:
                 name = self.profile.name
                 problems.extend((problem, name) for problem in self.profile.check_node(tf_config))
-                problems.extend((problem, name) for problem in self.profile.check_written(raw))
+                written = getattr(self.profile, "check_written", None)  # optional
+                if written is not None:
+                    problems.extend((problem, name) for problem in written(raw))
         self.node_checks[(cluster.number, rest_key)] = problems
         return problems
 

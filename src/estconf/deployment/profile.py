@@ -51,7 +51,14 @@ class Problem(NamedTuple):
 
 
 class Profile(Protocol):
-    """A reader of TF_CONFIG that nodes are checked for."""
+    """A reader of TF_CONFIG that nodes are checked for.
+
+    A profile may also have ``check_written(data) -> Sequence[Problem]``,
+    called with each distinct node's TF_CONFIG as written (a JSON object),
+    for a reader that takes a value as written where the model has read it
+    (``tf.train.Server`` refuses a task index ``"1"``), as
+    :class:`ReaderProfile` has.
+    """
 
     @property
     def name(self) -> str:
@@ -72,15 +79,6 @@ class Profile(Protocol):
 
         Called once per distinct node config; ``tf_config.cluster`` is the
         validated cluster shared by every node that has it.
-        """
-        ...
-
-    def check_written(self, data: Mapping[str, Any]) -> Sequence[Problem]:
-        """Return what is wrong with how one node's TF_CONFIG writes its values.
-
-        ``data`` is the node's TF_CONFIG as written (a JSON object), for a
-        reader that takes a value as written where the model has read it
-        (``tf.train.Server`` refuses a task index ``"1"``).
         """
         ...
 
