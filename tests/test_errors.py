@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from pydantic import ValidationError
+from pydantic import ConfigDict, Field, ValidationError
 from pydantic_core import PydanticCustomError
 
-from estconf._errors import Errors, fail
+from estconf._errors import Errors, KnownKeys, fail
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "estconf"
 PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)([!:][^{}]*)?\}(?!\})")
@@ -294,3 +294,25 @@ def test_errors_raises_every_error_at_once_with_its_context_filled() -> None:
         ("b", "second", ("y",)),
     ]
     assert fail("T", "c", "got {n}", ("z",), 3, {"n": 3}).errors()[0]["msg"] == "got 3"
+
+
+class _Counted(KnownKeys):
+    model_config = ConfigDict(extra="forbid")
+
+    count: int = Field(gt=0)
+
+
+class TestKnownKeys:
+    def test_an_unknown_key_is_told_the_closest_known_one(self) -> None:
+        with pytest.raises(ValidationError) as caught:
+            _Counted.model_validate({"cuont": 1})
+        assert [error["type"] for error in caught.value.errors()] == ["missing", "unknown_key"]
+        assert "did you mean 'count'?" in str(caught.value)
+
+    def test_other_errors_are_pydantics_own_with_their_context_and_link(self) -> None:
+        with pytest.raises(ValidationError) as caught:
+            _Counted.model_validate({"count": 0})
+        [error] = caught.value.errors()
+        assert error["type"] == "greater_than"
+        assert error["ctx"] == {"gt": 0}
+        assert error["url"].endswith("/greater_than")

@@ -509,9 +509,9 @@ def _run_one(tree: Path, mutant: Mutant, settings: Settings, cover: dict[str, ob
             timeout=timeout,
             check=False,
         )
-        outcome = {0: "survived", 1: "killed", 2: "killed", 3: "killed"}.get(
-            done.returncode, "incompetent"
-        )
+        # 5: no test collected (the map is wrong); 4 is how pytest ends when the
+        # mutant breaks the collection of the tests named
+        outcome = {0: "survived", 5: "incompetent"}.get(done.returncode, "killed")
     except subprocess.TimeoutExpired:
         outcome = "killed"
     finally:
@@ -631,7 +631,7 @@ def main(argv: list[str] | None = None) -> int:
         wanted = {
             result["ident"]
             for result in previous["results"]
-            if result["outcome"] in {"survived", "not-covered"}
+            if result["outcome"] in {"survived", "not-covered", "incompetent"}
         }
         chosen = [m for found in all_mutants.values() for m in found if m.ident in wanted]
         description = f"the survivors of: {previous['description']}"
