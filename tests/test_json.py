@@ -19,6 +19,16 @@ class TestDuplicateKeys:
         )
 
 
+class TestDepth:
+    def test_json_nested_deeper_than_python_reads_is_refused_with_its_own_code(self) -> None:
+        with pytest.raises(JSONInputError) as caught:
+            loads("[" * 100_000 + "]" * 100_000)
+        assert (caught.value.code, caught.value.message) == (
+            "json_depth",
+            "JSON is nested too deep to read",
+        )
+
+
 class TestTypeName:
     @pytest.mark.parametrize(
         ("value", "name"),

@@ -99,3 +99,15 @@ class TestOperators:
         source = 'a = "é" == "x"\nb = 1\n'
         [mutant] = [m for m in MUTANTS.mutants_of("m.py", source) if m.operator == "compare"]
         assert MUTANTS.apply(source, mutant) == 'a = "é" != "x"\nb = 1\n'
+
+    def test_a_line_outside_function_bodies_runs_on_import(self) -> None:
+        source = "@cache\ndef f(x=1):\n    return x\n\nclass C:\n    y = 2\n"
+        on_import = {
+            mutant.change: mutant.on_import for mutant in MUTANTS.mutants_of("m.py", source)
+        }
+        assert on_import == {
+            "@cache -> (removed)": True,
+            "1 -> 2": True,
+            "return x -> return None": False,
+            "2 -> 3": True,
+        }

@@ -21,6 +21,12 @@ def test_closest_needs_the_cutoff() -> None:
     assert closest("clusters", ["cluster"], cutoff=0.99) is None
 
 
+def test_closest_of_names_equally_alike_is_the_first_listed() -> None:
+    assert similarity("abd", "abc") == similarity("abd", "abe")
+    assert closest("abd", ["abc", "abe"]) == "abc"
+    assert closest("abd", ["abe", "abc"]) == "abe"
+
+
 def test_closest_prefers_the_most_alike() -> None:
     assert closest("save_checkpoint_steps", ["save_summary_steps", "save_checkpoints_steps"]) == (
         "save_checkpoints_steps"

@@ -73,6 +73,8 @@ class Mutant:
     operator: str
     original: str
     replacement: str
+    on_import: bool = False
+    """Whether the line runs when the module is imported (outside any function body)."""
 
     @property
     def ident(self) -> str:
@@ -185,8 +187,16 @@ def mutants_of(module: str, text: str) -> list[Mutant]:
     skipped = _skipped_nodes(tree)
     found: list[Mutant] = []
 
+    bodies = [
+        (node.body[0].lineno if isinstance(node.body, list) else node.body.lineno, node.end_lineno)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+    ]
+
     def add(span: tuple[int, int, int, int], operator: str, replacement: str) -> None:
-        found.append(Mutant(module, *span, operator, source.segment(*span), replacement))
+        on_import = not any(first <= span[0] <= (last or first) for first, last in bodies)
+        original = source.segment(*span)
+        found.append(Mutant(module, *span, operator, original, replacement, on_import))
 
     def swap_token(
         left: ast.AST, right: ast.AST, pattern: re.Pattern[str], new: str, operator: str
@@ -423,16 +433,16 @@ def _cover(output: str, tests: list[str]) -> int:
 def tests_for(mutant: Mutant, cover: dict[str, object]) -> list[str]:
     """The tests a mutant runs: those that run its lines.
 
-    A line that no test runs in the tests' own process (one run only while its
-    module is imported: a class body, a decorator, a constant; or one run only
-    by a command the tests start) runs every test that runs any line of its
-    module.
+    A line outside any function body (run while its module is imported: a class
+    body, a field, a decorator, a constant), and a line no test runs in the
+    tests' own process (one run only by a command the tests start), runs every
+    test that runs any line of its module.
     """
     by_line = cover["lines"].get(mutant.module, {})  # type: ignore[attr-defined]
     tests: set[str] = set()
     for line in range(mutant.line, mutant.end_line + 1):
         tests.update(context for context in by_line.get(str(line), ()) if context)
-    if not tests:
+    if mutant.on_import or not tests:
         tests = {context for contexts in by_line.values() for context in contexts if context}
     return sorted(tests)
 
