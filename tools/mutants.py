@@ -665,7 +665,10 @@ def main(argv: list[str] | None = None) -> int:
     else:
         record = {"description": description, "results": [asdict(r) for r in results]}
     last.write_text(json.dumps(record, indent=1), encoding="utf-8")
-    return _report(results, settings, description)
+    if args.retest_survivors:
+        print(f"\n{len(results)} retested; the whole run as it now stands:")
+        results = [Result(**result) for result in record["results"]]
+    return _report(results, settings, record["description"])
 
 
 if __name__ == "__main__":
