@@ -52,7 +52,16 @@ ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ROOT / "tools" / "mutants.toml"
 WORK = ROOT / ".mutants"
 SETTINGS_KEYS = frozenset(
-    {"package", "test-command", "hypothesis-profile", "sample", "seed", "fail-under", "equivalent"}
+    {
+        "package",
+        "test-command",
+        "hypothesis-profile",
+        "on-import-tests",
+        "sample",
+        "seed",
+        "fail-under",
+        "equivalent",
+    }
 )
 """What ``tools/mutants.toml`` may set: nothing in it narrows the modules."""
 
@@ -283,6 +292,8 @@ class Settings:
     fail_under: float
     equivalent: dict[str, str]
     """``"module operator | line text | change"`` -> why the mutant changes nothing."""
+    on_import_tests: tuple[str, ...] = ()
+    """Tests also run for a line outside function bodies (they read declarations)."""
 
     @classmethod
     def read(cls, path: Path = CONFIG) -> Settings:
@@ -299,6 +310,7 @@ class Settings:
             seed=raw["seed"],
             fail_under=raw["fail-under"],
             equivalent=dict(raw.get("equivalent", {})),
+            on_import_tests=tuple(raw.get("on-import-tests", ())),
         )
 
 
@@ -392,7 +404,7 @@ def coverage_map(settings: Settings, jobs: int) -> dict[str, object]:
             for line, contexts in by_line.items():
                 lines[module][line].update(contexts)
         durations.update(data["durations"])
-    return {"lines": lines, "durations": durations}
+    return {"lines": lines, "durations": durations, "on-import-tests": settings.on_import_tests}
 
 
 def _cover(output: str, tests: list[str]) -> int:
@@ -444,6 +456,8 @@ def tests_for(mutant: Mutant, cover: dict[str, object]) -> list[str]:
         tests.update(context for context in by_line.get(str(line), ()) if context)
     if mutant.on_import or not tests:
         tests = {context for contexts in by_line.values() for context in contexts if context}
+        if mutant.on_import:
+            tests.update(cover.get("on-import-tests", ()))  # type: ignore[call-overload]
     return sorted(tests)
 
 
