@@ -104,6 +104,13 @@ class TestIndexAsWritten:
         with pytest.raises(ValidationError, match="task_index_type"):
             ServerConfig.from_env({"TF_CONFIG": json.dumps(tf_config)})
 
+    def test_an_index_true_is_read_as_protobuf_reads_it(self) -> None:
+        """Refused as a bool (section 6), and as the 1 the ServerDef makes of it, with its sentence."""
+        tf_config = {"cluster": {"chief": ["h:0"]}, "task": {"type": "chief", "index": True}}
+        found = refusals(tf_config)
+        assert [code for code, _, _ in found] == ["int_type", "task_not_in_cluster"]
+        assert found[1][2].startswith("No task with index 1 in job 'chief'")
+
     def test_an_index_no_reader_takes_is_reported_once(self) -> None:
         tf_config = {"cluster": DIST_MNIST, "task": {"type": "worker", "index": "x"}}
         assert [code for code, _, _ in refusals(tf_config)] == ["int_type"]

@@ -262,6 +262,8 @@ def read_like_server(raw: Any) -> TFConfig | None:
     task = raw.get("task", {})
     if lenient is None or not isinstance(task, Mapping):
         return None
-    # As written: the server refuses a type or an index of another kind itself.
-    fields = {"type": task.get("type"), "index": task.get("index")}
+    # As written: the server refuses a type or an index of another kind itself;
+    # protobuf's int32 field takes a bool as 0 or 1.
+    index = task.get("index")
+    fields = {"type": task.get("type"), "index": int(index) if isinstance(index, bool) else index}
     return lenient.model_copy(update={"task": Task.model_construct(**fields)})
