@@ -105,7 +105,7 @@ class TestIndexAsWritten:
             ServerConfig.from_env({"TF_CONFIG": json.dumps(tf_config)})
 
     def test_an_index_true_is_read_as_protobuf_reads_it(self) -> None:
-        """Refused as a bool (section 6), and as the 1 the ServerDef makes of it, with its sentence."""
+        """Refused as a bool (section 6), and as the 1 the ServerDef makes of it."""
         tf_config = {"cluster": {"chief": ["h:0"]}, "task": {"type": "chief", "index": True}}
         found = refusals(tf_config)
         assert [code for code, _, _ in found] == ["int_type", "task_not_in_cluster"]
