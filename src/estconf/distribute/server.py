@@ -265,5 +265,8 @@ def read_like_server(raw: Any) -> TFConfig | None:
     # As written: the server refuses a type or an index of another kind itself;
     # protobuf's int32 field takes a bool as 0 or 1.
     index = task.get("index")
-    fields = {"type": task.get("type"), "index": int(index) if isinstance(index, bool) else index}
+    fields: dict[str, Any] = {
+        "type": task.get("type"),
+        "index": int(index) if isinstance(index, bool) else index,
+    }
     return lenient.model_copy(update={"task": Task.model_construct(**fields)})
