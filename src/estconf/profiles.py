@@ -201,17 +201,21 @@ def check_profile(
     if not errors:
         assert model is not None
         return model
-    suffix = ""
     valid_for: list[Profile] = []
     if profile is Profile.ESTIMATOR and name_others:
         valid_for = other_readers(tf_config, {error.code for error in errors})
-        if valid_for:
-            suffix = " (this cluster is valid for {})".format(
-                " or ".join(f"--profile {other}" for other in valid_for)
-            )
-    raise ValidationError.from_exception_data(
-        f"TF_CONFIG (profile {profile})",
-        [error.detail("" if _names_all(error, valid_for) else suffix) for error in errors],
+    raise _naming(f"TF_CONFIG (profile {profile})", errors, valid_for)
+
+
+def _naming(title: str, errors: list[_Found], valid_for: list[Profile]) -> ValidationError:
+    """The errors, each ending with the profiles that accept the TF_CONFIG (unless it names them)."""
+    suffix = ""
+    if valid_for:
+        suffix = " (this cluster is valid for {})".format(
+            " or ".join(f"--profile {other}" for other in valid_for)
+        )
+    return ValidationError.from_exception_data(
+        title, [error.detail("" if _names_all(error, valid_for) else suffix) for error in errors]
     )
 
 
@@ -246,22 +250,11 @@ def check_tf_config_file(tf_config: TFConfigInput, *, name_others: bool = True) 
     try:
         estimator_file_check(model)
     except ValidationError as refused:
-        found = refused.errors()
-        valid_for = other_readers(tf_config, {e["type"] for e in found}) if name_others else []
+        found = [_Found.of(error) for error in refused.errors()]
+        valid_for = other_readers(tf_config, {e.code for e in found}) if name_others else []
         if not valid_for:
             raise
-        suffix = " (this cluster is valid for {})".format(
-            " or ".join(f"--profile {other}" for other in valid_for)
-        )
-        raise ValidationError.from_exception_data(
-            refused.title,
-            [
-                _Found(
-                    code=e["type"], loc=tuple(e["loc"]), message=e["msg"], input=e["input"]
-                ).detail("" if all(f"--profile {p}" in e["msg"] for p in valid_for) else suffix)
-                for e in found
-            ],
-        ) from None
+        raise _naming(refused.title, found, valid_for) from None
 
 
 def _names_all(error: _Found, profiles: list[Profile]) -> bool:
