@@ -208,7 +208,7 @@ def check_profile(
 
 
 def _naming(title: str, errors: list[_Found], valid_for: list[Profile]) -> ValidationError:
-    """The errors, each ending with the profiles that accept the TF_CONFIG (unless it names them)."""
+    """The errors, each ending with the profiles that accept the TF_CONFIG, unless it names them."""
     suffix = ""
     if valid_for:
         suffix = " (this cluster is valid for {})".format(
