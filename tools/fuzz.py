@@ -536,8 +536,8 @@ def _atheris_worker(args: argparse.Namespace) -> int:
         return _encode(surfaces, names, surface, given)
 
     def test_one_input(data: bytes) -> None:
-        if time.monotonic() > deadline:
-            worker.flush(force=True)
+        if time.monotonic() > deadline or worker.stats["runs"] >= args.inputs:
+            worker.flush(force=True)  # libFuzzer's -runs does not count its seed corpus
             os._exit(0)
         surface, given = decode(data)
         worker.stats["inputs"] += 1
