@@ -10,10 +10,20 @@ from typing import Any
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from estconf import ClusterSpec, TaskType, TFConfig
-from estconf.tf_config import Task, TFConfigText, parse_json, top_level_job
+from estconf._suggest import closest
+from estconf.tf_config import (
+    JOB_NEAR_MISS,
+    TRAINING_JOBS,
+    Task,
+    TFConfigText,
+    near_miss_job,
+    parse_json,
+    top_level_job,
+)
 
 from strategies import valid_tf_configs
 
@@ -362,3 +372,10 @@ class TestLoneSurrogates:
 
     def test_a_whole_pair_is_a_character(self) -> None:
         assert parse_json('{"model_dir": "/m/\\ud83d\\ude00"}') == {"model_dir": "/m/\U0001f600"}
+
+
+@given(st.text(alphabet="abcehikmoprstvwxyzACEHIKMOPRSTVWXYZ_0123456789", max_size=12))
+def test_a_misspelled_job_is_the_closest_job(name: str) -> None:
+    """Comparing only the jobs with enough letters in common finds what comparing all finds."""
+    expected = None if name in TRAINING_JOBS else closest(name, TRAINING_JOBS, JOB_NEAR_MISS)
+    assert near_miss_job(name) == expected

@@ -9,6 +9,7 @@ rules live with the readers.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Collection, Mapping
@@ -98,7 +99,26 @@ def near_miss_job(name: str, jobs: Collection[str] = TRAINING_JOBS) -> str | Non
     """
     if name in jobs:
         return None
-    return closest(name, jobs, JOB_NEAR_MISS)
+    return _closest_job(name, tuple(jobs))
+
+
+@functools.lru_cache(maxsize=4096)
+def _closest_job(name: str, jobs: tuple[str, ...]) -> str | None:
+    """:func:`near_miss_job`, asked once per name: each task of a cluster reads its jobs again.
+
+    Two names share at most the letters they have in common, so a job with
+    too few of them cannot be alike enough: only the others are compared.
+    """
+    lowered = name.lower()
+    alike = []
+    for job in jobs:
+        needed = JOB_NEAR_MISS * (len(name) + len(job)) / 2  # letters in common, at least
+        if min(len(name), len(job)) < needed:
+            continue
+        known = job.lower()
+        if sum(min(lowered.count(c), known.count(c)) for c in set(known)) >= needed:
+            alike.append(job)
+    return closest(name, alike, JOB_NEAR_MISS) if alike else None
 
 
 def top_level_job(key: str) -> str | None:
