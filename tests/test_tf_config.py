@@ -357,6 +357,7 @@ class TestLoneSurrogates:
             ('{"cluster": {"\\udfff": ["w:1"]}}', "a key holds \\udfff"),
             ('{"model_dir": "/m/\\uD83D"}', "a string holds \\ud83d"),
             (b'{"model_dir": "\\ud800"}', "a string holds \\ud800"),
+            (b'{"model_dir": "\xed\xa0\x80"}', "a string holds \\ud800"),
             ('{"model_dir": "\ud800"}', "a string holds \\ud800"),
         ],
     )

@@ -91,9 +91,10 @@ _DECODERS: Final = {
 SURROGATE: Final = re.compile("[\ud800-\udfff]")
 """Half of a UTF-16 surrogate pair: in a string, no character at all."""
 
-# where a lone surrogate may come from in JSON text: an escape, or the character itself
+# where a lone surrogate may come from in JSON text: an escape, or the character itself (in
+# bytes, its UTF-8 form, which json.loads decodes with "surrogatepass" as TensorFlow reads it)
 _MAY_HOLD_SURROGATES: Final = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
-_MAY_HOLD_SURROGATES_BYTES: Final = re.compile(rb"\\u[dD][89a-fA-F]")
+_MAY_HOLD_SURROGATES_BYTES: Final = re.compile(rb"\\u[dD][89a-fA-F]|\xed[\xa0-\xbf]")
 
 
 def surrogate_message(text: str, what: str = "string") -> str:
