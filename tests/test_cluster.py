@@ -313,6 +313,18 @@ class TestRejected:
             ("address", ("chief", 0)),
         ]
 
+    @pytest.mark.parametrize("job", [None, 1.5])
+    def test_a_job_name_that_is_not_text_is_reported_with_the_invalid_addresses(
+        self, job: object
+    ) -> None:
+        """YAML keys can be null or a float; such a job is refused, not a crash."""
+        found = errors_of({job: [], "worker": ["h:99999"]})
+        assert [(code, loc) for code, loc, _ in found] == [
+            ("string_type", (str(job), "[key]")),
+            ("empty_job", (str(job),)),
+            ("address", ("worker", 0)),
+        ]
+
     @pytest.mark.parametrize(
         ("tasks", "loc", "address"),
         [

@@ -289,10 +289,15 @@ def _along_with_invalid_addresses(error: ValidationError, value: Any) -> Validat
     _check_addresses(found, well_formed, duplicates=False)
     if not found:
         return error
-    order = {job: position for position, job in enumerate(value)}
+    # Every error of a mapping names its job, as the key itself or, for a key
+    # that is neither a str nor an int (YAML's null, 1.5), as its str().
+    order: dict[object, int] = {}
+    for position, job in enumerate(value):
+        order.setdefault(job, position)
+        order.setdefault(str(job), position)
     details = sorted(
         details_of(error) + found.details(),
-        key=lambda detail: order[detail["loc"][0]],  # every error of a mapping names its job
+        key=lambda detail: order.get(detail["loc"][0], len(order)),
     )
     return ValidationError.from_exception_data(error.title, details)
 
