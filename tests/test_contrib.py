@@ -439,6 +439,10 @@ class TestCountsAndChief:
 
 
 class TestRunConfigArguments:
+    def test_the_schema_says_tf_random_seed_is_an_integer(self) -> None:
+        schema = RunConfig.model_json_schema()["properties"]["tf_random_seed"]
+        assert schema["anyOf"] == [{"type": "integer"}, {"type": "null"}]
+
     def test_defaults(self) -> None:
         config = make()
         assert config.master == ""

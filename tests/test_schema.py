@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator
 from estconf import RunConfig, TPURunConfig
 from estconf.files import ConfigFileError, loads
 from estconf.io import files as io_files
-from estconf.schema import DIALECT, KINDS, dumps, json_schema, schema_id, write_schemas
+from estconf.schema import DIALECT, KINDS, _tidy, dumps, json_schema, schema_id, write_schemas
 
 from strategies import (
     run_config_documents,
@@ -255,3 +255,17 @@ def test_the_schema_key_is_allowed_in_every_kind_by_schema_and_models(kind: str)
         assert (loaded.kind, loaded.kind_from) == (kind, "$schema")
         assert type(loaded.model) is type(files.loads(json.dumps(valid), "json", kind))
     assert list(VALIDATORS[kind].iter_errors({"$schema": 1, **valid})) != []
+
+
+def test_descriptions_are_plain_text_at_any_depth_in_lists_too() -> None:
+    node: dict[str, Any] = {
+        "description": "Use ``a``.",
+        "anyOf": [{"description": "See :class:`~estconf.RunConfig`.\n\nExample:\n  x"}],
+        "properties": {"b": {"items": [{"description": "``b``"}]}},
+    }
+    _tidy(node)
+    assert node == {
+        "description": "Use `a`.",
+        "anyOf": [{"description": "See `estconf.RunConfig`."}],
+        "properties": {"b": {"items": [{"description": "`b`"}]}},
+    }

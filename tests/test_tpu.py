@@ -296,6 +296,15 @@ class TestInitialInfeedSleepSecs:
             )
         ]
 
+    def test_an_empty_string_is_no_number_of_seconds(self) -> None:
+        assert errors_of(initial_infeed_sleep_secs="") == [
+            (
+                "type",
+                ("initial_infeed_sleep_secs",),
+                "initial_infeed_sleep_secs should be a number of seconds, got ''",
+            )
+        ]
+
     @pytest.mark.parametrize(
         ("value", "code"), [(True, "int_type"), (False, "int_type"), ("", "type")]
     )
@@ -1274,6 +1283,15 @@ class TestClusterResolver:
             )
         ]
 
+    def test_the_conflicting_cluster_def_is_reported_as_json(self) -> None:
+        with pytest.raises(ValidationError) as caught:
+            RunConfig(
+                cluster=Resolver(RESOLVED), session_config={"cluster_def": RESOLVED_CLUSTER_DEF}
+            )
+        [error] = caught.value.errors()
+        assert error["type"] == "cluster_def_conflict"
+        assert error["input"] == RESOLVED_CLUSTER_DEF
+
     def test_a_cluster_def_is_fine_without_one(self) -> None:
         config = RunConfig(session_config={"cluster_def": RESOLVED_CLUSTER_DEF})
         assert session_json(config) == {"cluster_def": RESOLVED_CLUSTER_DEF}
@@ -1282,6 +1300,8 @@ class TestClusterResolver:
         ("cluster", "code", "loc"),
         [
             (object(), "cluster_resolver", ("cluster",)),
+            (SimpleNamespace(master=lambda: "grpc://w0:1"), "cluster_resolver", ("cluster",)),
+            (SimpleNamespace(cluster_spec=lambda: RESOLVED), "cluster_resolver", ("cluster",)),
             (Resolver({"worker": ["no port"]}), "address", ("cluster", "worker", 0)),
             (Resolver(RESOLVED, master=None), "string_type", ("cluster",)),
         ],
