@@ -302,6 +302,23 @@ def test_double_refusals(given: Any, code: str) -> None:
     assert error["loc"] == ("gpu_options", "per_process_gpu_memory_fraction")
 
 
+def test_what_is_no_number_is_named() -> None:
+    with pytest.raises(ValidationError) as info:
+        ConfigProto.model_validate({"gpu_options": {"per_process_gpu_memory_fraction": [1]}})
+    (error,) = info.value.errors()
+    assert (error["type"], error["msg"]) == ("float_type", "Input should be a number, got [1]")
+
+
+def test_a_float_out_of_range_names_its_kind_and_largest_magnitude() -> None:
+    bad = {"gpu_options": {"experimental": {"virtual_devices": [{"memory_limit_mb": [1e39]}]}}}
+    with pytest.raises(ValidationError) as info:
+        ConfigProto.model_validate(bad)
+    (error,) = info.value.errors()
+    assert error["msg"] == (
+        "float value out of range (largest magnitude 3.4028234663852886e+38): 1e+39"
+    )
+
+
 def test_float32_range() -> None:
     largest = float.fromhex("0x1.fffffep+127")
     data = {"gpu_options": {"experimental": {"virtual_devices": [{"memory_limit_mb": [largest]}]}}}
@@ -369,6 +386,16 @@ def test_bytes_refusals(given: Any) -> None:
     with pytest.raises(ValidationError) as info:
         AttrValue.model_validate({"s": given})
     assert info.value.errors()[0]["type"] in ("base64", "bytes_type")
+
+
+def test_text_that_is_no_base64_is_quoted() -> None:
+    with pytest.raises(ValidationError) as info:
+        AttrValue.model_validate({"s": "a=bc"})
+    (error,) = info.value.errors()
+    assert (error["type"], error["msg"]) == (
+        "base64",
+        "Input should be base64 text (standard or URL-safe alphabet, padding optional), got 'a=bc'",
+    )
 
 
 # --- enums -------------------------------------------------------------------------
