@@ -128,8 +128,29 @@ class TestEveryProfileOnALocalTFConfig:
         argv = () if source == "unset" else ("--tf-config", source)
         status, out, err = run(capsys, "explain", *argv, "--profile", "server")
         assert (status, out) == (1, "")
-        assert "task.type: " in err  # tf.train.Server: no job_name, or no such job
-        assert "job" in err.split("task.type: ", 1)[1]
+        where = "task: " if source.endswith("tf_config_empty.json") else "task.type: "
+        assert where in err  # tf.train.Server: no job_name, or no such job
+        assert "job" in err.split(where, 1)[1]
+
+    @pytest.mark.parametrize(
+        "tf_config",
+        [
+            # tf.train.Server hands the index to an int32 field: "1" is refused.
+            {"cluster": {"worker": ["a:1", "b:2"]}, "task": {"type": "worker", "index": "1"}},
+            {"cluster": {"worker": ["a:1", "b:2"]}, "task": {"type": "worker", "index": 7}},
+            {},
+        ],
+    )
+    def test_server_reports_what_validate_reports(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path, tf_config: dict[str, Any]
+    ) -> None:
+        """explain --profile server reads the file as written, as validate does."""
+        path = tmp_path / "node.tf_config.json"
+        path.write_text(json.dumps(tf_config))
+        validated = run(capsys, "validate", "--profile", "server", str(path))
+        explained = run(capsys, "explain", "--profile", "server", "--tf-config", str(path))
+        assert validated[0] == explained[0] == 1
+        assert explained[2] == validated[1]  # validate reports on stdout, explain on stderr
 
     def test_one_chief_is_a_cluster_of_one_task(self, capsys: pytest.CaptureFixture[str]) -> None:
         for profile in ("estimator", "mwms", "server"):

@@ -33,6 +33,8 @@ from estconf.cli._common import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from estconf import RunConfig, TFConfig
     from estconf.cli._common import Limits
 
@@ -235,6 +237,23 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _as_written_checks(args: argparse.Namespace) -> tuple[Callable[[Any], object], ...]:
+    """The profile's check of the file's data, where the profile reads more than a ``TFConfig``.
+
+    ``server`` also reads how the task index is written (``"1"`` is refused
+    by the ``ServerDef``), which a ``TFConfig`` no longer shows; for it the
+    data is checked as ``validate --profile server`` checks it.
+    """
+    import functools
+
+    from estconf.deployment.readers import profile_named
+    from estconf.profiles import check_profile
+
+    if args.readers or getattr(profile_named(args.profile), "written_reader", None) is None:
+        return ()
+    return (functools.partial(check_profile, profile=args.profile),)
+
+
 def _tf_config_only(args: argparse.Namespace, limits: Limits) -> tuple[TFConfig, str]:
     """The TF_CONFIG to explain, read as ``TFConfig`` alone: no reader's rules yet."""
     import dataclasses
@@ -243,7 +262,9 @@ def _tf_config_only(args: argparse.Namespace, limits: Limits) -> tuple[TFConfig,
     from estconf.io import kinds
     from estconf.io.report import Result
 
-    plain = dataclasses.replace(kinds.get("tf_config"), checks=())
+    plain = dataclasses.replace(
+        kinds.get("tf_config"), checks=_as_written_checks(args), checks_read_data=True
+    )
     name = args.tf_config
     try:
         fmt = None if name is None else format_for(name, args.input_format)
