@@ -250,6 +250,25 @@ class TestFromATFJob:
         assert (status, out) == (2, "")
         assert "the TF_CONFIGs of its 100,001 pods would take " in err
 
+    @pytest.mark.parametrize(
+        ("argv", "status", "where"),
+        [
+            (["tf-config", "--tfjob", "tests/data/kubeflow/int32_max_replicas.yaml"], 1, ""),
+            (["tf-config", "--job", "big", "--chief", "1", "--worker", str(2**31 - 1)], 2, "big"),
+            (["explain", "--tf-config", "tests/data/kubeflow/int32_max_replicas.yaml"], 2, ""),
+        ],
+    )
+    def test_a_cluster_too_large_to_build_is_refused_whatever_max_size(
+        self, argv: list[str], status: int, where: str
+    ) -> None:
+        """A larger --max-size lets one pod's TF_CONFIG through, not 2**31 addresses."""
+        started = time.perf_counter()
+        found = run(*argv, "--max-size", str(10**30), "--task", "worker:0")
+        assert time.perf_counter() - started < 2
+        assert found[:2] == (status, "")
+        assert "the TFJob's cluster has 2,147,483,648 pods, more than the 1,000,000" in found[2]
+        assert where in found[2]
+
     def test_one_task_of_a_large_job(self) -> None:
         argv = ("tf-config", "--job", "big", "--chief", "1", "--worker", "3000")
         status, out, _ = run(*argv, "--task", "worker:2999", "--max-size", "200000")

@@ -166,7 +166,10 @@ def _chosen(
             )
         task = found
     assert task is not None
-    pods = predict(tfjob, task=task).pods
+    try:
+        pods = predict(tfjob, task=task).pods
+    except ValueError as exc:  # a cluster too large to build
+        raise UsageError(f"{name}: {exc}; estconf validate checks a job of any size") from None
     if not pods:
         raise UsageError(
             f"{name}: the TFJob {job_name!r} has no task {task[0]}:{task[1]}: its tasks are "

@@ -324,7 +324,10 @@ def _from_replicas(args: argparse.Namespace) -> int:
         return EXIT_INVALID
     operator = Operator(cluster_domain=args.cluster_domain)
     _refuse_too_large(tfjob_size(tfjob, operator=operator, task=args.task), args, name)
-    prediction = predict(tfjob, operator=operator, task=args.task)
+    try:
+        prediction = predict(tfjob, operator=operator, task=args.task)
+    except ValueError as exc:  # a cluster too large to build
+        raise UsageError(f"{name}: {exc}; estconf validate checks a job of any size") from None
     outputs = _predicted(prediction, args)
     if outputs:
         try:

@@ -160,6 +160,9 @@ class Prediction(BaseModel):
         return {(pod.task_type, pod.index): pod for pod in self.pods}
 
 
+MAX_PODS: Final = 1_000_000
+"""The pods of a cluster :func:`predict` builds at most, unless told otherwise."""
+
 SAMPLE_SIZE: Final = 16
 """The pods of each replica type :func:`predict_sample` keeps: its first 15 and its last."""
 
@@ -171,6 +174,7 @@ def predict(
     namespace: str | None = None,
     operator: Operator | None = None,
     task: tuple[str, int] | None = None,
+    max_pods: int | None = MAX_PODS,
 ) -> Prediction:
     """Predict every pod's ``TF_CONFIG`` as the operator will write it.
 
@@ -189,13 +193,24 @@ def predict(
         operator: The operator's release and cluster domain.
         task: Only the pod of this task (``("worker", 3)``), none if no pod
             is; the cluster stays whole.
+        max_pods: The most pods the cluster may have (``None``: no bound).
+            Every pod's address is built, even for one ``task``, so a
+            manifest of a few bytes (``replicas: 2147483647``) would exhaust
+            the memory.
 
     Raises:
-        ValueError: the job has no name, the names or namespaces disagree, or
+        ValueError: the job has no name, the names or namespaces disagree,
             two keys name one replica type so that the operator's result
-            depends on its map order.
+            depends on its map order, or the cluster has more than
+            ``max_pods`` pods.
     """
     plan = layout(tfjob, name=name, namespace=namespace, operator=operator)
+    pods = sum(job.replicas for job in plan.cluster_jobs.values())
+    if max_pods is not None and pods > max_pods:
+        raise ValueError(
+            f"the TFJob's cluster has {pods:,} pods, more than the {max_pods:,} a prediction "
+            "builds (max_pods)"
+        )
     return _predict(plan, None, task)
 
 
