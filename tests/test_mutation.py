@@ -111,3 +111,8 @@ class TestOperators:
             "return x -> return None": False,
             "2 -> 3": True,
         }
+
+    def test_the_test_files_named_after_a_module(self) -> None:
+        assert MUTANTS.mirrors("contrib/run_config.py") == ["tests/test_contrib.py"]
+        assert MUTANTS.mirrors("_json.py") == ["tests/test_json.py"]
+        assert "tests/test_distribute_resolver.py" in MUTANTS.mirrors("distribute/resolver.py")

@@ -445,20 +445,37 @@ def _cover(output: str, tests: list[str]) -> int:
 def tests_for(mutant: Mutant, cover: dict[str, object]) -> list[str]:
     """The tests a mutant runs: those that run its lines.
 
-    A line outside any function body (run while its module is imported: a class
-    body, a field, a decorator, a constant), and a line no test runs in the
-    tests' own process (one run only by a command the tests start), runs every
-    test that runs any line of its module.
+    A line run while its module is imported (outside function bodies: a class
+    body, a field, a decorator, a constant; or run on import by a function that
+    builds a type), and a line no test runs in the tests' own process (one run
+    only by a command the tests start), runs every test that runs any line of
+    its module; a line run on import also runs ``on-import-tests`` and the test
+    files named after its module (``mirrors``), which may test declarations
+    without running a line of the module.
     """
     by_line = cover["lines"].get(mutant.module, {})  # type: ignore[attr-defined]
-    tests: set[str] = set()
-    for line in range(mutant.line, mutant.end_line + 1):
-        tests.update(context for context in by_line.get(str(line), ()) if context)
-    if mutant.on_import or not tests:
-        tests = {context for contexts in by_line.values() for context in contexts if context}
-        if mutant.on_import:
+    lines = range(mutant.line, mutant.end_line + 1)
+    contexts = {context for line in lines for context in by_line.get(str(line), ())}
+    tests = contexts - {""}
+    on_import = mutant.on_import or "" in contexts
+    if on_import or not tests:
+        tests = {test for found in by_line.values() for test in found if test}
+        if on_import:
             tests.update(cover.get("on-import-tests", ()))  # type: ignore[call-overload]
+            tests.update(mirrors(mutant.module))
     return sorted(tests)
+
+
+def mirrors(module: str) -> list[str]:
+    """The test files named after a module's package or module: ``tests/test_<name>*.py``.
+
+    ``contrib/run_config.py`` has ``tests/test_contrib.py``, ``_json.py``
+    ``tests/test_json.py``, ``distribute/resolver.py`` every
+    ``tests/test_distribute*.py``.
+    """
+    name = module.split("/", 1)[0].removesuffix(".py").lstrip("_")
+    found = sorted((ROOT / "tests").glob(f"test_{name}*.py"))
+    return [path.relative_to(ROOT).as_posix() for path in found]
 
 
 # --- running -------------------------------------------------------------------------------
