@@ -438,6 +438,12 @@ class TestCountsAndChief:
         assert msg.endswith("remove it or make it agree")
 
 
+def test_the_dump_schema_describes_the_derived_properties() -> None:
+    schema = ClusterConfig.model_json_schema(mode="serialization")["properties"]["is_chief"]
+    assert schema["description"] == "Whether this task is the chief."
+    assert schema["readOnly"] is True
+
+
 class TestRunConfigArguments:
     def test_the_schema_says_tf_random_seed_is_an_integer(self) -> None:
         schema = RunConfig.model_json_schema()["properties"]["tf_random_seed"]
