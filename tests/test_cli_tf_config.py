@@ -266,7 +266,7 @@ class TestFromATFJob:
         found = run(*argv, "--max-size", str(10**30), "--task", "worker:0")
         assert time.perf_counter() - started < 2
         assert found[:2] == (status, "")
-        assert "the TFJob's cluster has 2,147,483,648 pods, more than the 1,000,000" in found[2]
+        assert "the TFJob's cluster has 2,147,483,648 pods, more than the 100,000" in found[2]
         assert where in found[2]
 
     def test_one_task_of_a_large_job(self) -> None:

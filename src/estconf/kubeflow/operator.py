@@ -160,7 +160,7 @@ class Prediction(BaseModel):
         return {(pod.task_type, pod.index): pod for pod in self.pods}
 
 
-MAX_PODS: Final = 1_000_000
+MAX_PODS: Final = 100_000
 """The pods of a cluster :func:`predict` builds at most, unless told otherwise."""
 
 SAMPLE_SIZE: Final = 16
