@@ -57,6 +57,19 @@ class TestTheTask:
         assert (code, loc) == ("task_not_in_cluster", ("tf_config", "task", "index"))
         assert msg.startswith(f"No task with index {index} in job 'worker'")
 
+    @pytest.mark.parametrize(
+        ("task", "value"),
+        [({"type": "chief", "index": 0}, "chief"), ({"type": "worker", "index": 5}, 5)],
+    )
+    def test_the_error_shows_the_value_it_is_placed_at(
+        self, task: dict[str, Any], value: object
+    ) -> None:
+        """A missing job shows the job name; a missing task of a job shows the index."""
+        with pytest.raises(ValidationError) as refused:
+            ServerConfig(tf_config={"cluster": DIST_MNIST, "task": task})
+        [error] = refused.value.errors()
+        assert (error["type"], error["input"]) == ("task_not_in_cluster", value)
+
     def test_a_hole_of_a_sparse_job(self) -> None:
         cluster = {"worker": {"0": "w:0", "2": "w:2"}}
         [(code, _, _)] = refusals({"cluster": cluster, "task": {"type": "worker", "index": 1}})

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from pydantic import BaseModel
 
 from estconf import TFConfig
-from estconf.distribute import MultiWorkerConfig, ParameterServerConfig
+from estconf.distribute import (
+    MultiWorkerConfig,
+    ParameterServerConfig,
+    ServerConfig,
+    SlurmClusterResolver,
+)
 from estconf.distribute._strategy import StrategyConfig
 
 
@@ -20,3 +26,17 @@ def test_the_rule_of_tf_config_is_the_strategys_derivation(
 ) -> None:
     assert issubclass(model, StrategyConfig)
     assert model.derive is not StrategyConfig.derive
+
+
+@pytest.mark.parametrize(
+    "model",
+    [MultiWorkerConfig, ParameterServerConfig, ServerConfig, SlurmClusterResolver],
+    ids=lambda model: model.__name__,
+)
+def test_every_derived_value_is_described_in_the_serialization_schema(
+    model: type[BaseModel],
+) -> None:
+    """Editors and the API docs show each computed field's description."""
+    properties = model.model_json_schema(mode="serialization")["properties"]
+    for name in model.model_computed_fields:
+        assert properties[name].get("description"), f"{model.__name__}.{name}"
