@@ -164,6 +164,15 @@ class TestGPUs:
         unset = SlurmClusterResolver(gpus_per_node=4, auto_set_gpu=False, environ=STEP)
         assert unset.cuda_visible_devices is None
 
+    def test_gpus_are_set_by_default_when_read_from_data(self) -> None:
+        """As in TensorFlow, auto_set_gpu defaults to True, for a resolver read from JSON too."""
+        data = {"gpus_per_node": 4, "environ": step(SLURM_PROCID="3")}
+        resolver = SlurmClusterResolver.model_validate(data)
+        assert resolver.auto_set_gpu is True
+        assert resolver.cuda_visible_devices == "2,3"
+        schema = SlurmClusterResolver.model_json_schema()["properties"]["auto_set_gpu"]
+        assert schema["default"] is True
+
     @pytest.mark.parametrize(("visible", "per_task"), [("0,1,2,3", 2), ("", 0), ("5,7", 1)])
     def test_gpu_count_from_cuda_visible_devices(self, visible: str, per_task: int) -> None:
         environ = step(CUDA_VISIBLE_DEVICES=visible)
@@ -233,6 +242,7 @@ class TestTensorFlowErrors:
     def test_negative_rank_refused(self) -> None:
         error = refused(gpus_per_node=2, environ=step(SLURM_PROCID="-1"))
         assert codes(error) == [("negative_index", ("environ", "SLURM_PROCID"))]
+        assert error.errors()[0]["msg"].startswith("SLURM_PROCID is -1: ranks start at 0")
 
     def test_a_port_above_65535_is_refused(self) -> None:
         error = refused(gpus_per_node=2, port_base=65535, environ=STEP)
