@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
 import estconf
+from cli_main import run
 from estconf import RunConfig, TFConfig
 from estconf.cli import KIND_NAMES, main
 from estconf.files import loads
@@ -48,15 +49,6 @@ CLUSTER = "examples/cluster/training.yaml"
 def _at_root(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
     monkeypatch.delenv("TF_CONFIG", raising=False)
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        status = main(list(argv))
-    except SystemExit as exc:  # argparse: --help, --version, usage errors
-        status = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def expected_output(paths: list[str]) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from estconf.cli import main
+from cli_main import run
 from estconf.cli._common import PROFILES
 from estconf.profiles import Profile
 
@@ -31,15 +31,6 @@ ONE_CHIEF = f"{LOCAL}/tf_config_one_chief.json"
 def _at_root(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
     monkeypatch.delenv("TF_CONFIG", raising=False)
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        status = main(list(argv))
-    except SystemExit as exc:  # argparse: usage errors
-        status = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def rows(out: str) -> dict[str, str]:

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from cli_main import run
 from estconf.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,15 +52,6 @@ def test_hostile_input_is_refused_clearly(
     assert "Traceback" not in out + err
     assert f"{name}:" in out + err  # the message names the file
     assert seconds < SECONDS
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        status = main(list(argv))
-    except SystemExit as exc:  # a usage error
-        status = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 class TestEmptyDocuments:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
-from estconf.cli import main
+from cli_main import run
 from estconf.io import kinds
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,15 +29,6 @@ def _at_root(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
     monkeypatch.delenv("TF_CONFIG", raising=False)
     monkeypatch.delenv("NO_COLOR", raising=False)
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        status = main(list(argv))
-    except SystemExit as exc:  # argparse: --help, --version, usage errors
-        status = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
