@@ -1,8 +1,9 @@
 """Mutation testing (``make mutants``, docs/mutation.md) mutates every module of the package.
 
-The driver, ``tools/mutants.py``, reads the modules from the tree; these tests
-check that its settings cannot narrow them, that every module is parsed into
-mutants, and what its statement-level operators do.
+The driver, ``tools/mutants.py``, reads its settings and runs the mutants that
+``tools/mutants_make.py`` makes from the modules of the tree; these tests check
+that the settings cannot narrow them, that every module is parsed into mutants,
+and what the statement-level operators do.
 """
 
 from __future__ import annotations
@@ -17,54 +18,58 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "estconf"
 
 
-def _driver() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("mutants", ROOT / "tools" / "mutants.py")
+def _tool(name: str) -> ModuleType:
+    """A module of ``tools/``, imported by its path (the driver imports its sibling by name)."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("mutants", module)
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
 
 
-MUTANTS = _driver()
+MAKE = _tool("mutants_make")
+DRIVER = _tool("mutants")
 
 
 def _changes(source: str) -> set[tuple[str, str]]:
-    return {(mutant.operator, mutant.change) for mutant in MUTANTS.mutants_of("m.py", source)}
+    return {(mutant.operator, mutant.change) for mutant in MAKE.mutants_of("m.py", source)}
 
 
 class TestEveryModule:
     def test_the_modules_are_every_python_file_of_the_package(self) -> None:
         every = sorted(path.relative_to(PACKAGE).as_posix() for path in PACKAGE.rglob("*.py"))
-        settings = MUTANTS.Settings.read()
+        settings = DRIVER.Settings.read()
         assert ROOT / settings.package == PACKAGE
-        assert MUTANTS.modules(ROOT / settings.package) == every
+        assert MAKE.modules(ROOT / settings.package) == every
         assert "_json.py" in every and "kubeflow/checks.py" in every
 
     def test_the_settings_name_no_modules(self) -> None:
         allowed = {"package", "test-command", "hypothesis-profile", "on-import-tests", "sample"}
-        assert allowed | {"seed", "fail-under", "equivalent"} == MUTANTS.SETTINGS_KEYS
-        assert MUTANTS.Settings.read().sample > 0
+        assert allowed | {"seed", "fail-under", "equivalent"} == DRIVER.SETTINGS_KEYS
+        assert DRIVER.Settings.read().sample > 0
 
     def test_every_module_with_code_has_mutants_that_compile(self) -> None:
-        for name in MUTANTS.modules(PACKAGE):
+        for name in MAKE.modules(PACKAGE):
             text = (PACKAGE / name).read_text(encoding="utf-8")
-            found = MUTANTS.mutants_of(name, text)
+            found = MAKE.mutants_of(name, text)
             definitions = (ast.FunctionDef, ast.ClassDef)
             if any(isinstance(node, definitions) for node in ast.walk(ast.parse(text))):
                 assert found, name
-            for mutant in MUTANTS.choose({name: found}, 1, 16)[name]:
-                compile(MUTANTS.apply(text, mutant), name, "exec")
+            for mutant in MAKE.choose({name: found}, 1, 16)[name]:
+                compile(MAKE.apply(text, mutant), name, "exec")
 
     def test_a_sample_is_the_same_for_a_seed_and_per_module(self) -> None:
         texts = {name: (PACKAGE / name).read_text(encoding="utf-8") for name in ("_json.py",)}
-        found = {name: MUTANTS.mutants_of(name, text) for name, text in texts.items()}
-        first = MUTANTS.choose(found, 5, 16)
-        assert first == MUTANTS.choose(found, 5, 16)
+        found = {name: MAKE.mutants_of(name, text) for name, text in texts.items()}
+        first = MAKE.choose(found, 5, 16)
+        assert first == MAKE.choose(found, 5, 16)
         assert len(first["_json.py"]) == 5
-        assert first != MUTANTS.choose(found, 5, 17)
-        more = {**found, "_path.py": MUTANTS.mutants_of("_path.py", "x = 1\n")}
-        assert MUTANTS.choose(more, 5, 16)["_json.py"] == first["_json.py"]
+        assert first != MAKE.choose(found, 5, 17)
+        more = {**found, "_path.py": MAKE.mutants_of("_path.py", "x = 1\n")}
+        assert MAKE.choose(more, 5, 16)["_json.py"] == first["_json.py"]
 
 
 class TestOperators:
@@ -97,14 +102,12 @@ class TestOperators:
 
     def test_a_mutant_changes_only_its_place(self) -> None:
         source = 'a = "é" == "x"\nb = 1\n'
-        [mutant] = [m for m in MUTANTS.mutants_of("m.py", source) if m.operator == "compare"]
-        assert MUTANTS.apply(source, mutant) == 'a = "é" != "x"\nb = 1\n'
+        [mutant] = [m for m in MAKE.mutants_of("m.py", source) if m.operator == "compare"]
+        assert MAKE.apply(source, mutant) == 'a = "é" != "x"\nb = 1\n'
 
     def test_a_line_outside_function_bodies_runs_on_import(self) -> None:
         source = "@cache\ndef f(x=1):\n    return x\n\nclass C:\n    y = 2\n"
-        on_import = {
-            mutant.change: mutant.on_import for mutant in MUTANTS.mutants_of("m.py", source)
-        }
+        on_import = {mutant.change: mutant.on_import for mutant in MAKE.mutants_of("m.py", source)}
         assert on_import == {
             "@cache -> (removed)": True,
             "1 -> 2": True,
@@ -113,6 +116,6 @@ class TestOperators:
         }
 
     def test_the_test_files_named_after_a_module(self) -> None:
-        assert MUTANTS.mirrors("contrib/run_config.py") == ["tests/test_contrib.py"]
-        assert MUTANTS.mirrors("_json.py") == ["tests/test_json.py"]
-        assert "tests/test_distribute_resolver.py" in MUTANTS.mirrors("distribute/resolver.py")
+        assert DRIVER.mirrors("contrib/run_config.py") == ["tests/test_contrib.py"]
+        assert DRIVER.mirrors("_json.py") == ["tests/test_json.py"]
+        assert "tests/test_distribute_resolver.py" in DRIVER.mirrors("distribute/resolver.py")

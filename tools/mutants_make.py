@@ -1,0 +1,257 @@
+"""The mutants of ``make mutants`` (tools/mutants.py, docs/mutation.md): what is changed, and where.
+
+The mutants are made from each module's syntax tree by the operators below,
+from operator-level changes (``==`` for ``!=``, ``and`` for ``or``, a number
+plus one) to statement-level ones (a ``raise`` removed, a call statement
+removed, a returned value replaced by ``None``, a string emptied).  Docstrings,
+annotations, f-strings and type-only code are left alone.  Every module under
+the package is mutated: ``modules`` reads the list from the tree.  ``choose``
+draws the sample; ``equivalence_key`` names a mutant in ``[equivalent]``.
+"""
+
+from __future__ import annotations
+
+import ast
+import random
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One change to one module: the text between two places replaced."""
+
+    module: str
+    """The module's path under the package, e.g. ``tpu/config.py``."""
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+    operator: str
+    original: str
+    replacement: str
+    on_import: bool = False
+    """Whether the line runs when the module is imported (outside any function body)."""
+
+    @property
+    def ident(self) -> str:
+        """The mutant's name in the output and in ``--retest-survivors``."""
+        return f"{self.module}:{self.line}:{self.col} {self.operator}"
+
+    @property
+    def change(self) -> str:
+        """The change, on one line."""
+        original = " ".join(self.original.split())
+        return f"{_short(original)} -> {_short(self.replacement) or '(removed)'}"
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 70 else text[:67] + "..."
+
+
+_COMPARE = {
+    ast.Eq: "!=",
+    ast.NotEq: "==",
+    ast.Lt: "<=",
+    ast.LtE: "<",
+    ast.Gt: ">=",
+    ast.GtE: ">",
+    ast.Is: "is not",
+    ast.IsNot: "is",
+    ast.In: "not in",
+    ast.NotIn: "in",
+}
+_COMPARE_TOKEN = re.compile(r"==|!=|<=|>=|<|>|\bis\s+not\b|\bnot\s+in\b|\bis\b|\bin\b")
+_ARITHMETIC = {ast.Add: "-", ast.Sub: "+", ast.Mult: "/", ast.Div: "*", ast.FloorDiv: "*"}
+_ARITHMETIC_TOKEN = re.compile(r"//|[-+*/]")
+_BOOLEAN_TOKEN = re.compile(r"\b(?:and|or)\b")
+_APPLIED_ANYWAY = {
+    "classmethod": frozenset({"field_validator", "model_validator"}),
+    "property": frozenset({"computed_field"}),
+}
+"""Decorators that pydantic applies itself under these: removing one leaves the same class."""
+
+
+class _Source:
+    """A module's text, addressed as the syntax tree addresses it (lines, UTF-8 columns)."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = text.encode("utf-8").splitlines(keepends=True)
+
+    def segment(self, line: int, col: int, end_line: int, end_col: int) -> str:
+        if line == end_line:
+            return self.lines[line - 1][col:end_col].decode("utf-8")
+        parts = [self.lines[line - 1][col:], *self.lines[line : end_line - 1]]
+        return b"".join([*parts, self.lines[end_line - 1][:end_col]]).decode("utf-8")
+
+
+def _span(node: ast.AST) -> tuple[int, int, int, int]:
+    end_line, end_col = node.end_lineno, node.end_col_offset  # type: ignore[attr-defined]
+    return node.lineno, node.col_offset, end_line, end_col  # type: ignore[attr-defined]
+
+
+def _skipped_nodes(tree: ast.Module) -> set[int]:
+    """Nodes whose mutants tell nothing: docstrings, annotations, f-strings, type-only code."""
+    skipped: set[int] = set()
+
+    def skip(node: ast.AST | None) -> None:
+        if node is not None:
+            skipped.update(id(inner) for inner in ast.walk(node))
+
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        first = body[0] if isinstance(body, list) and body else None
+        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+            skip(first)
+        if isinstance(node, ast.arg | ast.AnnAssign):
+            skip(node.annotation)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            skip(node.returns)
+            names = {_decorator_name(decorator) for decorator in node.decorator_list}
+            if "overload" in names:
+                skip(node)
+        elif _type_only(node):
+            skip(node)
+    return skipped
+
+
+def _type_only(node: ast.AST) -> bool:
+    """An f-string (its parts are not mutated), type-only code, ``__all__``, a docstring."""
+    if isinstance(node, ast.If):
+        return "TYPE_CHECKING" in ast.unparse(node.test)
+    if isinstance(node, ast.Assign):
+        return any(
+            isinstance(target, ast.Name) and target.id == "__all__" for target in node.targets
+        )
+    if isinstance(node, ast.Call):
+        return isinstance(node.func, ast.Name) and node.func.id in {"TypeVar", "cast"}
+    if isinstance(node, ast.Expr):
+        return isinstance(node.value, ast.Constant)  # an attribute's docstring
+    return isinstance(node, ast.JoinedStr)
+
+
+def _decorator_name(decorator: ast.expr) -> str | None:
+    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+    if isinstance(target, ast.Attribute):
+        return target.attr
+    return target.id if isinstance(target, ast.Name) else None
+
+
+def mutants_of(module: str, text: str) -> list[Mutant]:
+    """Every mutant of one module (its path under the package, and its text), in order."""
+    tree = ast.parse(text)
+    source = _Source(text)
+    skipped = _skipped_nodes(tree)
+    found: list[Mutant] = []
+
+    bodies = [
+        (node.body[0].lineno if isinstance(node.body, list) else node.body.lineno, node.end_lineno)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+    ]
+
+    def add(span: tuple[int, int, int, int], operator: str, replacement: str) -> None:
+        on_import = not any(first <= span[0] <= (last or first) for first, last in bodies)
+        original = source.segment(*span)
+        found.append(Mutant(module, *span, operator, original, replacement, on_import))
+
+    def swap_token(
+        left: ast.AST, right: ast.AST, pattern: re.Pattern[str], new: str, operator: str
+    ) -> None:
+        """Replace the operator written between two operands."""
+        start, end = _span(left)[2:], _span(right)[:2]
+        gap = source.segment(*start, *end)
+        match = pattern.search(gap)
+        if match is None:
+            return
+        where = start[1] + len(gap[: match.start()].encode("utf-8"))
+        line = start[0] + gap[: match.start()].count("\n")
+        if line != start[0]:
+            where = len(gap[: match.start()].rsplit("\n", 1)[1].encode("utf-8"))
+        width = len(match.group().encode("utf-8"))
+        add((line, where, line, where + width), operator, new)
+
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+            for index, op in enumerate(node.ops):
+                new = _COMPARE[type(op)]
+                swap_token(operands[index], operands[index + 1], _COMPARE_TOKEN, new, "compare")
+        elif isinstance(node, ast.BoolOp):
+            new = "or" if isinstance(node.op, ast.And) else "and"
+            for left, right in zip(node.values, node.values[1:], strict=False):
+                swap_token(left, right, _BOOLEAN_TOKEN, new, "boolean")
+        elif isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
+            new = _ARITHMETIC[type(node.op)]
+            swap_token(node.left, node.right, _ARITHMETIC_TOKEN, new, "arithmetic")
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            add(_span(node), "not-removed", f"({source.segment(*_span(node.operand))})")
+        elif isinstance(node, ast.Constant):
+            if isinstance(node.value, bool):
+                add(_span(node), "boolean-constant", str(not node.value))
+            elif isinstance(node.value, int):
+                add(_span(node), "number", repr(node.value + 1))
+            elif isinstance(node.value, str) and node.value:
+                add(_span(node), "string-emptied", '""')
+        elif isinstance(node, ast.Raise):
+            add(_span(node), "raise-removed", "pass")
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call | ast.Await):
+            add(_span(node), "call-removed", "pass")
+        elif isinstance(node, ast.Return) and node.value is not None:
+            if not (isinstance(node.value, ast.Constant) and node.value.value is None):
+                add(_span(node), "return-none", "return None")
+        elif isinstance(node, ast.Break):
+            add(_span(node), "break-continue", "continue")
+        elif isinstance(node, ast.Continue):
+            add(_span(node), "break-continue", "break")
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names = {_decorator_name(decorator) for decorator in node.decorator_list}
+            for decorator in node.decorator_list:
+                outer = _APPLIED_ANYWAY.get(_decorator_name(decorator) or "")
+                if outer is not None and not isinstance(decorator, ast.Call) and names & outer:
+                    continue
+                line, col, end_line, end_col = _span(decorator)
+                add((line, col - 1, end_line, end_col), "decorator-removed", "")
+    return sorted(found, key=lambda mutant: (mutant.line, mutant.col, mutant.operator))
+
+
+def apply(text: str, mutant: Mutant) -> str:
+    """The module's text with the mutant's change made."""
+    lines = text.encode("utf-8").splitlines(keepends=True)
+    before = b"".join(lines[: mutant.line - 1]) + lines[mutant.line - 1][: mutant.col]
+    after = lines[mutant.end_line - 1][mutant.end_col :] + b"".join(lines[mutant.end_line :])
+    return (before + mutant.replacement.encode("utf-8") + after).decode("utf-8")
+
+
+# --- the modules and the sample ------------------------------------------------------------
+
+
+def modules(package: Path) -> list[str]:
+    """Every module of the package: its ``.py`` files, as paths under it."""
+    return sorted(path.relative_to(package).as_posix() for path in package.rglob("*.py"))
+
+
+def equivalence_key(mutant: Mutant, text: str) -> str:
+    """How ``[equivalent]`` names a mutant: kept when lines move, unlike its place."""
+    line = text.splitlines()[mutant.line - 1].strip()
+    return f"{mutant.module} {mutant.operator} | {line} | {mutant.change}"
+
+
+def choose(
+    all_mutants: dict[str, list[Mutant]], sample: int | None, seed: int
+) -> dict[str, list[Mutant]]:
+    """The mutants run: all of them, or ``sample`` a module drawn with ``seed``.
+
+    Each module has its own generator, seeded by ``seed`` and its name, so a
+    module's draw does not depend on the other modules chosen.
+    """
+    if sample is None:
+        return dict(all_mutants)
+    chosen = {}
+    for module, found in all_mutants.items():
+        draw = random.Random(f"{seed}/{module}").sample(found, min(sample, len(found)))
+        chosen[module] = sorted(draw, key=lambda mutant: (mutant.line, mutant.col, mutant.operator))
+    return chosen
