@@ -32,6 +32,7 @@ REFUSED = {
     "tfjob_billion_laughs.yaml": ("too_many_values", 1, 1, "expands to more than 100000 values"),
     "configmap_billion_laughs.yaml": ("too_many_values", 1, 1, "more than 100000 values"),
     "pod_recursive_alias.yaml": ("depth", 4, 7, "nested deeper than 64 levels"),
+    "dense_values.yaml": ("too_many_values", 1, 30003, "more than 10000 values"),
 }
 
 READERS: dict[str, Callable[[str], Any]] = {
@@ -174,3 +175,46 @@ def test_depth_is_said_once_a_document() -> None:
     with pytest.raises(ConfigFileError) as info:
         parse.parse(text, "json", "f.json")
     assert [e.code for e in info.value.errors] == ["depth"]
+
+
+class TestYamlValuesAsWritten:
+    """A YAML document holds at most one value per 16 bytes of its text, at least 10,000.
+
+    The count is kept while the text is read, so a text denser than any config
+    stops at the first value over the limit instead of being read whole.
+    """
+
+    @staticmethod
+    def items(count: int) -> str:
+        return "[" + ",".join(["1"] * count) + "]"
+
+    def test_the_first_value_over_the_limit_is_where_reading_stops(self) -> None:
+        # the list is a value: its 10,000th item is the 10,001st value, at column 2 + 2 * 9,999
+        found = refusal("parse", self.items(10_001)).errors[0]
+        assert (found.code, found.line, found.column) == ("too_many_values", 1, 20_000)
+        assert "one per 16 bytes of YAML, at least 10,000" in found.message
+
+    def test_as_many_as_the_least_limit_are_read(self) -> None:
+        assert len(parse.parse(self.items(9_999), "yaml", "f.yaml").data) == 9_999
+
+    def test_a_longer_text_may_hold_more(self) -> None:
+        padded = self.items(12_000) + "\n#" + "x" * 16 * 12_001
+        assert len(parse.parse(padded, "yaml", "f.yaml").data) == 12_000
+
+    def test_a_mappings_keys_are_not_counted(self) -> None:
+        text = "\n".join(f"k{index}: 1" for index in range(9_999))
+        assert len(parse.parse(text, "yaml", "f.yaml").data) == 9_999
+
+    def test_each_document_of_a_stream_counts_alone(self) -> None:
+        stream = "---\n".join([self.items(6_000) + "\n"] * 2)
+        assert len(parse.parse_documents(stream, "yaml", "f.yaml")) == 2
+
+    def test_max_values_sets_the_limit(self) -> None:
+        documents = parse.parse_documents(self.items(10_001), "yaml", "f.yaml", max_values=20_000)
+        assert len(documents[0].data) == 10_001
+        with pytest.raises(ConfigFileError) as info:
+            parse.parse_documents(self.items(101), "yaml", "f.yaml", max_values=100)
+        assert info.value.errors[0].code == "too_many_values"
+
+    def test_json_is_not_held_to_it(self) -> None:
+        assert len(parse.parse(self.items(20_000), "json", "f.json").data) == 20_000

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from estconf import RunConfig, TPUConfig, TPURunConfig, files
@@ -25,6 +27,19 @@ def test_closest_of_names_equally_alike_is_the_first_listed() -> None:
     assert similarity("abd", "abc") == similarity("abd", "abe")
     assert closest("abd", ["abc", "abe"]) == "abc"
     assert closest("abd", ["abe", "abc"]) == "abe"
+
+
+_NAMES = st.text(alphabet="abcdeAB_", max_size=12)
+
+
+@given(_NAMES, st.lists(_NAMES, max_size=8), st.sampled_from([0.0, 0.5, 0.6, 0.8, 1.0]))
+def test_closest_is_the_first_most_alike_name_at_the_cutoff(
+    name: str, names: list[str], cutoff: float
+) -> None:
+    scores = [similarity(name, candidate) for candidate in names]
+    kept = [score for score in scores if score >= cutoff]
+    expected = names[scores.index(max(kept))] if kept else None
+    assert closest(name, names, cutoff) == expected
 
 
 def test_closest_prefers_the_most_alike() -> None:

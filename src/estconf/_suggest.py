@@ -17,11 +17,20 @@ def similarity(first: str, second: str) -> float:
 def closest(name: str, names: Iterable[str], cutoff: float = 0.6) -> str | None:
     """Return the name of ``names`` most like ``name`` if it is at least ``cutoff`` alike.
 
-    Letter case does not count, so ``Cluster`` finds ``cluster``.
+    Letter case does not count, so ``Cluster`` finds ``cluster``.  A
+    candidate whose quick upper bounds of the similarity are already below the
+    best so far is passed over without the full comparison, so that a file of
+    thousands of unknown keys is checked in little time.
     """
+    import difflib
+
+    matcher = difflib.SequenceMatcher(None, name.lower())
     best, best_score = None, cutoff
     for candidate in names:
-        score = similarity(name, candidate)
+        matcher.set_seq2(candidate.lower())
+        if matcher.real_quick_ratio() < best_score or matcher.quick_ratio() < best_score:
+            continue
+        score = matcher.ratio()
         if score >= best_score and (best is None or score > best_score):
             best, best_score = candidate, score
     return best

@@ -86,8 +86,12 @@ def _read(text: str, file: str, limits: Limits, stop_at: int | None) -> list[Rea
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+    from estconf.io._yaml_composer import TooManyValues, ValueCountingComposer
+
     yaml = YAML(typ="safe", pure=True)
     yaml.max_depth = parser_depth(limits.max_depth)
+    yaml.Composer = ValueCountingComposer
+    yaml.composer.limit = limits.yaml_values_for(len(text))
     documents: list[Read] = []
     count = 0
     start = Position(1, 1)
@@ -111,6 +115,15 @@ def _read(text: str, file: str, limits: Limits, stop_at: int | None) -> list[Rea
                 start = Position(following.start_mark.line + 1, following.start_mark.column + 1)
     except ConfigFileError:
         raise
+    except TooManyValues as exc:
+        raise refused(
+            file,
+            "too_many_values",
+            f"the document holds more than {exc.limit} values, more than a config of its size "
+            "holds (one per 16 bytes of YAML, at least 10,000): a YAML text this dense is slow "
+            "to read; give --max-values N to read it",
+            Position(exc.mark.line + 1, exc.mark.column + 1),
+        ) from None
     except RecursionError:
         raise ConfigFileError(file, [too_deep(file, None, position=start)]) from None
     except MarkedYAMLError as exc:

@@ -38,6 +38,8 @@ __all__ = [
     "MAX_DOCUMENTS",
     "MAX_SIZE",
     "MIN_VALUES",
+    "MIN_YAML_VALUES",
+    "YAML_BYTES_PER_VALUE",
     "Limits",
     "check_size",
     "check_values",
@@ -60,6 +62,16 @@ MAX_DOCUMENTS = 10_000
 MIN_VALUES = 100_000
 """The fewest values a document may expand to whatever its size (see :attr:`Limits.max_values`)."""
 
+YAML_BYTES_PER_VALUE = 16
+"""How many bytes of YAML text hold one value, at the densest a config is written.
+
+YAML is composed in Python at tens of microseconds a value, so its values are
+limited by its size as it is read (see :meth:`Limits.yaml_values_for`).
+"""
+
+MIN_YAML_VALUES = 10_000
+"""The fewest values a YAML document may hold whatever its size."""
+
 INT_DIGITS = sys.get_int_max_str_digits() or 4300
 """The most decimal digits Python converts to an ``int``."""
 
@@ -77,8 +89,10 @@ class Limits:
         max_size: the most bytes read.
         max_depth: the deepest nesting of objects and arrays.
         max_values: the most values a document may hold once YAML aliases are
-            expanded; ``None``: as many as its text has characters, and at
-            least :data:`MIN_VALUES`, which no text without aliases exceeds.
+            expanded, and a YAML document as written; ``None``: as many as its
+            text has characters, and at least :data:`MIN_VALUES`, which no
+            text without aliases exceeds, and for YAML as written
+            :meth:`yaml_values_for`.
         max_documents: the most documents of a YAML stream, empty ones included.
     """
 
@@ -90,6 +104,18 @@ class Limits:
     def values_for(self, length: int) -> int:
         """The most values a document of a text of ``length`` characters may expand to."""
         return self.max_values if self.max_values is not None else max(length, MIN_VALUES)
+
+    def yaml_values_for(self, length: int) -> int:
+        """The most values a YAML document of a text of ``length`` characters may hold as written.
+
+        One value per :data:`YAML_BYTES_PER_VALUE` characters of the text, and
+        at least :data:`MIN_YAML_VALUES`: no config is written denser, and a
+        text made denser (``[[[]]]`` repeated) would take seconds to read.
+        ``max_values``, when given, is the limit instead.
+        """
+        if self.max_values is not None:
+            return self.max_values
+        return max(length // YAML_BYTES_PER_VALUE, MIN_YAML_VALUES)
 
 
 def check_size(file: str, size: int, max_size: int) -> None:

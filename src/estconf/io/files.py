@@ -84,7 +84,8 @@ def load_file(
         max_size: the largest file read, in bytes.
         max_depth: the deepest nesting of objects and arrays read.
         max_values: the most values the data may hold once YAML aliases are
-            expanded (by default as many as the text has characters, and at least 100,000).
+            expanded (by default as many as the text has characters, and at least 100,000;
+            a YAML document as written also one per 16 bytes, at least 10,000).
         max_documents: the most documents of a YAML stream (empty ones, passed over, count).
 
     Raises:
@@ -148,7 +149,8 @@ def load(
         max_size: the largest file read, in bytes.
         max_depth: the deepest nesting of objects and arrays read.
         max_values: the most values the data may hold once YAML aliases are
-            expanded (by default as many as the text has characters, and at least 100,000).
+            expanded (by default as many as the text has characters, and at least 100,000;
+            a YAML document as written also one per 16 bytes, at least 10,000).
         max_documents: the most documents of a YAML stream (empty ones, passed over, count).
 
     Returns:
