@@ -40,12 +40,12 @@ def test_hostile_input_is_refused_clearly(
     capsys: pytest.CaptureFixture[str], path: Path, command: str
 ) -> None:
     name = str(path.relative_to(ROOT))
-    start = time.perf_counter()
+    start = time.process_time()  # this process's time: other work on the machine does not count
     try:
         status = main([*COMMANDS[command], name])
     except SystemExit as exc:  # pragma: no cover - a usage error would say what it is
         status = exc.code if isinstance(exc.code, int) else 1
-    seconds = time.perf_counter() - start
+    seconds = time.process_time() - start
     out, err = capsys.readouterr()
     assert status in (1, 2), out + err
     assert "internal error" not in err
