@@ -54,6 +54,7 @@ _SUBMODULES = frozenset(
         "kubeflow",
         "profiles",
         "run_config",
+        "sagemaker",
         "schema",
         "session_config",
         "tf_config",

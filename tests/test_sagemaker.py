@@ -1,0 +1,439 @@
+"""estconf.sagemaker: SPEC section 12, SageMaker."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
+from estconf import TFConfig, sagemaker
+from estconf.deployment import MWMS, PS, check_cluster, read_json_lines
+from estconf.sagemaker import Hyperparameters, PSServer, ResourceConfig
+
+PS_ON = {"sagemaker_parameter_server_enabled": "true"}
+MWMS_ON = {"sagemaker_multi_worker_mirrored_strategy_enabled": "true"}
+
+
+def host(name: str, hosts: list[str], **extra: Any) -> dict[str, Any]:
+    return {"current_host": name, "hosts": hosts, **extra}
+
+
+def codes(error: ValidationError) -> list[tuple[str, tuple[Any, ...]]]:
+    return [(e["type"], e["loc"]) for e in error.errors()]
+
+
+def refused(config: Any, hyperparameters: Any) -> list[tuple[str, tuple[Any, ...]]]:
+    with pytest.raises(ValidationError) as info:
+        sagemaker.tf_config(config, hyperparameters)
+    with pytest.raises(ValidationError) as again:
+        sagemaker.ps_server(config, hyperparameters)
+    assert codes(info.value) == codes(again.value)
+    return codes(info.value)
+
+
+HETERO = {
+    "current_group_name": "dnn",
+    "instance_groups": [
+        {"instance_group_name": "data", "instance_type": "ml.c5.xlarge", "hosts": ["algo-1"]},
+        {
+            "instance_group_name": "dnn",
+            "instance_type": "ml.p3.2xlarge",
+            "hosts": ["algo-2", "algo-3"],
+        },
+    ],
+}
+
+
+class TestParameterServerMode:
+    def test_master_never_chief_then_workers_and_every_host_a_ps(self) -> None:
+        hosts = ["algo-1", "algo-2", "algo-3"]
+        cluster = {
+            "master": ["algo-1:2222"],
+            "ps": ["algo-1:2223", "algo-2:2223", "algo-3:2223"],
+            "worker": ["algo-2:2222", "algo-3:2222"],
+        }
+        tasks = [sagemaker.tf_config(host(h, hosts), PS_ON) for h in hosts]
+        assert tasks[0] == {
+            "cluster": cluster,
+            "environment": "cloud",
+            "task": {"index": 0, "type": "master"},
+        }
+        assert [t["task"] for t in tasks if t] == [
+            {"index": 0, "type": "master"},
+            {"index": 0, "type": "worker"},
+            {"index": 1, "type": "worker"},
+        ]
+        assert list(tasks[2] or {}) == ["cluster", "environment", "task"]
+        assert list(cluster) == list((tasks[2] or {})["cluster"])
+
+    def test_the_ps_server_runs_in_process_at_the_hosts_place_in_hosts(self) -> None:
+        server = sagemaker.ps_server(host("algo-2", ["algo-1", "algo-2"]), PS_ON)
+        assert server == PSServer(
+            {
+                "master": ["algo-1:2222"],
+                "ps": ["algo-1:2223", "algo-2:2223"],
+                "worker": ["algo-2:2222"],
+            },
+            "ps",
+            1,
+        )
+        assert server.address == "algo-2:2223"
+
+    def test_a_one_host_job_gets_no_tf_config_and_no_ps(self) -> None:
+        config = host("algo-1", ["algo-1"])
+        assert sagemaker.tf_config(config, PS_ON) is None
+        assert sagemaker.ps_server(config, PS_ON) is None
+
+    def test_the_ps_index_comes_from_hosts_the_cluster_from_the_groups(self) -> None:
+        # the groups list algo-3 before algo-2; hosts the other way round
+        config = host(
+            "algo-2",
+            ["algo-1", "algo-2", "algo-3"],
+            current_group_name="dnn",
+            instance_groups=[
+                {"instance_group_name": "dnn", "hosts": ["algo-1", "algo-3", "algo-2"]}
+            ],
+        )
+        server = sagemaker.ps_server(config, PS_ON)
+        assert server is not None and server.task_index == 1
+        assert server.address == "algo-3:2223"  # another host's slot
+
+    def test_heterogeneous_the_ps_index_can_point_past_the_ps_job(self) -> None:
+        hps = {**PS_ON, "sagemaker_distribution_instance_groups": '["dnn"]'}
+        server = sagemaker.ps_server(host("algo-3", ["algo-1", "algo-2", "algo-3"], **HETERO), hps)
+        assert server is not None
+        assert server.cluster["ps"] == ["algo-2:2223", "algo-3:2223"]
+        assert (server.task_index, server.address) == (2, None)
+
+    def test_a_host_outside_the_distribution_groups_fails_in_the_toolkit(self) -> None:
+        hps = {**PS_ON, "sagemaker_distribution_instance_groups": '["dnn"]'}
+        config = host(
+            "algo-1", ["algo-1", "algo-2", "algo-3"], **{**HETERO, "current_group_name": "data"}
+        )
+        assert refused(config, hps) == [
+            ("sagemaker_ps_outside_distribution", ("resource_config", "current_group_name"))
+        ]
+        with pytest.raises(ValueError, match="UnboundLocalError"):
+            sagemaker.tf_config(config, hps)
+
+    def test_one_distribution_host_among_several_is_a_master_alone(self) -> None:
+        hps = {**PS_ON, "sagemaker_distribution_instance_groups": ["data"]}
+        config = host(
+            "algo-1", ["algo-1", "algo-2", "algo-3"], **{**HETERO, "current_group_name": "data"}
+        )
+        assert sagemaker.tf_config(config, hps) == {
+            "cluster": {"master": ["algo-1:2222"]},
+            "environment": "cloud",
+            "task": {"index": 0, "type": "master"},
+        }
+        server = sagemaker.ps_server(config, hps)
+        assert server is not None and server.address is None
+
+    def test_both_flags_parameter_server_wins_but_not_on_one_host(self) -> None:
+        both = {**PS_ON, **MWMS_ON}
+        two = sagemaker.tf_config(host("algo-1", ["algo-1", "algo-2"]), both)
+        assert two is not None and "master" in two["cluster"]
+        assert sagemaker.tf_config(host("algo-1", ["algo-1"]), both) == {
+            "cluster": {"worker": ["algo-1:8890"]},
+            "environment": "cloud",
+            "task": {"index": 0, "type": "worker"},
+        }
+
+
+class TestMultiWorkerMirroredMode:
+    def test_every_distribution_host_a_worker_at_8890(self) -> None:
+        assert sagemaker.tf_config(host("algo-2", ["algo-1", "algo-2"]), MWMS_ON) == {
+            "cluster": {"worker": ["algo-1:8890", "algo-2:8890"]},
+            "environment": "cloud",
+            "task": {"index": 1, "type": "worker"},
+        }
+        assert sagemaker.ps_server(host("algo-2", ["algo-1", "algo-2"]), MWMS_ON) is None
+
+    def test_the_distribution_groups_alone_in_their_file_order(self) -> None:
+        hps = {**MWMS_ON, "sagemaker_distribution_instance_groups": '["dnn"]'}
+        config = host("algo-3", ["algo-1", "algo-2", "algo-3"], **HETERO)
+        assert sagemaker.tf_config(config, hps) == {
+            "cluster": {"worker": ["algo-2:8890", "algo-3:8890"]},
+            "environment": "cloud",
+            "task": {"index": 1, "type": "worker"},
+        }
+        data = {**config, "current_host": "algo-1", "current_group_name": "data"}
+        assert sagemaker.tf_config(data, hps) is None
+
+    def test_without_instance_groups_every_host(self) -> None:
+        config = host("b", ["b", "a"], instance_groups=[])
+        assert sagemaker.tf_config(config, MWMS_ON) == {
+            "cluster": {"worker": ["b:8890", "a:8890"]},
+            "environment": "cloud",
+            "task": {"index": 0, "type": "worker"},
+        }
+
+    def test_a_group_name_in_text_is_matched_as_part_of_it(self) -> None:
+        hps = {**MWMS_ON, "sagemaker_distribution_instance_groups": "data,dnn"}
+        config = host(
+            "algo-1", ["algo-1", "algo-2", "algo-3"], **{**HETERO, "current_group_name": "data"}
+        )
+        tf_config = sagemaker.tf_config(config, hps)
+        assert tf_config is not None and len(tf_config["cluster"]["worker"]) == 3
+
+
+class TestNeither:
+    @pytest.mark.parametrize("value", ["false", False, "0", "", "null", "[]", 0])
+    def test_flags_off(self, value: Any) -> None:
+        config = host("algo-1", ["algo-1", "algo-2"])
+        hps = {"sagemaker_parameter_server_enabled": value}
+        assert sagemaker.tf_config(config, hps) is None
+        assert sagemaker.ps_server(config, hps) is None
+        assert sagemaker.tf_config(config) is None
+
+    @pytest.mark.parametrize("value", ["true", True, "1", "False", "no", '"false"'])
+    def test_flags_on_as_python_reads_them(self, value: Any) -> None:
+        assert Hyperparameters.model_validate(
+            {"sagemaker_parameter_server_enabled": value}
+        ).parameter_server
+
+
+class TestRefused:
+    def test_a_current_host_outside_the_cluster(self) -> None:
+        for hps in (PS_ON, MWMS_ON):
+            assert refused(host("algo-9", ["algo-1", "algo-2"]), hps) == [
+                ("sagemaker_host_not_in_cluster", ("resource_config", "current_host"))
+            ]
+
+    def test_a_current_host_outside_hosts_has_no_ps_index(self) -> None:
+        config = host(
+            "algo-2",
+            ["algo-1", "algo-3"],
+            instance_groups=[
+                {"instance_group_name": "homogeneousCluster", "hosts": ["algo-1", "algo-2"]}
+            ],
+        )
+        assert refused(config, PS_ON) == [
+            ("sagemaker_host_not_in_hosts", ("resource_config", "current_host"))
+        ]
+
+    def test_no_hosts_at_all(self) -> None:
+        assert refused(host("algo-1", []), {}) == [
+            ("sagemaker_no_hosts", ("resource_config", "hosts"))
+        ]
+
+    @pytest.mark.parametrize("value", ["3", "null", "true", 2.5])
+    def test_distribution_groups_that_hold_no_names(self, value: Any) -> None:
+        hps = {"sagemaker_distribution_instance_groups": value}
+        assert refused(host("algo-1", ["algo-1"]), hps) == [
+            (
+                "sagemaker_distribution_instance_groups",
+                ("hyperparameters", "sagemaker_distribution_instance_groups"),
+            )
+        ]
+
+    @pytest.mark.parametrize(
+        ("hps", "key"),
+        [
+            ({"sagemaker_job_name": "2024"}, "sagemaker_job_name"),
+            ({"sagemaker_job_name": "null"}, "sagemaker_job_name"),
+            ({"sagemaker_region": "1"}, "sagemaker_region"),
+        ],
+    )
+    def test_values_the_toolkit_puts_into_the_environment_are_text(
+        self, hps: dict[str, Any], key: str
+    ) -> None:
+        errors = refused(host("algo-1", ["algo-1"]), hps)
+        assert errors == [("sagemaker_not_text", ("hyperparameters",))]
+        with pytest.raises(ValueError, match=key):
+            sagemaker.tf_config(host("algo-1", ["algo-1"]), hps)
+
+    def test_falsy_region_and_text_names_are_fine(self) -> None:
+        hps = {"sagemaker_region": "0", "sagemaker_job_name": '"job"'}
+        assert sagemaker.tf_config(host("algo-1", ["algo-1"]), hps) is None
+
+    def test_the_resource_config_shape(self) -> None:
+        assert refused({"hosts": ["a"]}, {}) == [("missing", ("resource_config", "current_host"))]
+        assert refused({"current_host": "a", "hosts": "a"}, {}) == [
+            ("list_type", ("resource_config", "hosts"))
+        ]
+        assert refused(host("a", ["a"], instance_groups=[{"hosts": ["a"]}]), {}) == [
+            ("missing", ("resource_config", "instance_groups", 0, "instance_group_name"))
+        ]
+
+    def test_models_given_as_models(self) -> None:
+        config = ResourceConfig(current_host="a", hosts=["a", "b"])
+        assert sagemaker.tf_config(config, Hyperparameters.model_validate(MWMS_ON)) is not None
+
+
+class TestResourceConfigs:
+    def test_the_documented_shape(self) -> None:
+        assert sagemaker.resource_configs(2, instance_type="ml.p3.2xlarge")[1] == {
+            "current_host": "algo-2",
+            "current_instance_type": "ml.p3.2xlarge",
+            "current_group_name": "homogeneousCluster",
+            "hosts": ["algo-1", "algo-2"],
+            "instance_groups": [
+                {
+                    "instance_group_name": "homogeneousCluster",
+                    "instance_type": "ml.p3.2xlarge",
+                    "hosts": ["algo-1", "algo-2"],
+                }
+            ],
+            "network_interface_name": "eth0",
+        }
+
+    def test_hosts_sorted_as_text_as_documented(self) -> None:
+        configs = sagemaker.resource_configs(11)
+        assert [c["current_host"] for c in configs][9:] == ["algo-10", "algo-11"]
+        assert configs[0]["hosts"][:3] == ["algo-1", "algo-10", "algo-11"]
+
+    @pytest.mark.parametrize(
+        "groups",
+        [
+            [
+                {"InstanceGroupName": "data", "InstanceType": "ml.c5.xlarge", "InstanceCount": 1},
+                {"InstanceGroupName": "dnn", "InstanceType": "ml.p3.2xlarge", "InstanceCount": 2},
+            ],
+            [
+                {
+                    "instance_group_name": "data",
+                    "instance_type": "ml.c5.xlarge",
+                    "instance_count": 1,
+                },
+                sagemaker.InstanceGroupSpec(
+                    instance_group_name="dnn", instance_type="ml.p3.2xlarge", instance_count=2
+                ),
+            ],
+        ],
+    )
+    def test_instance_groups_in_either_spelling(self, groups: list[Any]) -> None:
+        configs = sagemaker.resource_configs(instance_groups=groups)
+        assert [
+            (c["current_host"], c["current_group_name"], c["current_instance_type"])
+            for c in configs
+        ] == [
+            ("algo-1", "data", "ml.c5.xlarge"),
+            ("algo-2", "dnn", "ml.p3.2xlarge"),
+            ("algo-3", "dnn", "ml.p3.2xlarge"),
+        ]
+        assert configs[0]["instance_groups"] == HETERO["instance_groups"]
+
+    @pytest.mark.parametrize(
+        ("kwargs", "expected"),
+        [
+            ({}, [("sagemaker_instances", ("instance_count",))]),
+            (
+                {"instance_count": 2, "instance_groups": []},
+                [("sagemaker_instances", ("instance_count",))],
+            ),
+            ({"instance_count": 0}, [("greater_than_equal", ("instance_count", "instance_count"))]),
+            ({"instance_count": True}, [("int_type", ("instance_count", "instance_count"))]),
+            ({"instance_count": 2049}, [("sagemaker_instances", ("instance_count",))]),
+            (
+                {
+                    "instance_groups": [
+                        {"InstanceGroupName": "a", "InstanceCount": 1},
+                        {"instance_group_name": "a", "instance_count": 1},
+                    ]
+                },
+                [("sagemaker_instance_group_names", ("instance_groups", 1, "instance_group_name"))],
+            ),
+            (
+                {"instance_groups": [{"InstanceGroupName": "a", "InstanceCount": 1, "Count": 2}]},
+                [("extra_forbidden", ("instance_groups[0]", "Count"))],
+            ),
+        ],
+    )
+    def test_refused(self, kwargs: dict[str, Any], expected: list[Any]) -> None:
+        with pytest.raises(ValidationError) as info:
+            sagemaker.resource_configs(**kwargs)
+        assert codes(info.value) == expected
+
+    def test_the_largest_job(self) -> None:
+        assert len(sagemaker.resource_configs(sagemaker.toolkit.MAX_INSTANCES)) == 2048
+
+
+class TestFindings:
+    """What the toolkit's TF_CONFIGs meet in the readers that come after it."""
+
+    def test_the_estimator_reads_the_master_job(self) -> None:
+        for config in sagemaker.resource_configs(3):
+            tf_config = TFConfig.model_validate(sagemaker.tf_config(config, PS_ON))
+            assert tf_config.cluster is not None
+
+    @pytest.mark.parametrize("profile", [MWMS, PS])
+    def test_tf_distribute_refuses_the_master_job(self, profile: Any) -> None:
+        lines = "\n".join(
+            json.dumps(sagemaker.tf_config(config, PS_ON))
+            for config in sagemaker.resource_configs(3)
+        )
+        report = check_cluster(read_json_lines(lines, "nodes.jsonl"), profile=profile)
+        messages = [str(finding) for finding in report.findings]
+        assert any(
+            "Disallowed task type found in cluster spec" in m and "'master'" in m for m in messages
+        ), messages
+
+
+@st.composite
+def jobs(draw: st.DrawFn) -> list[dict[str, Any]]:
+    if draw(st.booleans()):
+        return sagemaker.resource_configs(draw(st.integers(1, 30)))
+    names = draw(st.lists(st.text(min_size=1, max_size=5), min_size=1, max_size=4, unique=True))
+    return sagemaker.resource_configs(
+        instance_groups=[
+            {"InstanceGroupName": n, "InstanceCount": draw(st.integers(1, 4))} for n in names
+        ]
+    )
+
+
+MODES = st.sampled_from([PS_ON, MWMS_ON, {**PS_ON, **MWMS_ON}, {}])
+
+
+@given(jobs(), MODES)
+def test_every_host_of_a_job_shares_one_cluster_and_claims_its_own_task(
+    configs: list[dict[str, Any]], hps: dict[str, Any]
+) -> None:
+    for config in configs:
+        assert ResourceConfig.model_validate(config).model_dump() == config
+    views = [sagemaker.tf_config(config, hps) for config in configs]
+    if len(configs[0]["instance_groups"]) > 1 or not hps or (hps == PS_ON and len(configs) == 1):
+        return
+    assert all(view is not None for view in views)
+    clusters = {json.dumps(view["cluster"]) for view in views if view}
+    assert len(clusters) == 1
+    tasks = {(view["task"]["type"], view["task"]["index"]) for view in views if view}
+    assert len(tasks) == len(configs)
+
+
+@given(
+    st.dictionaries(
+        st.sampled_from(
+            [
+                "sagemaker_parameter_server_enabled",
+                "sagemaker_multi_worker_mirrored_strategy_enabled",
+                "sagemaker_distribution_instance_groups",
+                "sagemaker_program",
+                "epochs",
+            ]
+        ),
+        st.one_of(
+            st.booleans(),
+            st.integers(),
+            st.text(max_size=6),
+            st.lists(st.text(max_size=4), max_size=3).map(json.dumps),
+        ),
+    )
+)
+def test_hyperparameters_round_trip(data: dict[str, Any]) -> None:
+    try:
+        hps = Hyperparameters.model_validate(data)
+    except ValidationError as error:
+        assert {e["type"] for e in error.errors()} <= {
+            "sagemaker_distribution_instance_groups",
+            "sagemaker_not_text",
+        }
+        return
+    again = Hyperparameters.model_validate(hps.model_dump())
+    assert again.parameter_server == hps.parameter_server
+    assert again.multi_worker_mirrored == hps.multi_worker_mirrored
+    assert again.distribution_groups("g") == hps.distribution_groups("g")
