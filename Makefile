@@ -90,12 +90,26 @@ $(TF_STAMP): pyproject.toml
 	$(TF_VENV)/bin/python -m pip install --quiet -e '.[dev,tensorflow]'
 	touch $(TF_STAMP)
 
+# SageMaker's TensorFlow toolkit, for tests/compat/test_sagemaker.py.  Its own
+# pins (numpy < 1.24, protobuf <= 3.20.3) would change the versions the rest of
+# the suite runs TensorFlow with, so it is installed without them, beside the
+# modules it imports.
+TF_SAGEMAKER_STAMP := $(TF_VENV)/.installed-sagemaker
+
+$(TF_SAGEMAKER_STAMP): $(TF_STAMP)
+	$(TF_VENV)/bin/python -m pip install --quiet boto3 paramiko psutil retrying six
+	$(TF_VENV)/bin/python -m pip install --quiet --no-deps \
+		sagemaker-tensorflow-training==20.5.0 sagemaker-training==4.8.3
+	touch $(TF_SAGEMAKER_STAMP)
+
 compat:
 	@if ! command -v $(TF_PYTHON) >/dev/null 2>&1; then \
 		echo "SKIPPED: compat: $(TF_PYTHON) not found; TensorFlow 2.15 needs Python 3.11"; \
 	elif ! $(MAKE) --no-print-directory $(TF_STAMP); then \
 		echo "SKIPPED: compat: could not install tensorflow-cpu 2.15.1 and tensorflow-estimator 2.15.0 into $(TF_VENV)"; \
 	else \
+		$(MAKE) --no-print-directory $(TF_SAGEMAKER_STAMP) \
+			|| echo "SKIPPED: compat: could not install sagemaker-tensorflow-training 20.5.0 into $(TF_VENV)"; \
 		HYPOTHESIS_PROFILE=$(COMPAT_PROFILE) $(TF_VENV)/bin/pytest tests/compat -p no:cacheprovider -rs; \
 	fi
 
