@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,10 +11,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
+from cli_main import run
 from estconf import TFConfig, sagemaker
 from estconf.deployment import MWMS, PS, check_cluster, read_json_lines
 from estconf.sagemaker import Hyperparameters, PSServer, ResourceConfig
 
+DATA = Path(__file__).parent / "data" / "launchers" / "sagemaker"
 PS_ON = {"sagemaker_parameter_server_enabled": "true"}
 MWMS_ON = {"sagemaker_multi_worker_mirrored_strategy_enabled": "true"}
 
@@ -372,6 +375,65 @@ class TestFindings:
         assert any(
             "Disallowed task type found in cluster spec" in m and "'master'" in m for m in messages
         ), messages
+
+
+class TestRealShapedFiles:
+    """``tests/data/launchers/sagemaker``: the files a job of three hosts and the toolkit write."""
+
+    @pytest.mark.parametrize(("name", "hps"), [("ps.jsonl", PS_ON), ("mwms.jsonl", MWMS_ON)])
+    def test_the_tf_configs_are_the_toolkits(self, name: str, hps: dict[str, Any]) -> None:
+        expected = [sagemaker.tf_config(c, hps) for c in sagemaker.resource_configs(3)]
+        lines = (DATA / name).read_text(encoding="utf-8").splitlines()
+        assert [json.loads(line) for line in lines] == expected
+
+    def test_the_heterogeneous_job(self) -> None:
+        hps = json.loads((DATA / "heterogeneous.hyperparameters.json").read_text(encoding="utf-8"))
+        configs = [
+            json.loads((DATA / f"heterogeneous_algo-{i}.resourceconfig.json").read_text("utf-8"))
+            for i in (1, 2, 3)
+        ]
+        assert configs == sagemaker.resource_configs(
+            instance_groups=[
+                {
+                    "InstanceGroupName": "data_group",
+                    "InstanceType": "ml.c5.xlarge",
+                    "InstanceCount": 1,
+                },
+                {
+                    "InstanceGroupName": "dnn_group",
+                    "InstanceType": "ml.p3.2xlarge",
+                    "InstanceCount": 2,
+                },
+            ]
+        )
+        assert refused(configs[0], hps) == [
+            ("sagemaker_ps_outside_distribution", ("resource_config", "current_group_name"))
+        ]
+        servers = [sagemaker.ps_server(config, hps) for config in configs[1:]]
+        assert [(s.task_index, s.address) for s in servers if s] == [(1, "algo-3:2223"), (2, None)]
+
+    def test_check_cluster_mwms_refuses_the_master_job(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        status, out, err = run(capsys, "check-cluster", "--profile", "mwms", str(DATA / "ps.jsonl"))
+        assert status == 1, out + err
+        assert (
+            "ps.jsonl:3: cluster.master: Disallowed task type found in cluster spec. "
+            "Allowed types are ('chief', 'worker', 'evaluator', 'ps', None)"
+        ) in out
+        assert "(job 'master' is not one of them)" in out
+
+    def test_the_multi_worker_job_is_for_tf_distribute_not_the_estimator(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        nodes = str(DATA / "mwms.jsonl")
+        assert run(capsys, "check-cluster", "--profile", "mwms", nodes)[:2] == (
+            0,
+            "3 nodes, 1 cluster: valid\n",
+        )
+        status, out, _ = run(capsys, "check-cluster", "--profile", "estimator", nodes)
+        assert status == 1
+        assert 'If "cluster" is set in TF_CONFIG, it must have one "chief" node.' in out
 
 
 @st.composite

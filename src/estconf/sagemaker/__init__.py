@@ -21,7 +21,8 @@ Example:
     >>> from estconf import sagemaker
     >>> configs = sagemaker.resource_configs(2)
     >>> mwms = {"sagemaker_multi_worker_mirrored_strategy_enabled": "true"}
-    >>> [sagemaker.tf_config(c, mwms)["task"] for c in configs]
+    >>> tasks = [sagemaker.tf_config(c, mwms)["task"] for c in configs]
+    >>> tasks
     [{'index': 0, 'type': 'worker'}, {'index': 1, 'type': 'worker'}]
 """
 

@@ -366,14 +366,16 @@ def resource_configs(
             and ``instance_groups``, a group name used twice.
 
     Example:
-        >>> [config["current_host"] for config in resource_configs(3)]
+        >>> hosts = [config["current_host"] for config in resource_configs(3)]
+        >>> hosts
         ['algo-1', 'algo-2', 'algo-3']
-        >>> resource_configs(instance_groups=[
+        >>> first, second, third = resource_configs(instance_groups=[
         ...     {"InstanceGroupName": "data", "InstanceType": "ml.c5.xlarge", "InstanceCount": 1},
         ...     {"InstanceGroupName": "dnn", "InstanceType": "ml.p3.2xlarge", "InstanceCount": 2},
-        ... ])[1]["instance_groups"][1]  # doctest: +NORMALIZE_WHITESPACE
-        {'instance_group_name': 'dnn', 'instance_type': 'ml.p3.2xlarge',
-         'hosts': ['algo-2', 'algo-3']}
+        ... ])
+        >>> data, dnn = second["instance_groups"]
+        >>> dnn["instance_group_name"], dnn["hosts"]
+        ('dnn', ['algo-2', 'algo-3'])
     """
     specs = _instance_groups(instance_count, instance_type, instance_groups)
     total = sum(spec.instance_count for spec in specs)
