@@ -217,19 +217,24 @@ def test_port_not_named() -> None:
     assert "the cluster says 2222" in findings[0].message
 
 
-def test_port_outside_the_range() -> None:
-    template = {
-        "spec": {"containers": [container(ports=[{"name": "tfjob-port", "containerPort": 0}])]}
-    }
+@pytest.mark.parametrize(
+    ("number", "refused"), [(0, True), (1, False), (65535, False), (65536, True)]
+)
+def test_port_outside_the_range(number: int, refused: bool) -> None:
+    """A port is 1 to 65535: Kubernetes refuses a pod that declares another."""
+    ports = [{"name": "tfjob-port", "containerPort": number}]
+    template = {"spec": {"containers": [container(ports=ports)]}}
     good = {"spec": {"containers": [container()]}}
     findings = check(job(Chief={"template": template}, PS={"template": good}), node_check=None)
-    assert found(findings) == [
+    assert found(findings) == refused * [
         (
             "tfjob_port_invalid",
             "error",
             "spec.tfReplicaSpecs.Chief.template.spec.containers[0].ports[0].containerPort",
         )
     ]
+    if refused:
+        assert findings[0].message.startswith(f"port {number} is not a port (1 to 65535)")
 
 
 def test_single_replica() -> None:
@@ -283,6 +288,23 @@ def test_hand_set_tf_config_of_a_single_pod_under_another_reader() -> None:
     assert [f.severity for f in check(tfjob, node_check=None)] == ["note", "note"]
 
 
+@pytest.mark.parametrize("replicas", [1, 2])
+def test_only_the_variable_named_tf_config_is_a_hand_set_tf_config(replicas: int) -> None:
+    """Variables before and after it, in any order (TF_CPP_MIN_LOG_LEVEL sorts after it)."""
+    env = [
+        {"name": "TF_CPP_MIN_LOG_LEVEL", "value": "2"},
+        {"name": "TF_CONFIG", "value": "{}"},
+        {"name": "A_TF_CONFIG", "value": "{"},
+        {"name": "TF_CONFIG_FILE", "value": "{"},
+    ]
+    template = {"spec": {"containers": [container(env=env)]}}
+    findings = check(job(Worker={"replicas": replicas, "template": template}))
+    assert [f.location for f in findings if f.code == "tfjob_tf_config_set"] == [
+        (*SPECS, "Worker", "template", "spec", "containers", 0, "env", 1)
+    ]
+    assert "tfjob_tf_config_refused" not in {f.code for f in findings}
+
+
 def test_hand_set_tf_config_of_a_distributed_job_is_never_seen() -> None:
     findings = check(job(Worker={"replicas": 2, "template": hand_set("{")}))
     assert [(f.code, f.severity) for f in findings] == [
@@ -300,6 +322,11 @@ def test_dynamic_worker() -> None:
         ("tfjob_empty_job", "error", "spec.tfReplicaSpecs.PS"),
     ]
     assert findings[1].message.startswith("pod elastic-chief-0 refuses its TF_CONFIG: ")
+    # no profile reads every pod of such a job: each hint says what the option does
+    assert {finding.hint for finding in findings} == {
+        "enableDynamicWorker cuts each pod's cluster down to itself and the PS: drop it, or give "
+        "the job PS and Worker replicas only"
+    }
 
 
 def test_dynamic_worker_without_ps() -> None:
@@ -434,6 +461,19 @@ def test_long_messages_are_shortened() -> None:
         node_check=lambda tf_config: (_ for _ in ()).throw(ValueError(str(tf_config))),
     )
     assert len(finding.message) < 800 and " [...] " in finding.message
+
+
+@pytest.mark.parametrize(("length", "whole"), [(600, True), (601, False)])
+def test_a_message_is_shortened_past_600_characters(length: int, whole: bool) -> None:
+    def refuse(tf_config: dict[str, Any]) -> None:
+        raise ValueError("x" * (length - 1) + "!")
+
+    finding, *_ = check(tfjob_for_replicas("j", {"Chief": 1, "Worker": 2}), node_check=refuse)
+    said = finding.message.split(": ", 1)[1]
+    if whole:
+        assert said == "x" * 599 + "!"
+    else:
+        assert said == "x" * 300 + " [...] " + "x" * 199 + "!"
 
 
 SAMPLED_TYPES = st.sampled_from(["Chief", "Master", "Worker", "PS", "Evaluator", "Trainer", "ps"])

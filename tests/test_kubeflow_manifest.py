@@ -79,6 +79,29 @@ def test_kubectl_list_yields_its_items() -> None:
         TFJob.from_yaml("kind: ConfigMap\n")
 
 
+JOB = "apiVersion: kubeflow.org/v1\nkind: TFJob\nmetadata: {name: j}\nspec: {tfReplicaSpecs: {}}\n"
+
+
+def test_a_document_that_is_no_mapping_is_skipped_and_the_stream_read_on() -> None:
+    (job,) = read_tfjobs(f"--- [1, 2]\n--- text\n---\n{JOB}")
+    assert job.metadata.name == "j"
+
+
+ITEMS = "items:\n- {apiVersion: kubeflow.org/v1, kind: TFJob, metadata: {name: i}, spec: {}}\n"
+
+
+@pytest.mark.parametrize(
+    "document",
+    ["kind: List\n", "kind: List\nitems: {a: 1}\n", f"kind: Template\n{ITEMS}"],
+    ids=["a List without items", "its items not a list", "items of a kind not a List"],
+)
+def test_only_the_items_list_of_a_list_kind_is_read_as_documents(document: str) -> None:
+    assert read_tfjobs(document) == ()
+    (job,) = read_tfjobs(f"{document}---\n{JOB}")
+    assert job.metadata.name == "j"
+    assert [job.metadata.name for job in read_tfjobs(f"kind: TFJobList\n{ITEMS}")] == ["i"]
+
+
 def test_kubectl_get_keeps_status_and_everything_else() -> None:
     job = TFJob.from_yaml(text("kubectl_get.yaml"))
     assert job.model_extra is not None and job.model_extra["status"]["replicaStatuses"]["PS"] == {
