@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from estconf.cli import _slurm
 from estconf.cli._common import (
     EXIT_INVALID,
     EXIT_OK,
@@ -47,7 +48,10 @@ The TF_CONFIGs come from one of:
   --tfjob FILE  a TFJob manifest ('-' reads it from standard input): every
                 TF_CONFIG the operator would write, as it would write it,
                 whether or not a reader would accept it (judge them with
-                'estconf check-cluster' or 'estconf validate').
+                'estconf check-cluster' or 'estconf validate');
+  --slurm       a SLURM step (--nodelist and --tasks-per-node, or --from-env):
+                what TensorFlow's SlurmClusterResolver gives each rank, or
+                with --write a TF_CONFIG per rank at the host SLURM runs it on.
 CLUSTER_FILE and --job are checked under --profile; the default, estimator,
 needs a chief, --profile mwms takes a cluster of workers alone.
 
@@ -65,7 +69,8 @@ examples:
   estconf tf-config cluster.yaml --task worker:1 --format shell
   estconf tf-config --job mnist --namespace ml --chief 1 --worker 4 --ps 2
   estconf tf-config --job mnist --worker 4 --profile mwms --out-dir tf_configs/
-  estconf tf-config --tfjob tfjob.yaml | estconf check-cluster --allow-empty -"""
+  estconf tf-config --tfjob tfjob.yaml | estconf check-cluster --allow-empty -
+  estconf tf-config --slurm --nodelist 'node[1-4]' --tasks-per-node 2 --write"""
 
 
 _OLDER_VERSION = "tfjob_api_version"
@@ -144,14 +149,16 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         metavar="D",
         help="the operator's CUSTOM_CLUSTER_DOMAIN, written after 'svc' (--job, --tfjob)",
     )
+    _slurm.register(tf_config)
     add_limits(tf_config)
 
 
 def run(args: argparse.Namespace) -> int:
     """Write the TF_CONFIG of each task; 1 when the input is not valid, 2 on a usage error."""
-    sources = [args.cluster is not None, args.job is not None, args.tfjob is not None]
+    _slurm.check_usage(args)
+    sources = [args.cluster is not None, args.job is not None, args.tfjob is not None, args.slurm]
     if sum(sources) != 1:
-        raise UsageError("give one of CLUSTER_FILE, --job NAME or --tfjob FILE")
+        raise UsageError("give one of CLUSTER_FILE, --job NAME, --tfjob FILE or --slurm")
     if args.job is None and any(getattr(args, t.lower()) for t in REPLICA_TYPES):
         raise UsageError("replica counts (--chief, --worker, ...) go with --job")
     if args.cluster is not None and args.cluster_domain is not None:
@@ -160,6 +167,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--name goes with --tfjob")
     if args.job is not None:
         return _from_replicas(args)
+    if args.slurm:
+        return _slurm.run(args, _write)
     if args.tfjob is not None:
         return _from_tfjob(args)
     return _from_cluster_file(args)
@@ -463,11 +472,24 @@ def _predicted(prediction: Any, args: argparse.Namespace) -> list[tuple[tuple[st
     return outputs
 
 
-def _write(outputs: list[tuple[tuple[str, int], str]], args: argparse.Namespace) -> int:
-    """Write the TF_CONFIGs to stdout, or each to its own file under ``--out-dir``."""
+def _write(
+    outputs: list[tuple[tuple[str, int], str]],
+    args: argparse.Namespace,
+    labels: list[str] | None = None,
+) -> int:
+    """Write the TF_CONFIGs to stdout, or each to its own file under ``--out-dir``.
+
+    ``labels`` are the comments before each (default ``TYPE:INDEX``).
+    """
     if args.out_dir is None:
         separator = "---\n" if args.format == "k8s" else ""  # YAML documents
-        out(separator.join(_block(_label(task), text, args.format) for task, text in outputs))
+        shown = labels or [_label(task) for task, _ in outputs]
+        out(
+            separator.join(
+                _block(label, text, args.format)
+                for label, (_, text) in zip(shown, outputs, strict=True)
+            )
+        )
         return EXIT_OK
     directory = Path(args.out_dir)
     try:

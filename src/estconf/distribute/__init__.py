@@ -9,6 +9,8 @@ TensorFlow 2.15 reader:
 - :class:`MultiWorkerConfig`: ``tf.distribute.MultiWorkerMirroredStrategy``;
 - :class:`ParameterServerConfig`: ``tf.distribute.ParameterServerStrategy`` (TF2);
 - :class:`SlurmClusterResolver`: ``tf.distribute.cluster_resolver.SlurmClusterResolver``;
+  :func:`slurm_tf_configs` writes instead each SLURM rank a ``TF_CONFIG`` at the
+  host SLURM runs it on (:mod:`estconf.distribute.placement`);
 - :class:`ServerConfig`: ``tf.train.Server`` (``tf.distribute.Server``), started by a
   program that reads ``TF_CONFIG`` itself.
 """
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 from estconf.distribute.multi_worker import MultiWorkerConfig
 from estconf.distribute.parameter_server import ParameterServerConfig
+from estconf.distribute.placement import misplaced_ranks, rank_hosts, slurm_tf_configs
 from estconf.distribute.resolver import TFConfigClusterResolver
 from estconf.distribute.server import ServerConfig
 from estconf.distribute.slurm import SlurmClusterResolver
@@ -27,4 +30,7 @@ __all__ = [
     "ServerConfig",
     "SlurmClusterResolver",
     "TFConfigClusterResolver",
+    "misplaced_ranks",
+    "rank_hosts",
+    "slurm_tf_configs",
 ]

@@ -23,6 +23,7 @@ __all__ = [
     "TASKS_PER_NODE",
     "TITLE",
     "gpu_count",
+    "host_tasks",
     "integer_variable",
     "task_configuration",
 ]
@@ -85,15 +86,21 @@ def _hosts(environ: Mapping[str, str]) -> list[str]:
         ) from None
 
 
-def task_configuration(
+def host_tasks(
     tasks_per_node: int | Mapping[str, int] | None, environ: Mapping[str, str]
-) -> dict[str, int]:
-    """Each host and its number of tasks; a host named twice keeps its last count."""
+) -> list[tuple[str, int]]:
+    """Each host and its number of tasks, in SLURM's order, a host named twice kept twice.
+
+    ``tasks_per_node`` as TensorFlow takes it: a count for every host of the
+    nodelist, or each host's count by name; ``None`` reads
+    ``SLURM_STEP_TASKS_PER_NODE``, zipped with the hosts as TensorFlow zips
+    them (the longer list is cut).
+    """
     if isinstance(tasks_per_node, Mapping):
-        return dict(tasks_per_node)
+        return list(tasks_per_node.items())
     hosts = _hosts(environ)
     if tasks_per_node is not None:
-        return dict.fromkeys(hosts, tasks_per_node)
+        return [(host, tasks_per_node) for host in hosts]
     text = _variable(environ, TASKS_PER_NODE)
     try:
         counts = expand_tasks_per_node(text, len(hosts))
@@ -106,8 +113,14 @@ def task_configuration(
             text,
             {"text": text, "reason": str(exc)},
         ) from None
-    # The longer list is cut, as TensorFlow's zip cuts it.
-    return dict(zip(hosts, counts, strict=False))
+    return list(zip(hosts, counts, strict=False))
+
+
+def task_configuration(
+    tasks_per_node: int | Mapping[str, int] | None, environ: Mapping[str, str]
+) -> dict[str, int]:
+    """Each host and its number of tasks; a host named twice keeps its last count."""
+    return dict(host_tasks(tasks_per_node, environ))
 
 
 def gpu_count(environ: Mapping[str, str]) -> int:

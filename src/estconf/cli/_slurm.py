@@ -1,0 +1,292 @@
+"""``estconf tf-config --slurm``: each rank's view of a SLURM step, TensorFlow's or a correct one.
+
+Without ``--write``, every rank's ``TF_CONFIG`` describes exactly what
+TensorFlow's ``SlurmClusterResolver`` gives it
+(:class:`estconf.distribute.SlurmClusterResolver`), its master and
+``CUDA_VISIBLE_DEVICES`` in the label, and the ranks it gives an address on
+another host are reported.  With ``--write``, each rank's ``TF_CONFIG`` is
+:func:`estconf.distribute.slurm_tf_configs`'s, at the host SLURM runs it on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import sys
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Final
+
+from estconf.cli._common import EXIT_INVALID, UsageError, out
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
+    from estconf.distribute.placement import Misplaced
+
+Output = tuple[tuple[str, int], str, str]
+"""A rank's task, its ``TF_CONFIG`` as JSON text, and the label written before it."""
+
+Writer = Callable[[list[tuple[tuple[str, int], str]], argparse.Namespace, list[str]], int]
+"""``tf-config``'s writer: each task's ``TF_CONFIG`` in ``--format``, after its label."""
+
+_SHOWN: Final = 10
+"""The misplaced ranks listed one by one; the others are counted."""
+
+_FLAGS: Final = {
+    ("environ", "SLURM_STEP_NODELIST"): "--nodelist",
+    ("environ", "SLURM_STEP_TASKS_PER_NODE"): "--tasks-per-node",
+    ("environ", "SLURM_PROCID"): "--rank",
+    ("gpus_per_node",): "--gpus-per-node",
+    ("gpus_per_task",): "--gpus-per-node",
+    ("jobs",): "--jobs",
+    ("port_base",): "--port-base",
+}
+"""The flag that gives each argument of the resolver, for its errors."""
+
+_HINTS: Final = {
+    "slurm_gpus_per_task_zero": "--write writes each rank a TF_CONFIG that needs no GPU",
+    "gpu_count_unknown": "give --gpus-per-node N, or --write, which needs no GPU count",
+    "address": "a port above 65535: give a smaller --port-base",
+    "slurm_port": "give a smaller --port-base",
+    "slurm_tasks": "the sizes of --jobs add up to the step's tasks",
+}
+
+
+def _jobs(text: str) -> dict[str, int]:
+    jobs: dict[str, int] = {}
+    for part in text.split(","):
+        name, sep, size = part.partition("=")
+        if not sep or not name or not size.isdigit() or name in jobs:
+            raise argparse.ArgumentTypeError(
+                f"expected JOB=N,JOB=N (such as ps=1,worker=7), each job once, not {text!r}"
+            )
+        jobs[name] = int(size)
+    return jobs
+
+
+def _number(text: str) -> int:
+    if not text.isascii() or not text.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a number, 0 or more, not {text!r}")
+    return int(text)
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    """Add the options of ``--slurm`` to the ``tf-config`` command's ``parser``."""
+    slurm = parser.add_argument_group("a SLURM step (--slurm)")
+    slurm.add_argument(
+        "--slurm",
+        action="store_true",
+        help="what TensorFlow's SlurmClusterResolver gives each rank of a step",
+    )
+    slurm.add_argument("--nodelist", metavar="HOSTLIST", help="the step's hosts: node[01-04]")
+    slurm.add_argument(
+        "--tasks-per-node",
+        metavar="N|LIST",
+        help="the tasks on every host, or SLURM's list of them: 2(x3),1",
+    )
+    slurm.add_argument(
+        "--from-env",
+        action="store_true",
+        help="read the step from SLURM_STEP_NODELIST and SLURM_STEP_TASKS_PER_NODE "
+        "(inside srun), and the GPUs from CUDA_VISIBLE_DEVICES",
+    )
+    slurm.add_argument(
+        "--jobs",
+        type=_jobs,
+        metavar="JOB=N,...",
+        help="each job's tasks (ps=1,worker=7); default: every task a worker",
+    )
+    slurm.add_argument("--port-base", type=_number, default=8888, metavar="P", help="default: 8888")
+    slurm.add_argument("--gpus-per-node", type=_number, metavar="N", help="GPUs on each node")
+    slurm.add_argument("--rank", type=_number, metavar="R", help="only this rank")
+    slurm.add_argument(
+        "--write",
+        action="store_true",
+        help="a correct TF_CONFIG per rank instead: its address on the host SLURM runs it "
+        "on, the jobs in the order of --jobs, no GPU needed",
+    )
+
+
+_OPTIONS: Final = ("nodelist", "tasks_per_node", "from_env", "jobs", "gpus_per_node", "rank")
+
+
+def check_usage(args: argparse.Namespace) -> None:
+    """Refuse the options of ``--slurm`` without it."""
+    given = [f"--{name.replace('_', '-')}" for name in _OPTIONS if getattr(args, name)]
+    given += ["--write"] if args.write else []
+    given += ["--port-base"] if args.port_base != 8888 else []
+    if given and not args.slurm:
+        raise UsageError(f"{given[0]} goes with --slurm")
+
+
+def _check_step(args: argparse.Namespace) -> None:
+    """Refuse a step given twice or not at all."""
+    if args.from_env == (args.nodelist is not None or args.tasks_per_node is not None):
+        raise UsageError(
+            "--slurm reads the step from --nodelist HOSTLIST --tasks-per-node N, or from "
+            "the environment with --from-env (inside srun): give one"
+        )
+    if not args.from_env and (args.nodelist is None or args.tasks_per_node is None):
+        raise UsageError("--slurm needs both --nodelist HOSTLIST and --tasks-per-node N")
+
+
+def run(args: argparse.Namespace, write: Writer) -> int:
+    """Write each rank's ``TF_CONFIG`` with ``write``; 1 on an error or a rank on another host.
+
+    TensorFlow's view is written even when it gives ranks addresses on other
+    hosts, as it is what they would get; the status says it is not usable.
+    """
+    from pydantic import ValidationError
+
+    _check_step(args)
+    misplaced: list[Misplaced] = []
+    try:
+        environ = _environ(args)
+        if args.write:
+            ranks = _written(args, environ)
+        else:
+            ranks, misplaced = _tensorflow_view(args, environ)
+    except ValidationError as exc:
+        _report(exc, args)
+        return EXIT_INVALID
+    status = write(
+        [(task, text) for task, text, _ in ranks], args, [label for _, _, label in ranks]
+    )
+    _report_misplaced(misplaced)
+    return EXIT_INVALID if misplaced else status
+
+
+def _environ(args: argparse.Namespace) -> Mapping[str, str]:
+    from estconf.distribute.placement import step_environ
+
+    if args.from_env:
+        return os.environ
+    tasks: int | str = args.tasks_per_node
+    if args.tasks_per_node.isascii() and args.tasks_per_node.isdigit():
+        tasks = int(args.tasks_per_node)
+    return step_environ(args.nodelist, tasks)
+
+
+def _ranks(args: argparse.Namespace, count: int) -> range:
+    if args.rank is None:
+        return range(count)
+    if args.rank >= count:
+        raise UsageError(f"--rank {args.rank}: the step has {count} tasks, ranks 0 to {count - 1}")
+    return range(args.rank, args.rank + 1)
+
+
+def _refuse_too_large(args: argparse.Namespace, ranks: range, one: str) -> None:
+    """Refuse, before they are built, TF_CONFIGs of every rank larger than ``--max-size``.
+
+    Each rank's lists every rank's address: the output grows as the square of the ranks.
+    """
+    from estconf.cli._common import limit_args
+    from estconf.io.checks import MAX_SIZE
+
+    limit = limit_args(args).get("max_size", MAX_SIZE)
+    total = len(ranks) * (len(one.encode()) + 1)
+    if total > limit:
+        raise UsageError(
+            f"--slurm: the TF_CONFIGs of its {len(ranks):,} ranks would take about {total:,} "
+            f"bytes, more than --max-size {limit:,}: each rank's lists every rank's address; "
+            "give a larger --max-size BYTES, or --rank R for one"
+        )
+
+
+def _written(args: argparse.Namespace, environ: Mapping[str, str]) -> list[Output]:
+    import json
+
+    from estconf.distribute.placement import rank_hosts, slurm_tf_configs
+
+    configs = slurm_tf_configs(args.jobs, args.port_base, environ=environ)
+    hosts = rank_hosts(environ=environ)
+    ranks = _ranks(args, len(configs))
+    _refuse_too_large(args, ranks, json.dumps(configs[ranks[0]], separators=(",", ":")))
+    written: list[Output] = []
+    for rank in ranks:
+        task = configs[rank]["task"]
+        text = json.dumps(configs[rank], separators=(",", ":"))
+        label = f"rank {rank} on {hosts[rank]}: {task['type']}:{task['index']}"
+        written.append(((task["type"], task["index"]), text, label))
+    return written
+
+
+def _tensorflow_view(
+    args: argparse.Namespace, environ: Mapping[str, str]
+) -> tuple[list[Output], list[Misplaced]]:
+    import json
+
+    from estconf.distribute import SlurmClusterResolver
+    from estconf.distribute.placement import misplaced_ranks, rank_hosts
+
+    def resolver(rank: int) -> SlurmClusterResolver:
+        return SlurmClusterResolver(
+            args.jobs,
+            args.port_base,
+            args.gpus_per_node,
+            environ={**environ, "SLURM_PROCID": str(rank)},
+        )
+
+    hosts = rank_hosts(environ=environ)
+    ranks = _ranks(args, len(hosts))
+    first = resolver(ranks[0] if ranks else 0)
+    _refuse_too_large(args, ranks, json.dumps(first.tf_config, separators=(",", ":")))
+    views: list[Output] = []
+    for rank in ranks:
+        view = first if rank == ranks[0] else resolver(rank)
+        task = (view.task_type or "", view.task_id or 0)
+        text = json.dumps(view.tf_config, separators=(",", ":"))
+        label = (
+            f"rank {rank} on {hosts[rank]}: {task[0]}:{task[1]}, master {view.master()}, "
+            f"CUDA_VISIBLE_DEVICES={view.cuda_visible_devices}"
+        )
+        views.append((task, text, label))
+    return views, misplaced_ranks(first)
+
+
+def _report_misplaced(misplaced: list[Misplaced]) -> None:
+    """Say which ranks TensorFlow gives an address on another host, and the fix."""
+    if not misplaced:
+        return
+    lines = [
+        f"--slurm: rank {m.rank} runs on {m.host}, but TensorFlow's SlurmClusterResolver gives "
+        f"it {m.task[0]}:{m.task[1]} at {m.address} (it sorts the hosts as strings)"
+        for m in misplaced[:_SHOWN]
+    ]
+    if len(misplaced) > _SHOWN:
+        lines.append(f"--slurm: and {len(misplaced) - _SHOWN} more ranks given another host")
+    lines.append(
+        "hint: add --write for a TF_CONFIG per rank at the host SLURM runs it on, "
+        "and export it in each task (see the SLURM page of the docs)"
+    )
+    out("\n".join(lines) + "\n", sys.stderr)
+
+
+def _port_too_large(address: object) -> bool:
+    port = str(address).rpartition(":")[2]
+    return port.isascii() and port.isdigit() and int(port) > 65535
+
+
+def _report(exc: ValidationError, args: argparse.Namespace) -> None:
+    """The resolver's errors at the flags that cause them, each with its fix."""
+    from estconf.cli._common import errors_of
+    from estconf.io import report
+
+    errors = []
+    hints = []
+    details = exc.errors(include_url=False)
+    for found, detail in zip(errors_of(exc, "--slurm"), details, strict=True):
+        flag = _FLAGS.get(found.loc)
+        if args.from_env and found.loc[:1] == ("environ",):
+            flag = str(found.loc[-1])  # the variable
+        elif found.loc[:1] == ("jobs",):
+            flag = "--jobs"
+        errors.append(dataclasses.replace(found, path=flag or found.path))
+        hint = _HINTS.get(found.code)
+        if found.code == "address" and not _port_too_large(detail.get("input")):
+            hint = None
+        if hint is not None and hint not in hints:
+            hints.append(hint)
+    text = report.write_text([report.Result("--slurm", None, errors)], quiet=True)
+    out(text + "".join(f"hint: {hint}\n" for hint in hints), sys.stderr)

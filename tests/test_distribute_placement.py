@@ -1,0 +1,200 @@
+"""estconf.distribute.placement: where SLURM runs each rank, and a TF_CONFIG per rank at its host.
+
+SLURM's default task distribution is *block*: a host's tasks are consecutive
+ranks, the hosts in the step's nodelist order (``srun --distribution``, whose
+default for the nodes is ``block``).  TensorFlow's ``SlurmClusterResolver``
+numbers the tasks over the hosts sorted as strings (SPEC section 12).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
+from estconf import TFConfig
+from estconf.distribute import (
+    SlurmClusterResolver,
+    TFConfigClusterResolver,
+    misplaced_ranks,
+    rank_hosts,
+    slurm_tf_configs,
+)
+from estconf.distribute.placement import Misplaced, step_environ
+
+STEP = {"SLURM_STEP_NODELIST": "node[9-10]", "SLURM_STEP_TASKS_PER_NODE": "2(x2)"}
+
+
+def codes(error: ValidationError) -> list[tuple[str, tuple[Any, ...]]]:
+    return [(e["type"], e["loc"]) for e in error.errors()]
+
+
+class TestStepEnviron:
+    def test_a_count_for_every_host_is_written_as_srun_writes_it(self) -> None:
+        assert step_environ("node[9-10]", 2, rank=3) == {
+            "SLURM_PROCID": "3",
+            "SLURM_STEP_NODELIST": "node[9-10]",
+            "SLURM_STEP_TASKS_PER_NODE": "2(x2)",
+            "SLURM_STEP_NUM_TASKS": "4",
+        }
+
+    def test_slurms_list_is_kept_and_counted(self) -> None:
+        environ = step_environ("a,b,c", "2(x2),1")
+        assert environ["SLURM_STEP_TASKS_PER_NODE"] == "2(x2),1"
+        assert environ["SLURM_STEP_NUM_TASKS"] == "5"
+
+    def test_an_unreadable_nodelist_in_tensorflows_words(self) -> None:
+        with pytest.raises(ValidationError) as info:
+            step_environ("node[1-2", 2)
+        assert codes(info.value) == [("slurm_hostlist", ("environ", "SLURM_STEP_NODELIST"))]
+        assert "Invalid hostlist format" in str(info.value)
+
+
+class TestRankHosts:
+    def test_block_distribution_in_the_nodelists_order(self) -> None:
+        assert rank_hosts(environ=STEP) == ["node9", "node9", "node10", "node10"]
+
+    def test_uneven_tasks_per_node(self) -> None:
+        environ = {"SLURM_STEP_NODELIST": "b,a", "SLURM_STEP_TASKS_PER_NODE": "1,3"}
+        assert rank_hosts(environ=environ) == ["b", "a", "a", "a"]
+
+    def test_tasks_per_node_as_an_argument(self) -> None:
+        assert rank_hosts({"y": 1, "x": 2}, environ={}) == ["y", "x", "x"]
+        assert rank_hosts(1, environ=STEP) == ["node9", "node10"]
+
+    def test_a_host_named_twice_is_refused(self) -> None:
+        environ = {"SLURM_STEP_NODELIST": "a,b,a", "SLURM_STEP_TASKS_PER_NODE": "1(x3)"}
+        with pytest.raises(ValidationError) as info:
+            rank_hosts(environ=environ)
+        assert codes(info.value) == [("slurm_host_twice", ("environ", "SLURM_STEP_NODELIST"))]
+
+
+class TestMisplacedRanks:
+    def test_the_string_sort_puts_every_rank_on_the_other_host(self) -> None:
+        resolver = SlurmClusterResolver(
+            {"ps": 1, "worker": 3}, gpus_per_node=2, environ={**STEP, "SLURM_PROCID": "0"}
+        )
+        assert misplaced_ranks(resolver) == [
+            Misplaced(0, "node9", ("ps", 0), "node10:8888"),
+            Misplaced(1, "node9", ("worker", 0), "node10:8889"),
+            Misplaced(2, "node10", ("worker", 1), "node9:8888"),
+            Misplaced(3, "node10", ("worker", 2), "node9:8889"),
+        ]
+
+    def test_hosts_that_sort_alike_both_ways_misplace_no_rank(self) -> None:
+        environ = {**STEP, "SLURM_STEP_NODELIST": "node[1-2]", "SLURM_STEP_NUM_TASKS": "4"}
+        resolver = SlurmClusterResolver(gpus_per_node=2, environ={**environ, "SLURM_PROCID": "1"})
+        assert misplaced_ranks(resolver) == []
+
+    def test_the_jobs_name_order_alone_misplaces_no_rank(self) -> None:
+        # rank 0 is the ps whatever order the jobs are given in: on its own host all the same
+        environ = {**STEP, "SLURM_STEP_NODELIST": "node[1-2]", "SLURM_PROCID": "0"}
+        resolver = SlurmClusterResolver({"worker": 3, "ps": 1}, gpus_per_node=2, environ=environ)
+        assert resolver.task_type == "ps"
+        assert misplaced_ranks(resolver) == []
+
+
+class TestSlurmTFConfigs:
+    def test_each_rank_at_its_own_host_jobs_in_the_given_order(self) -> None:
+        configs = slurm_tf_configs({"ps": 1, "worker": 3}, environ=STEP)
+        cluster = {"ps": ["node9:8888"], "worker": ["node9:8889", "node10:8888", "node10:8889"]}
+        assert configs == [
+            {"cluster": cluster, "task": {"type": "ps", "index": 0}, "rpc_layer": "grpc"},
+            {"cluster": cluster, "task": {"type": "worker", "index": 0}, "rpc_layer": "grpc"},
+            {"cluster": cluster, "task": {"type": "worker", "index": 1}, "rpc_layer": "grpc"},
+            {"cluster": cluster, "task": {"type": "worker", "index": 2}, "rpc_layer": "grpc"},
+        ]
+
+    def test_the_order_given_is_kept_not_sorted(self) -> None:
+        configs = slurm_tf_configs({"worker": 3, "chief": 1}, environ=STEP)
+        assert list(configs[0]["cluster"]) == ["worker", "chief"]
+        assert configs[0]["task"] == {"type": "worker", "index": 0}
+        assert configs[3]["task"] == {"type": "chief", "index": 0}
+        assert configs[3]["cluster"]["chief"] == ["node10:8889"]
+
+    def test_every_task_a_worker_by_default_no_gpu_needed(self) -> None:
+        configs = slurm_tf_configs(environ=STEP, rpc_layer=None)
+        assert configs[2] == {
+            "cluster": {"worker": ["node9:8888", "node9:8889", "node10:8888", "node10:8889"]},
+            "task": {"type": "worker", "index": 2},
+        }
+
+    def test_a_job_of_size_0_is_left_out(self) -> None:
+        configs = slurm_tf_configs({"ps": 0, "worker": 4}, environ=STEP)
+        assert list(configs[0]["cluster"]) == ["worker"]
+
+    def test_ports_from_port_base_on_each_host(self) -> None:
+        configs = slurm_tf_configs(port_base=2222, tasks_per_node={"b": 2, "a": 1}, environ={})
+        assert configs[0]["cluster"] == {"worker": ["b:2222", "b:2223", "a:2222"]}
+
+    def test_each_is_read_by_tf_config_cluster_resolver_as_its_rank(self) -> None:
+        configs = slurm_tf_configs({"chief": 1, "worker": 3}, environ=STEP)
+        hosts = rank_hosts(environ=STEP)
+        for rank, config in enumerate(configs):
+            resolver = TFConfigClusterResolver(tf_config=config)
+            assert resolver.master().removeprefix("grpc://").startswith(hosts[rank] + ":")
+            TFConfig.model_validate(config)
+
+    def test_the_jobs_must_add_up_to_the_steps_tasks(self) -> None:
+        with pytest.raises(ValidationError) as info:
+            slurm_tf_configs({"worker": 3}, environ=STEP)
+        assert codes(info.value) == [("slurm_tasks", ("jobs",))]
+        assert "Requested 3 tasks but only 4 were assigned." in str(info.value)
+
+    def test_a_port_above_65535_is_refused_with_the_largest_port_base(self) -> None:
+        with pytest.raises(ValidationError) as info:
+            slurm_tf_configs(port_base=65535, environ=STEP)
+        assert codes(info.value) == [("slurm_port", ("port_base",))]
+        assert "at most 65534" in str(info.value)
+        assert slurm_tf_configs(port_base=65534, environ=STEP)[0]["cluster"]["worker"][-1] == (
+            "node10:65535"
+        )
+
+    def test_a_step_without_tasks_is_refused(self) -> None:
+        with pytest.raises(ValidationError) as info:
+            slurm_tf_configs(environ={**STEP, "SLURM_STEP_NODELIST": ""})
+        assert codes(info.value) == [("slurm_no_nodes", ("environ", "SLURM_STEP_NODELIST"))]
+
+    def test_inside_srun_the_tasks_host_must_be_its_ranks(self) -> None:
+        inside = {**STEP, "SLURM_PROCID": "2", "SLURMD_NODENAME": "node10"}
+        assert slurm_tf_configs(environ=inside)[2]["task"] == {"type": "worker", "index": 2}
+        with pytest.raises(ValidationError) as info:
+            slurm_tf_configs(environ={**inside, "SLURMD_NODENAME": "node9"})  # cyclic
+        assert codes(info.value) == [("slurm_placement", ("environ", "SLURMD_NODENAME"))]
+        assert "--distribution=block" in str(info.value)
+
+    @pytest.mark.parametrize(
+        ("kwargs", "code"),
+        [
+            ({"jobs": {"worker": -4}}, "greater_than_equal"),
+            ({"jobs": {"bad name": 4}}, "job_name"),
+            ({"port_base": True}, "int_type"),
+            ({"tasks_per_node": -1}, "greater_than_equal"),
+        ],
+    )
+    def test_invalid_arguments(self, kwargs: dict[str, Any], code: str) -> None:
+        with pytest.raises(ValidationError) as info:
+            slurm_tf_configs(**kwargs, environ=STEP)
+        assert code in [e["type"] for e in info.value.errors()]
+
+    @given(
+        counts=st.lists(st.integers(0, 4), min_size=1, max_size=12),
+        jobs=st.lists(st.sampled_from(["chief", "ps", "worker", "evaluator"]), unique=True),
+    )
+    def test_every_rank_once_at_its_host_in_rank_order(
+        self, counts: list[int], jobs: list[str]
+    ) -> None:
+        placed = {f"n{number}": count for number, count in enumerate(counts, start=1)}
+        total = sum(counts)
+        if total == 0:
+            return
+        sizes = dict.fromkeys(jobs, 0)
+        sizes["worker"] = total - sum(sizes.values())
+        configs = slurm_tf_configs(sizes, tasks_per_node=placed, environ={})
+        hosts = rank_hosts(placed, environ={})
+        addresses = [c["cluster"][c["task"]["type"]][c["task"]["index"]] for c in configs]
+        assert [a.rpartition(":")[0] for a in addresses] == hosts
+        assert len(set(addresses)) == total
