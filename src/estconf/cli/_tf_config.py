@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from estconf.cli import _slurm
+from estconf.cli import _sagemaker, _slurm
 from estconf.cli._common import (
     EXIT_INVALID,
     EXIT_OK,
@@ -51,7 +51,10 @@ The TF_CONFIGs come from one of:
                 'estconf check-cluster' or 'estconf validate');
   --slurm       a SLURM step (--nodelist and --tasks-per-node, or --from-env):
                 what TensorFlow's SlurmClusterResolver gives each rank, or
-                with --write a TF_CONFIG per rank at the host SLURM runs it on.
+                with --write a TF_CONFIG per rank at the host SLURM runs it on;
+  --sagemaker   a SageMaker job (--instance-count or --instance-groups with
+                --distribution, or --resource-config FILE): the TF_CONFIG
+                SageMaker's TensorFlow toolkit gives each host.
 CLUSTER_FILE and --job are checked under --profile; the default, estimator,
 needs a chief, --profile mwms takes a cluster of workers alone.
 
@@ -150,15 +153,19 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="the operator's CUSTOM_CLUSTER_DOMAIN, written after 'svc' (--job, --tfjob)",
     )
     _slurm.register(tf_config)
+    _sagemaker.register(tf_config)
     add_limits(tf_config)
 
 
 def run(args: argparse.Namespace) -> int:
     """Write the TF_CONFIG of each task; 1 when the input is not valid, 2 on a usage error."""
     _slurm.check_usage(args)
-    sources = [args.cluster is not None, args.job is not None, args.tfjob is not None, args.slurm]
-    if sum(sources) != 1:
-        raise UsageError("give one of CLUSTER_FILE, --job NAME, --tfjob FILE or --slurm")
+    _sagemaker.check_usage(args)
+    sources = [args.cluster is not None, args.job is not None, args.tfjob is not None]
+    if sum([*sources, args.slurm, args.sagemaker]) != 1:
+        raise UsageError(
+            "give one of CLUSTER_FILE, --job NAME, --tfjob FILE, --slurm or --sagemaker"
+        )
     if args.job is None and any(getattr(args, t.lower()) for t in REPLICA_TYPES):
         raise UsageError("replica counts (--chief, --worker, ...) go with --job")
     if args.cluster is not None and args.cluster_domain is not None:
@@ -169,6 +176,8 @@ def run(args: argparse.Namespace) -> int:
         return _from_replicas(args)
     if args.slurm:
         return _slurm.run(args, _write)
+    if args.sagemaker:
+        return _sagemaker.run(args, _write)
     if args.tfjob is not None:
         return _from_tfjob(args)
     return _from_cluster_file(args)

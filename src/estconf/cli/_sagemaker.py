@@ -1,0 +1,275 @@
+"""``estconf tf-config --sagemaker``: the ``TF_CONFIG`` SageMaker's TensorFlow toolkit gives a host.
+
+A job is given as SageMaker is asked for it (``--instance-count N`` or
+``--instance-groups NAME=N,...``, with ``--distribution``), or as its
+containers see it (``--resource-config FILE``, one host's
+``resourceconfig.json`` each, with ``--hyperparameters FILE``).  Each host's
+``TF_CONFIG`` is :func:`estconf.sagemaker.tf_config`'s, its ps server in the
+label; the traps of SageMaker's toolkit (a one-host parameter-server job, a
+ps server at another host's slot, a host on which the toolkit fails) are
+reported with their fix, and make the status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Final
+
+from estconf.cli._common import EXIT_INVALID, EXIT_OK, UsageError, out
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
+Writer = Callable[[list[tuple[tuple[str, int], str]], argparse.Namespace, list[str]], int]
+"""``tf-config``'s writer: each task's ``TF_CONFIG`` in ``--format``, after its label."""
+
+DISTRIBUTIONS: Final = {
+    "parameter_server": "sagemaker_parameter_server_enabled",
+    "multi_worker_mirrored": "sagemaker_multi_worker_mirrored_strategy_enabled",
+}
+"""The SDK's ``distribution`` names and the hyperparameter each sets."""
+
+_HINTS: Final = {
+    "sagemaker_ps_outside_distribution": "add the group to --distribution-groups, or run "
+    "parameter servers on a job of one instance group",
+    "sagemaker_host_not_in_cluster": "the host is missing from its instance group's hosts",
+    "sagemaker_host_not_in_hosts": "the host is missing from hosts",
+}
+
+
+def _groups(text: str) -> list[dict[str, Any]]:
+    groups: list[dict[str, Any]] = []
+    for part in text.split(","):
+        name, sep, count = part.partition("=")
+        if not sep or not name or not count.isascii() or not count.isdigit():
+            raise argparse.ArgumentTypeError(
+                f"expected NAME=N,NAME=N (such as data=1,dnn=2), not {text!r}"
+            )
+        groups.append({"instance_group_name": name, "instance_count": int(count)})
+    return groups
+
+
+def _count(text: str) -> int:
+    if not text.isascii() or not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a number, 1 or more, not {text!r}")
+    return int(text)
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    """Add the options of ``--sagemaker`` to the ``tf-config`` command's ``parser``."""
+    group = parser.add_argument_group("a SageMaker training job (--sagemaker)")
+    group.add_argument(
+        "--sagemaker",
+        action="store_true",
+        help="the TF_CONFIG SageMaker's TensorFlow toolkit gives each host of a job",
+    )
+    group.add_argument("--instance-count", type=_count, metavar="N", help="the job's instances")
+    group.add_argument(
+        "--instance-groups",
+        type=_groups,
+        metavar="NAME=N,...",
+        help="instead: a heterogeneous job's instance groups (data=1,dnn=2)",
+    )
+    group.add_argument(
+        "--instance-type", metavar="TYPE", help="their instance type (default: ml.c5.xlarge)"
+    )
+    group.add_argument(
+        "--distribution",
+        choices=sorted(DISTRIBUTIONS),
+        help="the estimator's distribution (default: none, and so no TF_CONFIG)",
+    )
+    group.add_argument(
+        "--distribution-groups",
+        metavar="NAME,...",
+        help="the instance groups the distribution runs on (default: each host's own)",
+    )
+    group.add_argument(
+        "--resource-config",
+        action="append",
+        metavar="FILE",
+        help="instead: a host's /opt/ml/input/config/resourceconfig.json (repeat for more hosts)",
+    )
+    group.add_argument(
+        "--hyperparameters",
+        metavar="FILE",
+        help="the job's hyperparameters.json (its sagemaker_* keys), under --distribution",
+    )
+
+
+_OPTIONS: Final = (
+    "instance_count",
+    "instance_groups",
+    "instance_type",
+    "distribution",
+    "distribution_groups",
+    "resource_config",
+    "hyperparameters",
+)
+
+
+def check_usage(args: argparse.Namespace) -> None:
+    """Refuse the options of ``--sagemaker`` without it, and a job given twice or not at all."""
+    given = [f"--{name.replace('_', '-')}" for name in _OPTIONS if getattr(args, name)]
+    if not args.sagemaker:
+        if given:
+            raise UsageError(f"{given[0]} goes with --sagemaker")
+        return
+    sources = [
+        args.instance_count is not None,
+        args.instance_groups is not None,
+        args.resource_config is not None,
+    ]
+    if sum(sources) != 1:
+        raise UsageError(
+            "--sagemaker takes the job from one of --instance-count N, "
+            "--instance-groups NAME=N,... or --resource-config FILE"
+        )
+    if args.resource_config is not None and args.instance_type is not None:
+        raise UsageError("--instance-type goes with --instance-count or --instance-groups")
+
+
+def _read_object(path: str, args: argparse.Namespace, what: str) -> dict[str, Any]:
+    """A JSON object read from ``path`` under the command's limits; a usage error if unreadable."""
+    from estconf import files
+    from estconf.cli._common import limit_args
+
+    try:
+        data = files.read_data(path, format="json", **limit_args(args))
+    except files.ConfigFileError as exc:
+        first = exc.errors[0]
+        raise UsageError(f"{what} {path}: {first.message}") from None
+    if not isinstance(data, dict):
+        raise UsageError(f"{what} {path}: expected a JSON object")
+    return data
+
+
+def _hyperparameters(args: argparse.Namespace) -> dict[str, Any]:
+    hps: dict[str, Any] = {}
+    if args.hyperparameters is not None:
+        hps.update(_read_object(args.hyperparameters, args, "--hyperparameters"))
+    if args.distribution is not None:
+        hps[DISTRIBUTIONS[args.distribution]] = "true"
+    if args.distribution_groups is not None:
+        hps["sagemaker_distribution_instance_groups"] = json.dumps(
+            [name for name in args.distribution_groups.split(",") if name]
+        )
+    return hps
+
+
+def _configs(args: argparse.Namespace) -> list[tuple[str, Mapping[str, Any]]]:
+    """Each host's name (its file, or its host name) and ``resourceconfig.json``."""
+    from pydantic import ValidationError
+
+    from estconf import sagemaker
+
+    if args.resource_config is not None:
+        return [
+            (path, _read_object(path, args, "--resource-config")) for path in args.resource_config
+        ]
+    kwargs: dict[str, Any] = {}
+    if args.instance_type is not None:
+        kwargs["instance_type"] = args.instance_type
+    try:
+        if args.instance_groups is not None:
+            groups = [{**g, **kwargs} for g in args.instance_groups]
+            configs = sagemaker.resource_configs(instance_groups=groups)
+        else:
+            configs = sagemaker.resource_configs(args.instance_count, **kwargs)
+    except ValidationError as exc:
+        raise UsageError(f"--sagemaker: {exc.errors()[0]['msg']}") from None
+    return [(config["current_host"], config) for config in configs]
+
+
+def run(args: argparse.Namespace, write: Writer) -> int:
+    """Write each host's ``TF_CONFIG`` with ``write``; 1 when a host meets a trap of the toolkit."""
+    from pydantic import ValidationError
+
+    from estconf import sagemaker
+
+    hps = _hyperparameters(args)
+    outputs: list[tuple[tuple[str, int], str]] = []
+    labels: list[str] = []
+    notes: list[str] = []
+    problems: list[str] = []
+    hints: list[str] = []
+    for name, config in _configs(args):
+        host = str(config.get("current_host", name))
+        try:
+            tf_config = sagemaker.tf_config(config, hps)
+            server = sagemaker.ps_server(config, hps)
+        except ValidationError as exc:
+            problems.extend(_errors(exc, name, hints))
+            continue
+        if tf_config is None:
+            notes.append(_why_none(host, config, hps))
+            continue
+        task = tf_config["task"]
+        label = f"{host}: {task['type']}:{task['index']}"
+        if server is not None:
+            label += f", ps server ps:{server.task_index} at {server.address or 'no address'}"
+            problem = _server_problem(host, server)
+            if problem is not None:
+                problems.append(problem)
+        outputs.append(((task["type"], task["index"]), json.dumps(tf_config)))
+        labels.append(label)
+    status = write(outputs, args, labels) if outputs else EXIT_OK
+    one_host_ps = [note for note in notes if "one-host parameter-server" in note]
+    text = "".join(f"{line}\n" for line in [*notes, *problems])
+    text += "".join(f"hint: {hint}\n" for hint in hints)
+    if one_host_ps:
+        text += (
+            "hint: a parameter-server job needs two instances or more; on one, the script "
+            "trains alone in the local mode\n"
+        )
+    out(text, sys.stderr)
+    return EXIT_INVALID if problems or one_host_ps else status
+
+
+def _why_none(host: str, config: Mapping[str, Any], hps: Mapping[str, Any]) -> str:
+    """Why the toolkit gives ``host`` no ``TF_CONFIG``, as a note."""
+    from estconf.sagemaker import Hyperparameters, ResourceConfig
+
+    parameters = Hyperparameters.model_validate(hps)
+    resources = ResourceConfig.model_validate(config)
+    if parameters.parameter_server and len(resources.hosts) <= 1:
+        return (
+            f"--sagemaker: {host}: no TF_CONFIG and no ps server: a one-host parameter-server job"
+        )
+    if not (parameters.parameter_server or parameters.multi_worker_mirrored):
+        return f"--sagemaker: {host}: no TF_CONFIG: no --distribution"
+    return (
+        f"--sagemaker: {host}: no TF_CONFIG: its instance group "
+        f"{resources.current_group_name!r} is not a distribution group"
+    )
+
+
+def _server_problem(host: str, server: Any) -> str | None:
+    """A ps server whose index is not its own host's slot."""
+    own = f"{host}:"
+    if server.address is not None and server.address.startswith(own):
+        return None
+    why = "(the toolkit takes its index from hosts, its cluster from the distribution hosts)"
+    if server.address is not None:
+        return (
+            f"--sagemaker: {host}: its ps server is ps:{server.task_index}, which the cluster "
+            f"places at {server.address}, on another host: the tasks look for it there {why}"
+        )
+    tasks = len(server.cluster.get("ps", []))
+    return (
+        f"--sagemaker: {host}: its ps server is ps:{server.task_index}, which the cluster does "
+        f"not hold (its ps job has {tasks} tasks): TensorFlow cannot start it {why}"
+    )
+
+
+def _errors(exc: ValidationError, name: str, hints: list[str]) -> list[str]:
+    lines = []
+    for detail in exc.errors(include_url=False):
+        where = ".".join(str(part) for part in detail["loc"])
+        lines.append(f"--sagemaker: {name}: {where}: {detail['msg']} [{detail['type']}]")
+        hint = _HINTS.get(str(detail["type"]))
+        if hint is not None and hint not in hints:
+            hints.append(hint)
+    return lines

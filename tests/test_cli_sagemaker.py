@@ -1,0 +1,167 @@
+"""estconf tf-config --sagemaker: each host's TF_CONFIG from SageMaker's toolkit, and its traps."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cli_main import run
+from estconf import sagemaker
+
+DATA = Path(__file__).parent / "data" / "launchers" / "sagemaker"
+HETERO = [str(DATA / f"heterogeneous_algo-{i}.resourceconfig.json") for i in (1, 2, 3)]
+
+
+def lines(text: str) -> list[object]:
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def test_parameter_server_mode_writes_the_master_job(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(
+        capsys,
+        "tf-config", "--sagemaker", "--instance-count", "3",
+        "--distribution", "parameter_server", "--format", "jsonl",
+    )  # fmt: skip
+    assert (status, err) == (0, "")
+    assert lines(out) == lines((DATA / "ps.jsonl").read_text(encoding="utf-8"))
+
+
+def test_piped_into_check_cluster_mwms_refuses_the_master_job(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    _, out, _ = run(
+        capsys,
+        "tf-config", "--sagemaker", "--instance-count", "3",
+        "--distribution", "parameter_server", "--format", "jsonl",
+    )  # fmt: skip
+    nodes = tmp_path / "nodes.jsonl"
+    nodes.write_text(out, encoding="utf-8")
+    status, report, _ = run(capsys, "check-cluster", "--profile", "mwms", str(nodes))
+    assert status == 1
+    assert "cluster.master: Disallowed task type found in cluster spec." in report
+
+
+def test_labels_name_the_host_and_its_ps_server(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(
+        capsys,
+        "tf-config", "--sagemaker", "--instance-count", "2",
+        "--distribution", "parameter_server", "--format", "env",
+    )  # fmt: skip
+    assert status == 0
+    assert out.splitlines()[0::2] == [
+        "# algo-1: master:0, ps server ps:0 at algo-1:2223",
+        "# algo-2: worker:0, ps server ps:1 at algo-2:2223",
+    ]
+
+
+def test_multi_worker_mirrored_mode(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(
+        capsys,
+        "tf-config", "--sagemaker", "--instance-count", "2",
+        "--distribution", "multi_worker_mirrored", "--format", "jsonl",
+    )  # fmt: skip
+    assert (status, err) == (0, "")
+    assert lines(out) == [
+        sagemaker.tf_config(c, {"sagemaker_multi_worker_mirrored_strategy_enabled": True})
+        for c in sagemaker.resource_configs(2)
+    ]
+
+
+def test_a_one_host_parameter_server_job_gets_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(
+        capsys,
+        "tf-config", "--sagemaker", "--instance-count", "1", "--distribution", "parameter_server",
+    )  # fmt: skip
+    assert (status, out) == (1, "")
+    assert "algo-1: no TF_CONFIG and no ps server: a one-host parameter-server job" in err
+    assert "hint: a parameter-server job needs two instances or more" in err
+
+
+def test_no_distribution_no_tf_config(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "tf-config", "--sagemaker", "--instance-count", "2")
+    assert (status, out) == (0, "")
+    assert err.splitlines() == [
+        "--sagemaker: algo-1: no TF_CONFIG: no --distribution",
+        "--sagemaker: algo-2: no TF_CONFIG: no --distribution",
+    ]
+
+
+def test_the_heterogeneous_files(capsys: pytest.CaptureFixture[str]) -> None:
+    args = [arg for path in HETERO for arg in ("--resource-config", path)]
+    status, out, err = run(
+        capsys,
+        "tf-config", "--sagemaker", *args,
+        "--hyperparameters", str(DATA / "heterogeneous.hyperparameters.json"),
+        "--format", "jsonl",
+    )  # fmt: skip
+    assert status == 1
+    assert len(out.splitlines()) == 2  # algo-2 and algo-3
+    assert f"--sagemaker: {HETERO[0]}: resource_config.current_group_name: " in err
+    assert "(UnboundLocalError)" in err and "[sagemaker_ps_outside_distribution]" in err
+    assert "algo-2: its ps server is ps:1, which the cluster places at algo-3:2223" in err
+    assert "algo-3: its ps server is ps:2, which the cluster does not hold" in err
+    assert "hint: add the group to --distribution-groups" in err
+
+
+def test_instance_groups_and_distribution_groups(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(
+        capsys,
+        "tf-config", "--sagemaker", "--instance-groups", "data=1,dnn=2",
+        "--distribution", "multi_worker_mirrored", "--distribution-groups", "dnn",
+        "--format", "jsonl",
+    )  # fmt: skip
+    assert status == 0
+    assert [line["task"] for line in lines(out)] == [  # type: ignore[index]
+        {"index": 0, "type": "worker"},
+        {"index": 1, "type": "worker"},
+    ]
+    assert err == (
+        "--sagemaker: algo-1: no TF_CONFIG: its instance group 'data' is not a distribution group\n"
+    )
+
+
+def test_out_dir(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    status, _, _ = run(
+        capsys,
+        "tf-config", "--sagemaker", "--instance-count", "2",
+        "--distribution", "parameter_server", "--out-dir", str(tmp_path),
+    )  # fmt: skip
+    assert status == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["master-0.json", "worker-0.json"]
+
+
+def test_a_resource_config_the_toolkit_cannot_read(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    config = tmp_path / "resourceconfig.json"
+    config.write_text('{"hosts": ["algo-1"]}', encoding="utf-8")
+    status, out, err = run(capsys, "tf-config", "--sagemaker", "--resource-config", str(config))
+    assert (status, out) == (1, "")
+    assert err == f"--sagemaker: {config}: resource_config.current_host: Field required [missing]\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--instance-count", "2"], "--instance-count goes with --sagemaker"),
+        (["--sagemaker"], "--sagemaker takes the job from one of"),
+        (["--sagemaker", "--instance-count", "2", "--resource-config", "x.json"], "from one of"),
+        (["--sagemaker", "--instance-count", "0"], "expected a number, 1 or more"),
+        (["--sagemaker", "--instance-groups", "a=1,b"], "expected NAME=N,NAME=N"),
+        (["--sagemaker", "--instance-count", "3000"], "at most 2048"),
+        (["--sagemaker", "--instance-groups", "a=1,a=1"], "used twice"),
+        (["--sagemaker", "--resource-config", "missing.json"], "--resource-config missing.json"),
+        (["--sagemaker", "--resource-config", str(DATA / "ps.jsonl")], "--resource-config"),
+        (
+            ["--sagemaker", "--resource-config", HETERO[0], "--instance-type", "ml.p3.2xlarge"],
+            "--instance-type goes with",
+        ),
+        (["x.json", "--sagemaker", "--instance-count", "2"], "give one of CLUSTER_FILE"),
+    ],
+)
+def test_usage_errors(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+    status, out, err = run(capsys, "tf-config", *argv)
+    assert (status, out) == (2, "")
+    assert message in err
