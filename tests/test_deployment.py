@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -10,12 +11,13 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from estconf import ClusterSpec, TFConfig
 from estconf._distributed import derive_distributed
 from estconf.deployment import (
     CROSS_NODE_CODES,
+    MWMS,
     ClusterReport,
     Finding,
     Problem,
@@ -26,6 +28,7 @@ from estconf.deployment import (
     read_env_lines,
     read_json_lines,
 )
+from estconf.deployment.profile import problems_of
 
 from complexity import BOUND, SMALL_TO_LARGE, growth
 from strategies import deployments, tf_config_documents
@@ -227,6 +230,11 @@ class TestClaims:
         )
         assert "it has no job 'trainer' (its jobs are ['chief', 'ps', 'worker'])" in finding.message
 
+    def test_an_evaluator_beside_the_cluster_given_as_json_text(self) -> None:
+        nodes = [*job(), ("evaluator", node("evaluator", 0))]
+        report = check_cluster((name, json.dumps(data)) for name, data in nodes)
+        assert report.valid, report.to_text()
+
     def test_a_hole_of_a_sparse_job(self) -> None:
         cluster = {"chief": ["c:1"], "worker": {"1": "w1:1"}}
         report = check_cluster(
@@ -234,6 +242,10 @@ class TestClaims:
         )
         assert "job 'worker' has the tasks 1" in only(report, "task_not_in_cluster").message
         assert "task_unclaimed" in codes(report)
+
+    def test_a_task_with_an_empty_type_claims_none(self) -> None:
+        blank = [(f"blank-{i}", node("", 0)) for i in range(2)]
+        assert check_cluster([*job(), *blank], each_node=False).valid
 
     def test_a_node_with_no_task_claims_none(self) -> None:
         report = check_cluster([*job()[:-1], ("idle", node(None, None))])
@@ -449,6 +461,40 @@ class TestProfiles:
         assert profile.clusters == profile.nodes == []
 
 
+class TestReaderProfiles:
+    """A reader that raises on what it refuses, made a profile."""
+
+    def test_a_cluster_reader_checks_each_distinct_cluster(self) -> None:
+        def refuse_ps(cluster: ClusterSpec) -> None:
+            if "ps" in cluster.root:
+                ClusterSpec.model_validate({"ps": "not a list"})
+
+        profile = ReaderProfile("no-ps", lambda tf_config: None, cluster_reader=refuse_ps)
+        report = check_cluster(job(), profile=profile)
+        finding = only(report, "job_tasks_type")
+        assert (finding.nodes, finding.profile) == (tuple(f"{t}-{i}" for t, i in TASKS), "no-ps")
+        assert (finding.path, codes(report)) == ("ps", ["job_tasks_type"])
+        workers = [(f"w{i}", node("worker", i, cluster=WORKERS)) for i in range(2)]
+        assert check_cluster(workers, profile=profile).valid
+
+    def test_a_location_outside_the_error_root_is_kept_whole(self) -> None:
+        class Reader(BaseModel):
+            tf_config: int
+            other: int
+
+        with pytest.raises(ValidationError) as info:
+            Reader.model_validate({"tf_config": "x", "other": "y"})
+        assert [problem.loc for problem in problems_of(info.value, ("tf_config",))] == [
+            (),
+            ("other",),
+        ]
+
+    def test_a_profile_cannot_be_changed(self) -> None:
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            MWMS.name = "other"  # type: ignore[misc]
+        assert {MWMS: 1}[ReaderProfile(MWMS.name, MWMS.reader, error_root=("tf_config",))] == 1
+
+
 class TestInputs:
     def test_json_text_bytes_and_models_read_as_the_dict(self) -> None:
         nodes = job(model_dir="/m")
@@ -548,6 +594,18 @@ class TestReport:
         dumped = report.model_dump(mode="json")
         assert dumped["valid"] is False
         assert dumped["findings"][0]["code"] == "task_unclaimed"
+
+    def test_a_finding_names_six_nodes_or_five_and_how_many_more(self) -> None:
+        def text(count: int) -> str:
+            return str(Finding(code="c", message="m", nodes=tuple(f"n{i}" for i in range(count))))
+
+        assert text(6) == "n0, n1, n2, n3, n4, n5: m"
+        assert text(7) == "n0, n1, n2, n3, n4 and 2 more: m"
+
+    @pytest.mark.parametrize("model", [ClusterReport, Finding])
+    def test_each_field_of_the_report_says_what_it_holds(self, model: type[BaseModel]) -> None:
+        properties = model.model_json_schema(mode="serialization")["properties"]
+        assert all(value.get("description") for value in properties.values()), properties
 
     def test_text_has_a_line_per_finding_and_a_summary(self) -> None:
         text = check_cluster([*job(), ("stray", node("worker", 7))]).to_text()
@@ -764,6 +822,15 @@ class TestServerProfile:
 
     def test_a_job_of_any_jobs(self) -> None:
         assert check_cluster(job(), profile="server").valid
+
+    def test_a_task_the_cluster_does_not_list(self) -> None:
+        report = check_cluster([*job(), ("stray", node("worker", 7))], profile="server")
+        [finding] = [f for f in report.findings if f.profile == "server"]
+        assert (finding.code, finding.nodes, finding.path) == (
+            "task_not_in_cluster",
+            ("stray",),
+            "task.index",
+        )
 
     def test_an_index_written_as_a_string(self) -> None:
         nodes = job()
