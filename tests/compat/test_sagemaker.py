@@ -53,20 +53,29 @@ from estconf.sagemaker import PSServer
 tf = import_tensorflow()
 
 
-def _base_dir() -> None:
-    """A training container's ``/opt/ml``, in a temporary directory (the toolkit reads it)."""
-    base = os.environ.setdefault("SAGEMAKER_BASE_DIR", tempfile.mkdtemp(prefix="estconf-sm-"))
-    os.makedirs(os.path.join(base, "input", "config"), exist_ok=True)
+def _import_toolkit() -> tuple[Any, Any]:
+    """The toolkit's ``training`` and ``environment`` modules, on a ``/opt/ml`` of this process.
+
+    ``environment`` takes its paths from ``SAGEMAKER_BASE_DIR`` when it is
+    imported: a temporary directory of this process's own, so that no other
+    process (another worker of the suite) writes its ``hyperparameters.json``.
+    """
+    base = tempfile.mkdtemp(prefix="estconf-sm-")
+    os.makedirs(os.path.join(base, "input", "config"))
     with open(os.path.join(base, "input", "config", "inputdataconfig.json"), "w") as file:
         file.write("{}")
+    with mock.patch.dict(os.environ, {"SAGEMAKER_BASE_DIR": base}):
+        training = pytest.importorskip(
+            "sagemaker_tensorflow_container.training",
+            reason="needs sagemaker-tensorflow-training 20.5.0 (`make compat` installs it)",
+        )
+        from sagemaker_training import environment
+
+    assert environment.base_dir == base
+    return training, environment
 
 
-_base_dir()
-training = pytest.importorskip(
-    "sagemaker_tensorflow_container.training",
-    reason="needs sagemaker-tensorflow-training 20.5.0 (`make compat` installs it in .venv-tf)",
-)
-from sagemaker_training import environment  # noqa: E402 - after the skip
+training, environment = _import_toolkit()
 
 pytestmark = pytest.mark.compat
 
@@ -293,6 +302,13 @@ def jobs(draw: st.DrawFn) -> tuple[list[dict[str, Any]], dict[str, Any]]:
             if draw(st.booleans()):
                 for group in config["instance_groups"]:
                     group["hosts"] = draw(st.permutations(group["hosts"]))
+    if draw(st.integers(0, 9)) == 0:  # a host missing from its own group's hosts
+        config = draw(st.sampled_from(configs))
+        for group in config["instance_groups"]:
+            group["hosts"] = [h for h in group["hosts"] if h != config["current_host"]]
+    if draw(st.integers(0, 19)) == 0:
+        for config in configs:
+            config["hosts"] = []
     if draw(st.booleans()):
         for config in configs:
             del config["current_group_name"]

@@ -170,24 +170,37 @@ def _not_a_distribution_host(current_host: str, hosts: Sequence[str]) -> Validat
     )
 
 
+def _no_hosts() -> ValidationError:
+    return fail(
+        TITLE,
+        "sagemaker_no_hosts",
+        "hosts is empty and so are the distribution hosts: the toolkit's Environment "
+        "fails looking for the master host (IndexError)",
+        ("resource_config", "hosts"),
+        [],
+    )
+
+
 def _setup(
     resource_config: ResourceConfig | Mapping[str, Any],
     hyperparameters: Hyperparameters | Mapping[str, Any],
 ) -> _Setup:
     """Follow the toolkit's ``Environment`` and ``train()`` on one host, failing where they fail."""
     config = _read(ResourceConfig, resource_config, "resource_config")
-    hps = _read(Hyperparameters, hyperparameters or {}, "hyperparameters")
+    try:
+        hps = _read(Hyperparameters, hyperparameters or {}, "hyperparameters")
+    except ValidationError as error:
+        # without instance groups, the toolkit meets an empty host list before it
+        # looks names up in the distribution groups
+        if not config.hosts and not config.instance_groups:
+            codes = {detail["type"] for detail in error.errors()}
+            if codes == {"sagemaker_distribution_instance_groups"}:
+                raise _no_hosts() from None
+        raise
     groups = hps.distribution_groups(config.current_group_name)
     distribution_hosts = config.distribution_hosts(groups)
     if not distribution_hosts and not config.hosts:
-        raise fail(
-            TITLE,
-            "sagemaker_no_hosts",
-            "hosts is empty and so are the distribution hosts: the toolkit's Environment "
-            "fails looking for the master host (IndexError)",
-            ("resource_config", "hosts"),
-            [],
-        )
+        raise _no_hosts()
     distributed = config.current_group_name in groups
     parameter_server = hps.parameter_server and len(config.hosts) > 1
     if parameter_server:
