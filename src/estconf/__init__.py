@@ -59,6 +59,7 @@ _SUBMODULES = frozenset(
         "session_config",
         "tf_config",
         "tpu",
+        "vertex",
     }
 )
 

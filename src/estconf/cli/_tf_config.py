@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from estconf.cli import _sagemaker, _slurm
+from estconf.cli import _sagemaker, _slurm, _vertex
 from estconf.cli._common import (
     EXIT_INVALID,
     EXIT_OK,
@@ -54,7 +54,10 @@ The TF_CONFIGs come from one of:
                 with --write a TF_CONFIG per rank at the host SLURM runs it on;
   --sagemaker   a SageMaker job (--instance-count or --instance-groups with
                 --distribution, or --resource-config FILE): the TF_CONFIG
-                SageMaker's TensorFlow toolkit gives each host.
+                SageMaker's TensorFlow toolkit gives each host;
+  --vertex SPEC a Vertex AI CustomJob spec (gcloud ai custom-jobs create
+                --config): the TF_CONFIG (--cluster-spec: CLUSTER_SPEC) of
+                each replica, checked under --profile at the spec's lines.
 CLUSTER_FILE and --job are checked under --profile; the default, estimator,
 needs a chief, --profile mwms takes a cluster of workers alone.
 
@@ -73,7 +76,8 @@ examples:
   estconf tf-config --job mnist --namespace ml --chief 1 --worker 4 --ps 2
   estconf tf-config --job mnist --worker 4 --profile mwms --out-dir tf_configs/
   estconf tf-config --tfjob tfjob.yaml | estconf check-cluster --allow-empty -
-  estconf tf-config --slurm --nodelist 'node[1-4]' --tasks-per-node 2 --write"""
+  estconf tf-config --slurm --nodelist 'node[1-4]' --tasks-per-node 2 --write
+  estconf tf-config --vertex custom_job.yaml --profile mwms"""
 
 
 _OLDER_VERSION = "tfjob_api_version"
@@ -154,6 +158,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     _slurm.register(tf_config)
     _sagemaker.register(tf_config)
+    _vertex.register(tf_config)
     add_limits(tf_config)
 
 
@@ -161,10 +166,11 @@ def run(args: argparse.Namespace) -> int:
     """Write the TF_CONFIG of each task; 1 when the input is not valid, 2 on a usage error."""
     _slurm.check_usage(args)
     _sagemaker.check_usage(args)
+    _vertex.check_usage(args)
     sources = [args.cluster is not None, args.job is not None, args.tfjob is not None]
-    if sum([*sources, args.slurm, args.sagemaker]) != 1:
+    if sum([*sources, args.slurm, args.sagemaker, args.vertex is not None]) != 1:
         raise UsageError(
-            "give one of CLUSTER_FILE, --job NAME, --tfjob FILE, --slurm or --sagemaker"
+            "give one of CLUSTER_FILE, --job NAME, --tfjob FILE, --slurm, --sagemaker or --vertex"
         )
     if args.job is None and any(getattr(args, t.lower()) for t in REPLICA_TYPES):
         raise UsageError("replica counts (--chief, --worker, ...) go with --job")
@@ -178,6 +184,8 @@ def run(args: argparse.Namespace) -> int:
         return _slurm.run(args, _write)
     if args.sagemaker:
         return _sagemaker.run(args, _write)
+    if args.vertex is not None:
+        return _vertex.run(args, _write)
     if args.tfjob is not None:
         return _from_tfjob(args)
     return _from_cluster_file(args)

@@ -1,0 +1,172 @@
+"""estconf.cli._vertex: ``estconf tf-config --vertex SPEC`` on the spec files under tests/data.
+
+The spec files are written from Vertex AI's documented examples
+(https://cloud.google.com/vertex-ai/docs/training/distributed-training,
+https://cloud.google.com/vertex-ai/docs/training/create-custom-job); each
+cites its page.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cli_main import run
+from estconf import vertex
+from estconf.files import read_data
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "data" / "launchers" / "vertex"
+
+
+@pytest.fixture(autouse=True)
+def _at_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+
+
+def spec(name: str) -> str:
+    return str((DATA / name).relative_to(ROOT))
+
+
+def lines(out: str) -> list[dict[str, object]]:
+    return [json.loads(line) for line in out.splitlines()]
+
+
+class TestWritten:
+    def test_every_replicas_tf_config(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, err = run(capsys, "tf-config", "--vertex", spec("distributed.yaml"))
+        assert status == 0
+        expected = vertex.tf_configs(read_data(spec("distributed.yaml")))
+        assert lines(out) == list(expected.values())
+        assert len(lines(out)) == 8
+        assert err == (
+            "note: Vertex AI names each replica's host after the job's id, chosen when the job "
+            "is created; these use 'ab' (--job-id ID for another)\n"
+        )
+
+    def test_cluster_spec_with_the_jobs_id(self, capsys: pytest.CaptureFixture[str]) -> None:
+        argv = ("--vertex", spec("custom-job.json"), "--cluster-spec", "--job-id", "d604929a6a")
+        status, out, err = run(capsys, "tf-config", *argv)
+        assert (status, err) == (0, "")
+        specs = lines(out)
+        assert [s["task"] for s in specs] == [
+            {"type": "workerpool0", "index": 0},
+            {"type": "workerpool1", "index": 0},
+            {"type": "workerpool1", "index": 1},
+        ]
+        assert specs[0]["cluster"] == {
+            "workerpool0": ["cmle-training-workerpool0-d604929a6a-0:2222"],
+            "workerpool1": [
+                "cmle-training-workerpool1-d604929a6a-0:2222",
+                "cmle-training-workerpool1-d604929a6a-1:2222",
+            ],
+        }
+
+    def test_labels_name_the_replica(self, capsys: pytest.CaptureFixture[str]) -> None:
+        argv = ("--vertex", spec("distributed.yaml"), "--format", "env", "--job-id", "ab")
+        _, out, _ = run(capsys, "tf-config", *argv)
+        assert out.splitlines()[-2] == "# workerpool3-2: evaluator:2"
+
+    def test_one_replica_with_task(self, capsys: pytest.CaptureFixture[str]) -> None:
+        argv = ("--vertex", spec("distributed.yaml"), "--task", "ps:1", "--job-id", "ab")
+        status, out, _ = run(capsys, "tf-config", *argv)
+        assert status == 0
+        assert [c["task"] for c in lines(out)] == [{"type": "ps", "index": 1}]
+
+    def test_from_standard_input(
+        self, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        import io
+        import sys
+
+        text = (DATA / "custom-job.json").read_text(encoding="utf-8")
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+        status, out, _ = run(capsys, "tf-config", "--vertex", "-", "--job-id", "ab")
+        assert status == 0
+        assert len(lines(out)) == 3
+
+
+class TestFindings:
+    def test_an_evaluator_pool_under_mwms_at_its_line(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        argv = ("--vertex", spec("mwms-evaluator.yaml"), "--profile", "mwms")
+        status, out, err = run(capsys, "tf-config", *argv)
+        assert (status, out) == (1, "")
+        assert err.startswith(
+            f"{spec('mwms-evaluator.yaml')}:25:19: workerPoolSpecs[3].replicaCount: the "
+            "evaluator replicas of workerPoolSpecs[3], under --profile mwms: "
+            "MultiWorkerMirroredStrategy counts the workers of an evaluator"
+        )
+        assert "leave workerPoolSpecs[3] out" in err
+
+    def test_a_ps_pool_and_an_evaluator_pool_under_mwms(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        argv = ("--vertex", spec("distributed.yaml"), "--profile", "mwms")
+        status, _, err = run(capsys, "tf-config", *argv)
+        assert status == 1
+        assert [line.split(": ")[0] for line in err.splitlines()] == [
+            f"{spec('distributed.yaml')}:17:19",
+            f"{spec('distributed.yaml')}:22:19",
+        ]
+
+    def test_the_same_job_under_the_parameter_server_strategy(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        argv = ("--vertex", spec("distributed.yaml"), "--profile", "ps", "--job-id", "ab")
+        assert run(capsys, "tf-config", *argv)[:1] == (0,)
+
+    def test_pool_0_with_more_than_one_replica(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, err = run(capsys, "tf-config", "--vertex", spec("primary-replicas.yaml"))
+        assert (status, out) == (1, "")
+        assert err == (
+            f"{spec('primary-replicas.yaml')}:6:19: workerPoolSpecs[0].replicaCount: "
+            "workerPoolSpecs[0] is the primary replica, the chief: its replicaCount must be 1, "
+            "not 4 (put the workers in workerPoolSpecs[1])\n"
+        )
+
+    def test_the_evaluators_tf_config_is_refused_by_check_cluster_under_mwms(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        argv = ("--vertex", spec("mwms-evaluator.yaml"), "--job-id", "ab")
+        status, out, _ = run(capsys, "tf-config", *argv)
+        assert status == 0  # the estimator reads every replica's
+        (tmp_path / "replicas.jsonl").write_text(out, encoding="utf-8")
+        nodes = str(tmp_path / "replicas.jsonl")
+        status, out, _ = run(capsys, "check-cluster", "--profile", "mwms", nodes)
+        assert status == 1
+        assert "MultiWorkerMirroredStrategy counts the workers of an evaluator" in out
+
+
+class TestUsage:
+    @pytest.mark.parametrize(
+        ("argv", "status", "message"),
+        [
+            (("--cluster-spec",), 2, "--cluster-spec goes with --vertex"),
+            (("--job", "x", "--worker", "2", "--job-id", "ab"), 2, "--job-id goes with --vertex"),
+            (("--vertex", "x.yaml", "--job", "x"), 2, "give one of CLUSTER_FILE"),
+            (("--vertex", "tests/data/launchers/vertex/missing.yaml"), 1, "missing.yaml"),
+            (("--vertex", "pyproject.toml"), 2, "a CustomJob spec is YAML or JSON"),
+        ],
+    )
+    def test_refused(
+        self,
+        capsys: pytest.CaptureFixture[str],
+        argv: tuple[str, ...],
+        status: int,
+        message: str,
+    ) -> None:
+        done, out, err = run(capsys, "tf-config", *argv)
+        assert (done, out) == (status, "")
+        assert message in err
+
+    def test_a_spec_that_is_no_object(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        (tmp_path / "list.yaml").write_text("- workerPoolSpecs: []\n", encoding="utf-8")
+        status, _, err = run(capsys, "tf-config", "--vertex", str(tmp_path / "list.yaml"))
+        assert status == 1
+        assert "a CustomJob spec holds an object with workerPoolSpecs" in err

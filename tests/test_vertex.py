@@ -1,0 +1,214 @@
+"""estconf.vertex: the TF_CONFIG and CLUSTER_SPEC Vertex AI gives each replica (SPEC section 12).
+
+Vertex AI publishes no code for it; every case is written from its
+documentation, each citing its page:
+
+- DISTRIBUTED: https://cloud.google.com/vertex-ai/docs/training/distributed-training
+  (the pools by position; pool 0 the primary replica, replicaCount 1; the
+  CLUSTER_SPEC format and its example; TF_CONFIG's job names);
+- DETAILS: https://cloud.google.com/ai-platform/training/docs/distributed-training-details
+  (the TF_CONFIG fields: "this dictionary never contains evaluator as a key";
+  "environment": "cloud"; the job key);
+- CUSTOM_JOB: https://cloud.google.com/vertex-ai/docs/training/create-custom-job
+  (the spec of gcloud ai custom-jobs create --config);
+- REST: https://cloud.google.com/vertex-ai/docs/reference/rest/v1/CustomJobSpec
+  (workerPoolSpecs[], replicaCount an int64 string in JSON).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from estconf import vertex
+from estconf.profiles import check_profile as check_tf_config
+from estconf.vertex import CustomJobSpec
+
+
+def pools(*counts: int | str | None) -> dict[str, Any]:
+    """A spec with these replica counts; None is an unused pool, ``{}``."""
+    return {
+        "workerPoolSpecs": [
+            {}
+            if count is None
+            else {"machineSpec": {"machineType": "n1-standard-4"}, "replicaCount": count}
+            for count in counts
+        ]
+    }
+
+
+def codes(error: ValidationError) -> list[tuple[str, tuple[Any, ...]]]:
+    return [(e["type"], e["loc"]) for e in error.errors()]
+
+
+class TestClusterSpec:
+    def test_the_documented_example(self) -> None:
+        # DISTRIBUTED, "CLUSTER_SPEC format": pools 0 to 3 with 1, 2, 2 and 3 replicas,
+        # the job id "ab", the task of the primary replica.
+        specs = vertex.cluster_specs(pools(1, 2, 2, 3))
+        primary = specs["workerpool0-0"]
+        assert primary["cluster"] == {
+            "workerpool0": ["cmle-training-workerpool0-ab-0:2222"],
+            "workerpool1": [
+                "cmle-training-workerpool1-ab-0:2222",
+                "cmle-training-workerpool1-ab-1:2222",
+            ],
+            "workerpool2": [
+                "cmle-training-workerpool2-ab-0:2222",
+                "cmle-training-workerpool2-ab-1:2222",
+            ],
+            "workerpool3": [
+                "cmle-training-workerpool3-ab-0:2222",
+                "cmle-training-workerpool3-ab-1:2222",
+                "cmle-training-workerpool3-ab-2:2222",
+            ],
+        }
+        assert primary["environment"] == "cloud"
+        assert primary["task"] == {"type": "workerpool0", "index": 0}
+        assert "job" in primary
+
+    def test_an_unused_pool_is_not_in_the_cluster(self) -> None:
+        # DISTRIBUTED: an optional pool is written {}
+        specs = vertex.cluster_specs(pools(1, None, None, 1), job_id="d604929a6a")
+        assert list(specs) == ["workerpool0-0", "workerpool3-0"]
+        assert list(specs["workerpool3-0"]["cluster"]) == ["workerpool0", "workerpool3"]
+
+
+class TestTFConfig:
+    def test_pools_are_chief_worker_ps_the_evaluator_never_in_the_cluster(self) -> None:
+        # DISTRIBUTED (the pools' tasks) and DETAILS ("never contains evaluator as a key")
+        configs = vertex.tf_configs(pools(1, 2, 2, 1))
+        assert list(configs) == [
+            "workerpool0-0",
+            "workerpool1-0",
+            "workerpool1-1",
+            "workerpool2-0",
+            "workerpool2-1",
+            "workerpool3-0",
+        ]
+        cluster = configs["workerpool3-0"]["cluster"]
+        assert cluster == {
+            "chief": ["cmle-training-workerpool0-ab-0:2222"],
+            "worker": [
+                "cmle-training-workerpool1-ab-0:2222",
+                "cmle-training-workerpool1-ab-1:2222",
+            ],
+            "ps": ["cmle-training-workerpool2-ab-0:2222", "cmle-training-workerpool2-ab-1:2222"],
+        }
+        assert all(config["cluster"] == cluster for config in configs.values())
+        tasks = [(c["task"]["type"], c["task"]["index"]) for c in configs.values()]
+        assert tasks == [
+            ("chief", 0),
+            ("worker", 0),
+            ("worker", 1),
+            ("ps", 0),
+            ("ps", 1),
+            ("evaluator", 0),
+        ]
+
+    def test_environment_cloud_and_the_job(self) -> None:
+        # DETAILS: "environment": the string "cloud"; "job": the job's input
+        config = vertex.tf_configs(pools(1))["workerpool0-0"]
+        assert config["environment"] == "cloud"
+        assert config["job"]["worker_pool_specs"][0]["machineSpec"] == {
+            "machineType": "n1-standard-4"
+        }
+        assert config["cluster"] == {"chief": ["cmle-training-workerpool0-ab-0:2222"]}
+
+    def test_each_is_a_tf_config_the_estimator_reads(self) -> None:
+        for config in vertex.tf_configs(pools(1, 2, 1)).values():
+            check_tf_config(config, "estimator")
+
+    def test_the_job_id_names_the_hosts(self) -> None:
+        config = vertex.tf_configs(pools(1), job_id="d604929a6a")["workerpool0-0"]
+        assert config["cluster"]["chief"] == ["cmle-training-workerpool0-d604929a6a-0:2222"]
+        with pytest.raises(ValidationError) as info:
+            vertex.tf_configs(pools(1), job_id="Not An Id")
+        assert codes(info.value) == [("vertex_job_id", ("job_id",))]
+
+    def test_replica_names(self) -> None:
+        assert vertex.replica_names(pools(1, None, 2)) == [
+            "workerpool0-0",
+            "workerpool2-0",
+            "workerpool2-1",
+        ]
+
+
+class TestSpec:
+    def test_replica_count_a_number_or_its_digits(self) -> None:
+        # REST: replicaCount is an int64, a string in the API's JSON; gcloud's YAML writes numbers
+        spec = CustomJobSpec.model_validate(pools(1, "2", 0))
+        assert spec.replica_counts() == {"chief": 1, "worker": 2, "ps": 0, "evaluator": 0}
+
+    def test_snake_case_and_a_whole_custom_job(self) -> None:
+        # CUSTOM_JOB: the Python client's worker_pool_specs; REST: a CustomJob's jobSpec
+        spec = CustomJobSpec.model_validate(
+            {
+                "displayName": "mnist",
+                "jobSpec": {"worker_pool_specs": [{"replica_count": 1}, {"replica_count": "3"}]},
+            }
+        )
+        assert spec.replica_counts()["worker"] == 3
+
+    @pytest.mark.parametrize(
+        ("spec", "expected"),
+        [
+            (pools(2), [("vertex_primary_replicas", ("workerPoolSpecs", 0, "replicaCount"))]),
+            (pools(None, 2), [("vertex_primary_replicas", ("workerPoolSpecs", 0, "replicaCount"))]),
+            (
+                {"jobSpec": {"worker_pool_specs": [{"replica_count": 3}]}},
+                [("vertex_primary_replicas", ("jobSpec", "worker_pool_specs", 0, "replica_count"))],
+            ),
+            (pools(1, True), [("vertex_replica_count", ("workerPoolSpecs", 1, "replicaCount"))]),
+            (pools(1, "2.5"), [("vertex_replica_count", ("workerPoolSpecs", 1, "replicaCount"))]),
+            (pools(1, -1), [("vertex_replica_count", ("workerPoolSpecs", 1, "replicaCount"))]),
+            (pools(1, 1, 1, 1, 1), [("vertex_pools", ("workerPoolSpecs",))]),
+            ({"workerPoolSpecs": []}, [("vertex_pools", ("workerPoolSpecs",))]),
+        ],
+    )
+    def test_refused(self, spec: dict[str, Any], expected: list[tuple[str, Any]]) -> None:
+        # DISTRIBUTED: "set its replicaCount to 1" for the primary; at most four pools
+        with pytest.raises(ValidationError) as info:
+            vertex.tf_configs(spec)
+        assert codes(info.value) == expected
+
+
+class TestCheckProfile:
+    def test_an_evaluator_pool_under_mwms_at_its_replica_count(self) -> None:
+        with pytest.raises(ValidationError) as info:
+            vertex.check_profile(pools(1, 2, None, 1), "mwms")
+        assert codes(info.value) == [
+            ("missing_evaluator_job", ("workerPoolSpecs", 3, "replicaCount"))
+        ]
+        assert "but Vertex AI never puts the evaluators in the cluster" in str(info.value)
+
+    def test_a_ps_pool_under_mwms(self) -> None:
+        with pytest.raises(ValidationError) as info:
+            vertex.check_profile(pools(1, 2, 1), "mwms")
+        assert [loc for _, loc in codes(info.value)] == [("workerPoolSpecs", 2, "replicaCount")]
+        assert "leave workerPoolSpecs[2] out" in str(info.value)
+
+    def test_each_finding_once_at_the_key_the_file_writes(self) -> None:
+        spec = {
+            "worker_pool_specs": [
+                {"replica_count": 1},
+                {"replica_count": 2},
+                {"replica_count": 2},
+                {"replica_count": 1},
+            ]
+        }
+        with pytest.raises(ValidationError) as info:
+            vertex.check_profile(spec, "mwms")
+        assert [loc for _, loc in codes(info.value)] == [
+            ("worker_pool_specs", 2, "replica_count"),
+            ("worker_pool_specs", 3, "replica_count"),
+        ]
+
+    @pytest.mark.parametrize("profile", ["estimator", "ps"])
+    def test_readers_that_take_the_whole_job(self, profile: str) -> None:
+        assert vertex.check_profile(pools(1, 2, 1, 1), profile).replica_counts()["ps"] == 1
+
+    def test_workers_alone_under_mwms(self) -> None:
+        vertex.check_profile(pools(1, 4), "mwms")
