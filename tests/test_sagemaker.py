@@ -224,6 +224,19 @@ class TestRefused:
             ("sagemaker_no_hosts", ("resource_config", "hosts"))
         ]
 
+    def test_no_hosts_is_met_before_distribution_groups_without_instance_groups(self) -> None:
+        hps = {"sagemaker_distribution_instance_groups": "3"}
+        assert refused(host("algo-1", []), hps) == [
+            ("sagemaker_no_hosts", ("resource_config", "hosts"))
+        ]
+        groups = [{"instance_group_name": "g", "hosts": []}]
+        assert refused(host("algo-1", [], instance_groups=groups), hps) == [
+            (
+                "sagemaker_distribution_instance_groups",
+                ("hyperparameters", "sagemaker_distribution_instance_groups"),
+            )
+        ]
+
     @pytest.mark.parametrize("value", ["3", "null", "true", 2.5])
     def test_distribution_groups_that_hold_no_names(self, value: Any) -> None:
         hps = {"sagemaker_distribution_instance_groups": value}
