@@ -60,13 +60,39 @@ def test_multi_worker_mirrored_mode(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(
         capsys,
         "tf-config", "--sagemaker", "--instance-count", "2",
-        "--distribution", "multi_worker_mirrored", "--format", "jsonl",
+        "--distribution", "multi_worker_mirrored", "--profile", "mwms", "--format", "jsonl",
     )  # fmt: skip
     assert (status, err) == (0, "")
     assert lines(out) == [
         sagemaker.tf_config(c, {"sagemaker_multi_worker_mirrored_strategy_enabled": True})
         for c in sagemaker.resource_configs(2)
     ]
+
+
+@pytest.mark.parametrize(
+    ("distribution", "profile", "code", "hint"),
+    [
+        ("parameter_server", "mwms", "disallowed_job", "--distribution multi_worker_mirrored"),
+        ("parameter_server", "ps", "disallowed_job", "--distribution multi_worker_mirrored"),
+        ("multi_worker_mirrored", "estimator", "missing_chief", "(--profile mwms)"),
+        ("multi_worker_mirrored", "ps", "missing_ps", "set TF_CONFIG in the script"),
+    ],
+)
+def test_what_the_reader_of_profile_refuses(
+    capsys: pytest.CaptureFixture[str], distribution: str, profile: str, code: str, hint: str
+) -> None:
+    status, out, err = run(
+        capsys,
+        "tf-config", "--sagemaker", "--instance-count", "3",
+        "--distribution", distribution, "--profile", profile, "--format", "jsonl",
+    )  # fmt: skip
+    assert status == 1
+    assert len(out.splitlines()) == 3  # what the toolkit writes, written all the same
+    refused = [line for line in err.splitlines() if not line.startswith("hint: ")]
+    assert len(refused) == 1  # one cluster, checked once
+    assert refused[0].startswith(f"--sagemaker --profile {profile}: algo-1: cluster")
+    assert refused[0].endswith(f"[{code}]")
+    assert hint in err.splitlines()[-1]
 
 
 def test_a_one_host_parameter_server_job_gets_nothing(capsys: pytest.CaptureFixture[str]) -> None:
@@ -110,7 +136,7 @@ def test_instance_groups_and_distribution_groups(capsys: pytest.CaptureFixture[s
         capsys,
         "tf-config", "--sagemaker", "--instance-groups", "data=1,dnn=2",
         "--distribution", "multi_worker_mirrored", "--distribution-groups", "dnn",
-        "--format", "jsonl",
+        "--profile", "mwms", "--format", "jsonl",
     )  # fmt: skip
     assert status == 0
     assert [line["task"] for line in lines(out)] == [  # type: ignore[index]

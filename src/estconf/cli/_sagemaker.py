@@ -6,8 +6,10 @@ containers see it (``--resource-config FILE``, one host's
 ``resourceconfig.json`` each, with ``--hyperparameters FILE``).  Each host's
 ``TF_CONFIG`` is :func:`estconf.sagemaker.tf_config`'s, its ps server in the
 label; the traps of SageMaker's toolkit (a one-host parameter-server job, a
-ps server at another host's slot, a host on which the toolkit fails) are
-reported with their fix, and make the status 1.
+ps server at another host's slot, a host on which the toolkit fails) and
+what the reader of ``--profile`` refuses in its ``TF_CONFIG``s (the
+``master`` job under ``mwms`` and ``ps``) are reported with their fix, and
+make the status 1.
 """
 
 from __future__ import annotations
@@ -31,6 +33,19 @@ DISTRIBUTIONS: Final = {
     "multi_worker_mirrored": "sagemaker_multi_worker_mirrored_strategy_enabled",
 }
 """The SDK's ``distribution`` names and the hyperparameter each sets."""
+
+_PROFILE_HINTS: Final = {
+    "disallowed_job": "SageMaker's parameter-server mode writes a master job, which "
+    "tf.distribute's strategies refuse: --distribution multi_worker_mirrored for "
+    "MultiWorkerMirroredStrategy; keep parameter servers for the Estimator (--profile estimator)",
+    "missing_chief": "multi-worker mirrored mode writes workers alone, for "
+    "MultiWorkerMirroredStrategy (--profile mwms), not for the Estimator",
+    "missing_ps": "ParameterServerStrategy needs chief, worker and ps jobs, which neither "
+    "mode of SageMaker's toolkit writes: set TF_CONFIG in the script, from resourceconfig.json",
+    "missing_worker": "ParameterServerStrategy needs chief, worker and ps jobs, which neither "
+    "mode of SageMaker's toolkit writes: set TF_CONFIG in the script, from resourceconfig.json",
+}
+"""The fix of what a reader refuses in the toolkit's ``TF_CONFIG``s, by error code."""
 
 _HINTS: Final = {
     "sagemaker_ps_outside_distribution": "add the group to --distribution-groups, or run "
@@ -216,6 +231,7 @@ def run(args: argparse.Namespace, write: Writer) -> int:
         outputs.append(((task["type"], task["index"]), json.dumps(tf_config)))
         labels.append(label)
     status = write(outputs, args, labels) if outputs else EXIT_OK
+    problems.extend(_refused_by_the_reader(outputs, labels, args.profile, hints))
     one_host_ps = [note for note in notes if "one-host parameter-server" in note]
     text = "".join(f"{line}\n" for line in [*notes, *problems])
     text += "".join(f"hint: {hint}\n" for hint in hints)
@@ -262,6 +278,38 @@ def _server_problem(host: str, server: Any) -> str | None:
         f"--sagemaker: {host}: its ps server is ps:{server.task_index}, which the cluster does "
         f"not hold (its ps job has {tasks} tasks): TensorFlow cannot start it {why}"
     )
+
+
+def _refused_by_the_reader(
+    outputs: list[tuple[tuple[str, int], str]], labels: list[str], profile: str, hints: list[str]
+) -> list[str]:
+    """What the reader of ``--profile`` refuses in each cluster the toolkit writes, once."""
+    from pydantic import ValidationError
+
+    from estconf.profiles import check_profile
+
+    lines: list[str] = []
+    checked: set[str] = set()
+    for (_, text), label in zip(outputs, labels, strict=True):
+        tf_config = json.loads(text)
+        cluster = json.dumps(tf_config["cluster"])
+        if cluster in checked:
+            continue
+        checked.add(cluster)
+        try:
+            check_profile(tf_config, profile)
+        except ValidationError as exc:
+            host = label.partition(":")[0]
+            for detail in exc.errors(include_url=False):
+                where = ".".join(str(part) for part in detail["loc"])
+                lines.append(
+                    f"--sagemaker --profile {profile}: {host}: {where}: {detail['msg']} "
+                    f"[{detail['type']}]"
+                )
+                hint = _PROFILE_HINTS.get(str(detail["type"]))
+                if hint is not None and hint not in hints:
+                    hints.append(hint)
+    return lines
 
 
 def _errors(exc: ValidationError, name: str, hints: list[str]) -> list[str]:
