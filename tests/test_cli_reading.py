@@ -102,6 +102,38 @@ def test_project_settings_nested_too_deep(
     assert err.endswith("pyproject.toml: cannot be read: the document is nested too deep to read\n")
 
 
+def test_project_settings_denser_than_a_config(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A ``pyproject.toml`` holding more values than its size allows is a usage error.
+
+    It is refused before TOML's parser reads it; ``--max-values`` is not for it.
+    """
+    items = ",".join(["1"] * 10_000)
+    (tmp_path / "pyproject.toml").write_text(f"[tool.estconf]\nx = [{items}]\n")
+    monkeypatch.chdir(tmp_path)
+    status, out, err = run(capsys, "validate", str(ROOT / "examples" / "tf_config_worker.json"))
+    assert (status, out) == (2, "")
+    assert err.endswith(
+        "pyproject.toml: cannot be read: the document holds more than 10000 values, more than "
+        "a config of its size holds (one per 16 bytes of YAML or TOML, at least 10,000)\n"
+    )
+
+
+def test_project_settings_dense_and_deep(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Dense and nested deeper than the depth limit: the depth is what is said."""
+    deep = "[" * 100 + "]" * 100
+    (tmp_path / "pyproject.toml").write_text(f"[tool.estconf]\nx = [{','.join([deep] * 200)}]\n")
+    monkeypatch.chdir(tmp_path)
+    status, out, err = run(capsys, "validate", str(ROOT / "examples" / "tf_config_worker.json"))
+    assert (status, out) == (2, "")
+    assert err.endswith(
+        "pyproject.toml: cannot be read: the document is nested deeper than 64 levels\n"
+    )
+
+
 # -- the checks of a file's values, on every path that reads one ------------------------------
 
 # Each value no config may hold, written in JSON, YAML and TOML, and what its refusal says.

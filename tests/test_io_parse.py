@@ -192,7 +192,7 @@ class TestYamlValuesAsWritten:
         # the list is a value: its 10,000th item is the 10,001st value, at column 2 + 2 * 9,999
         found = refusal("parse", self.items(10_001)).errors[0]
         assert (found.code, found.line, found.column) == ("too_many_values", 1, 20_000)
-        assert "one per 16 bytes of YAML, at least 10,000" in found.message
+        assert "one per 16 bytes of YAML or TOML, at least 10,000" in found.message
 
     def test_as_many_as_the_least_limit_are_read(self) -> None:
         assert len(parse.parse(self.items(9_999), "yaml", "f.yaml").data) == 9_999
@@ -218,3 +218,49 @@ class TestYamlValuesAsWritten:
 
     def test_json_is_not_held_to_it(self) -> None:
         assert len(parse.parse(self.items(20_000), "json", "f.json").data) == 20_000
+
+
+class TestTomlValuesAsWritten:
+    """A TOML document is held to the same limit, counted before the TOML parser reads it.
+
+    Every ``=``, ``,``, ``[`` and ``{`` outside strings and comments counts.
+    """
+
+    @staticmethod
+    def items(count: int) -> str:
+        return "a = [" + ",".join(["1"] * count) + "]\n"
+
+    def test_the_first_separator_over_the_limit_is_where_it_is_refused(self) -> None:
+        # "=" and "[" are the first two; the 9,999th comma, at column 5 + 2 * 9,999, the 10,001st
+        with pytest.raises(ConfigFileError) as info:
+            parse.parse(self.items(10_000), "toml", "f.toml")
+        found = info.value.errors[0]
+        assert (found.code, found.line, found.column) == ("too_many_values", 1, 5 + 2 * 9_999)
+        assert "one per 16 bytes of YAML or TOML, at least 10,000" in found.message
+        assert "--max-values N" in found.message
+
+    def test_as_many_as_the_limit_are_read(self) -> None:
+        assert len(parse.parse(self.items(9_999), "toml", "f.toml").data["a"]) == 9_999
+
+    def test_separators_in_strings_and_comments_do_not_count(self) -> None:
+        text = (
+            'a = "' + "," * 20_000 + '"\n'
+            "b = '" + "[" * 20_000 + "'\n"
+            'c = """\n' + "=\n" * 20_000 + '"""\n'
+            "d = '''" + "{" * 20_000 + "'''\n"
+            "# " + "," * 20_000 + "\n"
+        )
+        assert parse.parse(text, "toml", "f.toml").data["a"] == "," * 20_000
+
+    def test_nesting_deeper_than_the_limit_is_said_first(self) -> None:
+        deep = "[" * 65 + "]" * 65
+        with pytest.raises(ConfigFileError) as info:
+            parse.parse(f"a = [{','.join([deep] * 200)}]", "toml", "f.toml")
+        found = info.value.errors[0]
+        assert (found.code, found.line, found.column) == ("depth", 1, 5 + 64)
+        assert "nested deeper than 64 levels" in found.message
+
+    def test_max_values_sets_the_limit(self) -> None:
+        assert len(parse.parse(self.items(10_000), "toml", "f.toml", max_values=20_000).data) == 1
+        with pytest.raises(ConfigFileError):
+            parse.parse(self.items(100), "toml", "f.toml", max_values=100)

@@ -21,7 +21,14 @@ import warnings
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from estconf.io._positions import Loc, Position, Span, position
-from estconf.io.checks import INT_DIGITS, Limits, parser_depth, too_deep, too_many_digits
+from estconf.io.checks import (
+    INT_DIGITS,
+    Limits,
+    parser_depth,
+    too_deep,
+    too_dense,
+    too_many_digits,
+)
 from estconf.io.errors import ConfigFileError, FileError, error, refused
 
 if TYPE_CHECKING:
@@ -91,7 +98,7 @@ def _read(text: str, file: str, limits: Limits, stop_at: int | None) -> list[Rea
     yaml = YAML(typ="safe", pure=True)
     yaml.max_depth = parser_depth(limits.max_depth)
     yaml.Composer = ValueCountingComposer
-    yaml.composer.limit = limits.yaml_values_for(len(text))
+    yaml.composer.limit = limits.written_values_for(len(text))
     documents: list[Read] = []
     count = 0
     start = Position(1, 1)
@@ -116,14 +123,7 @@ def _read(text: str, file: str, limits: Limits, stop_at: int | None) -> list[Rea
     except ConfigFileError:
         raise
     except TooManyValues as exc:
-        raise refused(
-            file,
-            "too_many_values",
-            f"the document holds more than {exc.limit} values, more than a config of its size "
-            "holds (one per 16 bytes of YAML, at least 10,000): a YAML text this dense is slow "
-            "to read; give --max-values N to read it",
-            Position(exc.mark.line + 1, exc.mark.column + 1),
-        ) from None
+        raise too_dense(file, exc.limit, Position(exc.mark.line + 1, exc.mark.column + 1)) from None
     except RecursionError:
         raise ConfigFileError(file, [too_deep(file, None, position=start)]) from None
     except MarkedYAMLError as exc:

@@ -38,8 +38,8 @@ __all__ = [
     "MAX_DOCUMENTS",
     "MAX_SIZE",
     "MIN_VALUES",
-    "MIN_YAML_VALUES",
-    "YAML_BYTES_PER_VALUE",
+    "MIN_WRITTEN_VALUES",
+    "WRITTEN_BYTES_PER_VALUE",
     "Limits",
     "check_size",
     "check_values",
@@ -47,6 +47,7 @@ __all__ = [
     "read_stream",
     "too_deep",
     "too_deep_to_parse",
+    "too_dense",
     "too_many_digits",
 ]
 
@@ -62,15 +63,16 @@ MAX_DOCUMENTS = 10_000
 MIN_VALUES = 100_000
 """The fewest values a document may expand to whatever its size (see :attr:`Limits.max_values`)."""
 
-YAML_BYTES_PER_VALUE = 16
-"""How many bytes of YAML text hold one value, at the densest a config is written.
+WRITTEN_BYTES_PER_VALUE = 16
+"""How many bytes of YAML or TOML text hold one value, at the densest a config is written.
 
-YAML is composed in Python at tens of microseconds a value, so its values are
-limited by its size as it is read (see :meth:`Limits.yaml_values_for`).
+YAML and TOML are read in Python, at tens of microseconds a value, so the
+values of their text are limited by its size before the time is spent (see
+:meth:`Limits.written_values_for`).  JSON is read in C, and is not.
 """
 
-MIN_YAML_VALUES = 10_000
-"""The fewest values a YAML document may hold whatever its size."""
+MIN_WRITTEN_VALUES = 10_000
+"""The fewest values a YAML or TOML document may hold as written, whatever its size."""
 
 INT_DIGITS = sys.get_int_max_str_digits() or 4300
 """The most decimal digits Python converts to an ``int``."""
@@ -91,8 +93,8 @@ class Limits:
         max_values: the most values a document may hold once YAML aliases are
             expanded, and a YAML document as written; ``None``: as many as its
             text has characters, and at least :data:`MIN_VALUES`, which no
-            text without aliases exceeds, and for YAML as written
-            :meth:`yaml_values_for`.
+            text without aliases exceeds, and for YAML and TOML as written
+            :meth:`written_values_for`.
         max_documents: the most documents of a YAML stream, empty ones included.
     """
 
@@ -105,17 +107,36 @@ class Limits:
         """The most values a document of a text of ``length`` characters may expand to."""
         return self.max_values if self.max_values is not None else max(length, MIN_VALUES)
 
-    def yaml_values_for(self, length: int) -> int:
-        """The most values a YAML document of a text of ``length`` characters may hold as written.
+    def written_values_for(self, length: int) -> int:
+        """The most values a YAML or TOML document of ``length`` characters may hold as written.
 
-        One value per :data:`YAML_BYTES_PER_VALUE` characters of the text, and
-        at least :data:`MIN_YAML_VALUES`: no config is written denser, and a
-        text made denser (``[[[]]]`` repeated) would take seconds to read.
-        ``max_values``, when given, is the limit instead.
+        One value per :data:`WRITTEN_BYTES_PER_VALUE` characters of the text,
+        and at least :data:`MIN_WRITTEN_VALUES`: no config is written denser,
+        and a text made denser (``[[[]]]`` repeated) would take seconds to
+        read.  ``max_values``, when given, is the limit instead.
         """
         if self.max_values is not None:
             return self.max_values
-        return max(length // YAML_BYTES_PER_VALUE, MIN_YAML_VALUES)
+        return max(length // WRITTEN_BYTES_PER_VALUE, MIN_WRITTEN_VALUES)
+
+
+def too_dense(
+    file: str, limit: int, at: Position | None, *, option: bool = True
+) -> ConfigFileError:
+    """The ``too_many_values`` error of a text holding more values than its size allows.
+
+    ``at`` is where the first value over ``limit`` is; ``option``: whether
+    the reader takes ``--max-values`` (a project's settings do not).
+    """
+    hint = ": a text this dense is slow to read; give --max-values N to read it" if option else ""
+    return refused(
+        file,
+        "too_many_values",
+        f"the document holds more than {limit} values, more than a config of its size "
+        f"holds (one per {WRITTEN_BYTES_PER_VALUE} bytes of YAML or TOML, at least "
+        f"{MIN_WRITTEN_VALUES:,}){hint}",
+        at,
+    )
 
 
 def check_size(file: str, size: int, max_size: int) -> None:

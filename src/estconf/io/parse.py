@@ -43,6 +43,7 @@ from estconf.io.checks import (
     read_stream,
     too_deep,
     too_deep_to_parse,
+    too_dense,
     too_many_digits,
 )
 from estconf.io.errors import ConfigFileError, FileError, refused
@@ -214,7 +215,7 @@ def parse(
         if format == "json":
             document = _parse_json(text, file, max_depth)
         elif format == "toml":
-            document = _parse_toml(text, file)
+            document = _parse_toml(text, file, limits)
         else:
             raise ValueError(f"unknown format {format!r}")
     _check(document, file, limits, len(text))
@@ -333,7 +334,18 @@ _LONG_NUMBER = re.compile(rf"[0-9][0-9_]{{{INT_DIGITS},}}")
 _TOML_WHERE = re.compile(r"\s*\(at line (\d+), column (\d+)\)$|\s*\(at end of document\)$")
 
 
-def _parse_toml(text: str, file: str) -> Document:
+def _parse_toml(text: str, file: str, limits: Limits) -> Document:
+    from estconf.io._toml_values import first_over
+
+    limit = limits.written_values_for(len(text))
+    found = first_over(text, limit, limits.max_depth)
+    if found is not None:
+        what, offset = found
+        if what == "depth":
+            raise ConfigFileError(
+                file, [too_deep(file, limits.max_depth, position=position(text, offset))]
+            )
+        raise too_dense(file, limit, position(text, offset))
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - Python 3.10

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from estconf.io import kinds
-from estconf.io.checks import too_deep_to_parse
+from estconf.io.checks import Limits, too_deep, too_deep_to_parse, too_dense
 from estconf.io.errors import ConfigFileError
 
 __all__ = ["FILE", "Project", "ProjectError", "find"]
@@ -74,10 +74,20 @@ def _read_toml(path: Path) -> Any:
         import tomllib
     else:  # pragma: no cover - Python 3.10
         import tomli as tomllib  # type: ignore[import-not-found, no-redef, unused-ignore]
+    from estconf.io._toml_values import first_over
+
     try:
-        with path.open("rb") as stream, too_deep_to_parse(str(path)):
-            return tomllib.load(stream)
-    except ConfigFileError as exc:  # nested deeper than the parser can read
+        text = path.read_bytes().decode("utf-8")
+        limits = Limits()
+        limit = limits.written_values_for(len(text))
+        found = first_over(text, limit, limits.max_depth)
+        if found is not None and found[0] == "depth":
+            raise ConfigFileError(str(path), [too_deep(str(path), limits.max_depth)])
+        if found is not None:
+            raise too_dense(str(path), limit, None, option=False)
+        with too_deep_to_parse(str(path)):
+            return tomllib.loads(text)
+    except ConfigFileError as exc:  # nested deeper than the parser can read, or too dense
         raise ProjectError(f"{path}: cannot be read: {exc.errors[0].message}") from None
     except (OSError, ValueError) as exc:
         raise ProjectError(f"{path}: cannot be read: {exc}") from None
