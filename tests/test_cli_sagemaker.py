@@ -185,6 +185,10 @@ def test_a_resource_config_the_toolkit_cannot_read(
             "--instance-type goes with",
         ),
         (["x.json", "--sagemaker", "--instance-count", "2"], "give one of CLUSTER_FILE"),
+        (
+            ["--sagemaker", "--instance-count", "3", "--max-size", "500"],
+            "the TF_CONFIGs of its 3 hosts would take about",
+        ),
     ],
 )
 def test_usage_errors(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:

@@ -205,12 +205,14 @@ def run(args: argparse.Namespace, write: Writer) -> int:
     from estconf import sagemaker
 
     hps = _hyperparameters(args)
+    configs = _configs(args)
+    _refuse_too_large(args, configs)
     outputs: list[tuple[tuple[str, int], str]] = []
     labels: list[str] = []
     notes: list[str] = []
     problems: list[str] = []
     hints: list[str] = []
-    for name, config in _configs(args):
+    for name, config in configs:
         host = str(config.get("current_host", name))
         try:
             tf_config = sagemaker.tf_config(config, hps)
@@ -242,6 +244,29 @@ def run(args: argparse.Namespace, write: Writer) -> int:
         )
     out(text, sys.stderr)
     return EXIT_INVALID if problems or one_host_ps else status
+
+
+def _refuse_too_large(
+    args: argparse.Namespace, configs: list[tuple[str, Mapping[str, Any]]]
+) -> None:
+    """Refuse, before they are built, TF_CONFIGs of every host larger than ``--max-size``.
+
+    Each host's lists every host up to three times (master or worker, and ps):
+    the output grows as the square of the hosts.
+    """
+    from estconf.cli._common import limit_args
+    from estconf.io.checks import MAX_SIZE
+
+    limit = limit_args(args).get("max_size", MAX_SIZE)
+    hosts = [config.get("hosts") for _, config in configs]
+    listed = max((len(h) for h in hosts if isinstance(h, list)), default=0)
+    total = len(configs) * (3 * listed * len('"algo-1000:2222", ') + 100)
+    if total > limit:
+        raise UsageError(
+            f"--sagemaker: the TF_CONFIGs of its {len(configs):,} hosts would take about "
+            f"{total:,} bytes, more than --max-size {limit:,}: each host's lists every host; "
+            "give a larger --max-size BYTES"
+        )
 
 
 def _why_none(host: str, config: Mapping[str, Any], hps: Mapping[str, Any]) -> str:
