@@ -458,7 +458,7 @@ class TestOtherToolsFilesInADirectory:
             f"{tmp_path}/schemas/run_config.schema.json: passed over, a JSON Schema ($schema: "
             "https://json-schema.org/draft/2020-12/schema), not a RunConfig file"
         ) in out.splitlines()
-        assert out.splitlines()[-1] == "1 file valid, 4 other files passed over"
+        assert out.splitlines()[-1] == "1 file valid, 5 other files passed over"
 
     def test_a_file_whose_name_tells_its_kind_is_checked(
         self, capsys: pytest.CaptureFixture[str], tmp_path: Path

@@ -170,3 +170,46 @@ class TestUsage:
         status, _, err = run(capsys, "tf-config", "--vertex", str(tmp_path / "list.yaml"))
         assert status == 1
         assert "a CustomJob spec holds an object with workerPoolSpecs" in err
+
+
+class TestValidate:
+    """A CustomJob spec is a kind ``estconf validate`` tells from its keys (``workerPoolSpecs``)."""
+
+    def test_the_findings_of_a_profile_at_the_spec_fields(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        status, out, _ = run(capsys, "validate", "--profile", "mwms", spec("mwms-evaluator.yaml"))
+        assert status == 1
+        assert out.startswith(
+            f"{spec('mwms-evaluator.yaml')}:25:19: workerPoolSpecs[3].replicaCount: the "
+            "evaluator replicas of workerPoolSpecs[3], under --profile mwms:"
+        )
+        assert "read as vertex_custom_job, told from its keys" in out
+
+    def test_valid_under_the_estimator_and_ps(self, capsys: pytest.CaptureFixture[str]) -> None:
+        for profile in ("estimator", "ps"):
+            argv = ("validate", "--profile", profile, spec("distributed.yaml"))
+            assert run(capsys, *argv)[0] == 0
+        assert run(capsys, "validate", spec("custom-job.json"))[0] == 0
+
+    def test_pool_0_with_four_replicas_under_any_profile(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        status, out, _ = run(capsys, "validate", spec("primary-replicas.yaml"))
+        assert status == 1
+        assert out.startswith(
+            f"{spec('primary-replicas.yaml')}:6:19: workerPoolSpecs[0].replicaCount: "
+            "workerPoolSpecs[0] is the primary replica"
+        )
+
+    def test_a_replica_count_that_is_no_number_at_its_line(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        path = tmp_path / "job.yaml"
+        path.write_text(
+            "worker_pool_specs:\n  - replica_count: 1\n  - replica_count: two\n",
+            encoding="utf-8",
+        )
+        status, out, _ = run(capsys, "validate", str(path))
+        assert status == 1
+        assert out.startswith(f"{path}:3:20: worker_pool_specs[1].replica_count: replicaCount is")

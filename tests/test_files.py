@@ -164,7 +164,13 @@ class TestKinds:
         )
 
     def test_kinds_are_listed(self) -> None:
-        assert KINDS == ("tpu_run_config", "tpu_config", "run_config", "tf_config")
+        assert KINDS == (
+            "tpu_run_config",
+            "tpu_config",
+            "run_config",
+            "tf_config",
+            "vertex_custom_job",
+        )
 
     def test_kind_by_name_or_model(self) -> None:
         text = '{"model_dir": "/m"}'

@@ -246,6 +246,7 @@ def test_the_schema_key_is_allowed_in_every_kind_by_schema_and_models(kind: str)
         "run_config": {"model_dir": "/m"},
         "tpu_config": {"iterations_per_loop": 2},
         "tpu_run_config": {"tpu_config": {"iterations_per_loop": 2}},
+        "vertex_custom_job": {"workerPoolSpecs": [{"replicaCount": 1}]},
     }
     valid = documents[kind]
     for name in (schema_id(kind), f"https://example.com/schemas/{kind}.schema.json"):
@@ -269,3 +270,23 @@ def test_descriptions_are_plain_text_at_any_depth_in_lists_too() -> None:
         "anyOf": [{"description": "See `estconf.RunConfig`."}],
         "properties": {"b": {"items": [{"description": "`b`"}]}},
     }
+
+
+def test_a_vertex_custom_job_in_either_spelling_or_whole() -> None:
+    pool = {"machineSpec": {"machineType": "n1-standard-4"}, "replicaCount": "2"}
+    document: dict[str, Any]
+    for document in (
+        {"workerPoolSpecs": [{"replicaCount": 1}, pool]},
+        {"worker_pool_specs": [{"replica_count": 1}]},
+        {"displayName": "mnist", "jobSpec": {"workerPoolSpecs": [{"replicaCount": 1}]}},
+    ):
+        assert schema_errors("vertex_custom_job", document) == []
+        assert model_accepts("vertex_custom_job", document)
+    for document in (
+        {"displayName": "mnist"},
+        {"workerPoolSpecs": []},
+        {"workerPoolSpecs": [{"replicaCount": "1.5"}]},
+        {"workerPoolSpecs": [{"replicaCount": 1}] * 5},
+    ):
+        assert schema_errors("vertex_custom_job", document) != []
+        assert not model_accepts("vertex_custom_job", document)

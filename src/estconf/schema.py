@@ -58,6 +58,11 @@ _TPU_CONFIG_RULES = [
 _DERIVED = "Derived keys (`{example}`, ...) agree with what is derived from the other keys."
 
 _RULES: dict[str, list[str]] = {
+    "vertex_custom_job": [
+        "`workerPoolSpecs[0].replicaCount` is 1: pool 0 is the primary replica, the chief.",
+        "A whole CustomJob is read as its `jobSpec`; snake_case keys as their camelCase.",
+        "Under a profile, every replica's TF_CONFIG is checked by that reader.",
+    ],
     "tf_config": _TF_CONFIG_RULES,
     "run_config": [*_RUN_CONFIG_RULES, _DERIVED.format(example="is_chief")],
     "tpu_config": [*_TPU_CONFIG_RULES, _DERIVED.format(example="iterations_per_loop_counter")],
@@ -103,6 +108,8 @@ def json_schema(kind: str) -> Schema:
         _tf_config(defs["TFConfig"])
     if spec.name in ("run_config", "tpu_run_config"):
         _run_config(schema)
+    if spec.name == "vertex_custom_job":
+        _vertex_custom_job(schema)
     if spec.name == "tpu_config":
         _tpu_config(schema)
     elif "TPUConfig" in defs:
@@ -148,6 +155,37 @@ def _schema_key(spec: kinds.Kind) -> Schema:
         "description": "The JSON Schema of this file, which also tells estconf its kind: "
         f"`{spec.schema_id}`, or a path or URL ending in `{spec.schema_file}`.",
     }
+
+
+def _vertex_custom_job(schema: Schema) -> None:
+    """Both spellings of each key, a whole CustomJob, ``replicaCount`` as an ``int64``."""
+    from estconf.vertex.spec import MAX_POOLS, MAX_REPLICAS
+
+    pool = schema["$defs"]["WorkerPoolSpec"]
+    count = {
+        "anyOf": [
+            {"type": "integer", "minimum": 0, "maximum": MAX_REPLICAS},
+            {"type": "string", "pattern": "^[0-9]+$"},
+            {"type": "null"},
+        ],
+        "description": pool["properties"]["replicaCount"]["description"],
+    }
+    pool["properties"] = {"replicaCount": count, "replica_count": count}
+    pools = schema["properties"]["workerPoolSpecs"]
+    pools.update(minItems=1, maxItems=MAX_POOLS)
+    schema["properties"]["worker_pool_specs"] = pools
+    spec_alone = {key: value for key, value in schema.items() if key != "$defs"}
+    spec_alone.pop("required", None)
+    spec_alone["anyOf"] = [{"required": ["workerPoolSpecs"]}, {"required": ["worker_pool_specs"]}]
+    schema.pop("required", None)
+    schema["properties"]["jobSpec"] = schema["properties"]["job_spec"] = {
+        "description": "A whole CustomJob's spec.",
+        **copy.deepcopy(spec_alone),
+    }
+    schema["anyOf"] = [
+        {"required": [key]}
+        for key in ("workerPoolSpecs", "worker_pool_specs", "jobSpec", "job_spec")
+    ]
 
 
 def _description(spec: kinds.Kind) -> str:

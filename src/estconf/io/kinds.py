@@ -17,6 +17,8 @@ at its top level (:func:`detect`):
    ``TF_CONFIG`` does not also have (``model_dir`` is in both);
 4. ``tf_config``: a key of ``TF_CONFIG`` (``cluster``, ``task``, ...), or a
    job at the top level (``worker``, ``workers``: the ``cluster`` forgotten).
+5. ``vertex_custom_job``: a Vertex AI CustomJob spec's ``workerPoolSpecs``
+   (``worker_pool_specs``), or a whole CustomJob's ``jobSpec``.
 
 Only the kinds this version provides take part.  A Kubernetes manifest (a
 TFJob, a Pod) is none of them, whatever its name says: :func:`manifest_of`
@@ -91,10 +93,16 @@ class Kind:
 
         A TF_CONFIG file under a profile is checked with that reader's rules
         for its own task and every task of its cluster, in place of the
-        estimator's rules for its task alone; other kinds are unchanged.
+        estimator's rules for its task alone; a Vertex AI CustomJob, each
+        replica's TF_CONFIG (SPEC §12); other kinds are unchanged.
         ``name_others`` false: the Estimator's errors do not name the profiles
         that accept the TF_CONFIG, for a file with errors of its own besides.
         """
+        if self.name == "vertex_custom_job" and profile is not None:
+            from estconf.vertex import check_profile as check_replicas
+
+            check_job = functools.partial(check_replicas, profile=profile)
+            return dataclasses.replace(self, checks=(check_job,), checks_read_data=True)
         if self.name != "tf_config" or (profile is None and name_others):
             return self
         from estconf.profiles import check_profile, check_tf_config_file
@@ -238,6 +246,14 @@ KINDS: dict[str, Kind] = {
         "with the rules tf.estimator.RunConfig applies to it.",
         checks=_TF_CONFIG_CHECKS,
         checks_read_data=True,
+    ),
+    "vertex_custom_job": Kind(
+        name="vertex_custom_job",
+        title="Vertex AI CustomJob",
+        model_path="estconf.vertex.spec:CustomJobSpec",
+        markers=frozenset({"workerPoolSpecs", "worker_pool_specs", "jobSpec", "job_spec"}),
+        description="A Vertex AI CustomJob spec (gcloud ai custom-jobs create --config), or a "
+        "whole CustomJob: its worker pools, from which each replica's TF_CONFIG is written.",
     ),
 }
 """The kinds, in the order :func:`detect` tries them."""
