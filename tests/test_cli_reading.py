@@ -24,6 +24,8 @@ COMMANDS = {
     "explain": ["explain", "--tf-config"],
     "check-cluster": ["check-cluster"],
     "tf-config": ["tf-config", "--tfjob"],
+    "tf-config --vertex": ["tf-config", "--vertex"],
+    "tf-config --sagemaker": ["tf-config", "--sagemaker", "--resource-config"],
 }
 SECONDS = 2.0
 
@@ -180,6 +182,22 @@ metadata: {{name: tf-config, labels: {{x: {}}}}}
 data:
   TF_CONFIG: '{{"cluster": {{"chief": ["c:1"]}}, "task": {{"type": "chief", "index": 0}}}}'
 """
+VERTEX_SPEC = """\
+workerPoolSpecs:
+  - machineSpec: {{machineType: n1-standard-4, x: {}}}
+    replicaCount: 1
+    containerSpec: {{imageUri: gcr.io/p/mnist}}
+"""
+RESOURCE_CONFIG = (
+    '{{"current_host": "algo-1", "hosts": ["algo-1", "algo-2"], "x": {}, '
+    '"network_interface_name": "eth0"}}'
+)
+
+VERTEX_SPEC_JSON = (
+    '{{"workerPoolSpecs": [{{"machineSpec": {{"machineType": "n1-standard-4", "x": {}}}, '
+    '"replicaCount": 1, "containerSpec": {{"imageUri": "gcr.io/p/mnist"}}}}]}}'
+)
+
 ENV_LISTS = (
     "env:\n  - name: TF_CONFIG\n    value: '{}'\n---\nenv:\n  - name: TF_CONFIG\n    value: '{}'\n"
 )
@@ -263,6 +281,26 @@ READING_PATHS: dict[str, Callable[[dict[str, str]], tuple[Any, ...]]] = {
     "tf-config cluster file": lambda v: (
         ["tf-config", "c.json"],
         {"c.json": '{{"chief": ["c:1"], "worker": ["w:1"], "x": {}}}'.format(v["json"])},
+    ),
+    "tf-config Vertex spec": lambda v: (
+        ["tf-config", "--vertex", "job.yaml"],
+        {"job.yaml": VERTEX_SPEC.format(v["yaml"])},
+    ),
+    "tf-config Vertex spec JSON": lambda v: (
+        ["tf-config", "--vertex", "job.json"],
+        {"job.json": VERTEX_SPEC_JSON.format(v["json"])},
+    ),
+    "validate Vertex spec": lambda v: (
+        ["validate", "job.yaml"],
+        {"job.yaml": VERTEX_SPEC.format(v["yaml"])},
+    ),
+    "tf-config SageMaker resource config": lambda v: (
+        ["tf-config", "--sagemaker", "--resource-config", "r.json"],
+        {"r.json": RESOURCE_CONFIG.format(v["json"])},
+    ),
+    "tf-config SageMaker hyperparameters": lambda v: (
+        ["tf-config", "--sagemaker", "--instance-count", "2", "--hyperparameters", "h.json"],
+        {"h.json": '{{"sagemaker_parameter_server_enabled": true, "x": {}}}'.format(v["json"])},
     ),
 }
 

@@ -152,7 +152,8 @@ def add_limits(parser: argparse.ArgumentParser) -> None:
         "--max-values",
         type=positive_int,
         metavar="N",
-        help="refuse a YAML document whose aliases expand it to more values (default: "
+        help="refuse a document of more values: a YAML or TOML one as written (default: one "
+        "per 16 bytes, at least 10000), a YAML one once its aliases are expanded (default: "
         "its size in bytes, at least 100000)",
     )
     parser.add_argument(
