@@ -87,6 +87,21 @@ class TestWritten:
         assert status == 0
         assert len(lines(out)) == 3
 
+    def test_too_large_an_output_is_refused_before_it_is_written(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        path = tmp_path / "large.yaml"
+        path.write_text(
+            "workerPoolSpecs:\n  - replicaCount: 1\n  - replicaCount: 500\n", encoding="utf-8"
+        )
+        argv = ("tf-config", "--vertex", str(path), "--max-size", "100000", "--job-id", "ab")
+        status, out, err = run(capsys, *argv)
+        assert (status, out) == (2, "")
+        assert "the TF_CONFIGs of its 501 replicas would take about" in err
+        status, out, _ = run(capsys, *argv, "--task", "worker:499")
+        assert status == 0
+        assert [c["task"] for c in lines(out)] == [{"type": "worker", "index": 499}]
+
 
 class TestFindings:
     def test_an_evaluator_pool_under_mwms_at_its_line(

@@ -13,7 +13,7 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from estconf.cli._common import EXIT_INVALID, UsageError, limit_args, out, read_stdin
 
@@ -80,6 +80,27 @@ def _document(name: str, args: argparse.Namespace) -> Document:
     )
 
 
+def _refuse_too_large(args: argparse.Namespace, replicas: dict[str, Any], shown: str) -> None:
+    """Refuse, before they are written, TF_CONFIGs of every replica larger than ``--max-size``.
+
+    Each replica's lists every replica's address: the output grows as the square of the
+    replicas.
+    """
+    from estconf.io.checks import MAX_SIZE
+
+    if not replicas or args.task is not None:
+        return
+    limit = limit_args(args).get("max_size", MAX_SIZE)
+    one = json.dumps(next(iter(replicas.values())), separators=(",", ":"))
+    total = len(replicas) * (len(one.encode()) + 1)
+    if total > limit:
+        raise UsageError(
+            f"--vertex {shown}: the TF_CONFIGs of its {len(replicas):,} replicas would take "
+            f"about {total:,} bytes, more than --max-size {limit:,}: each lists every "
+            "replica's address; give a larger --max-size BYTES, or --task TYPE:INDEX for one"
+        )
+
+
 def run(args: argparse.Namespace, write: Writer) -> int:
     """Write each replica's ``TF_CONFIG`` (or ``CLUSTER_SPEC``); 1 when the spec is refused."""
     from pydantic import ValidationError
@@ -113,6 +134,7 @@ def run(args: argparse.Namespace, write: Writer) -> int:
         errors = document.place(errors_of(exc, shown))
         out(report.write_text([report.Result(shown, None, errors)], quiet=True), sys.stderr)
         return EXIT_INVALID
+    _refuse_too_large(args, replicas, shown)
     if args.job_id is None:
         print(
             f"note: Vertex AI names each replica's host after the job's id, chosen when the "
