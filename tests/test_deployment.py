@@ -83,6 +83,13 @@ class TestAJobThatIsRight:
         report = check_cluster([*job(), ("evaluator", node("evaluator", 0))])
         assert report.valid, report.to_text()
 
+    def test_an_evaluator_given_as_json_text_is_beside_the_cluster(self) -> None:
+        """Read from text, the task type is a string equal to "evaluator", not the same object."""
+        nodes = [*job(), ("evaluator", node("evaluator", 0))]
+        report = check_cluster([(name, json.dumps(value)) for name, value in nodes])
+        assert report.valid, report.to_text()
+        assert report.findings == ()
+
     def test_an_evaluator_job_of_the_cluster_is_a_task_like_any(self) -> None:
         cluster = {**CLUSTER, "evaluator": ["eval-0:2222"]}
         nodes = [(f"{t}-{i}", node(t, i, cluster=cluster)) for t, i in TASKS]

@@ -125,6 +125,19 @@ class TestLimits:
         with pytest.raises(ConfigFileError, match="larger than the limit of 4 bytes"):
             parse.parse('{"a": 1}', "json", "f.json", max_size=4)
 
+    @pytest.mark.parametrize("format", ["json", "yaml"])
+    def test_the_size_of_bytes_is_counted_in_bytes(self, format: str) -> None:
+        """19 characters, 29 bytes in UTF-8: a limit of 28 bytes refuses them."""
+        raw = ('{"a": "' + "é" * 10 + '"}').encode()
+        assert parse.documents_of(raw, format, "f", Limits(max_size=30))[0].data == {"a": "é" * 10}
+        with pytest.raises(ConfigFileError) as info:
+            parse.documents_of(raw, format, "f", Limits(max_size=len(raw) - 1))
+        [found] = info.value.errors
+        assert (found.code, found.message) == (
+            "size",
+            f"the file is larger than the limit of {len(raw) - 1} bytes",
+        )
+
 
 class TestValuesOfEveryDocument:
     """The checks of a config file's values apply to every document of a stream."""

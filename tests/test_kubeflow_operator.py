@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from hypothesis import given
+from pydantic import ValidationError
 
 from estconf import RunConfig
 from estconf.kubeflow import Operator, TFJob, predict, predict_replicas, tfjob_for_replicas
@@ -248,6 +249,23 @@ def test_unknown_replica_type_is_a_job_not_counted() -> None:
         "worker": ["j-worker-0.default.svc:2222"],
         "trainer": ["j-trainer-0.default.svc:2222", "j-trainer-1.default.svc:2222"],
     }
+
+
+def test_a_slash_in_a_name_becomes_a_dash_in_pod_and_host_names() -> None:
+    # GenGeneralName replaces every "/" of job-type-index with "-".
+    prediction = predict_replicas("j", {"Chief": 1, "Worker/x": 2})
+    assert [pod.name for pod in prediction.pods] == ["j-chief-0", "j-worker-x-0", "j-worker-x-1"]
+    assert prediction.cluster["worker/x"] == [
+        "j-worker-x-0.default.svc:2222",
+        "j-worker-x-1.default.svc:2222",
+    ]
+
+
+def test_the_operator_settings_are_frozen() -> None:
+    operator = Operator(cluster_domain="cluster.local")
+    with pytest.raises(ValidationError, match="frozen"):
+        operator.cluster_domain = "example.org"  # type: ignore[misc]
+    assert hash(operator) == hash(Operator(cluster_domain="cluster.local"))
 
 
 def test_go_json_escapes_html_characters() -> None:
