@@ -33,9 +33,10 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from estconf import RunConfig, TFConfig, deployment, files
+from estconf import RunConfig, TFConfig, deployment, files, sagemaker, vertex
 from estconf.cli import main
 from estconf.deployment import check_cluster, read_env_lines, read_json_lines
+from estconf.distribute import SlurmClusterResolver
 from estconf.kubeflow import TFJob, check, predict, read_tfjobs
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -101,7 +102,7 @@ def _run_cli(argv: list[str], *, stdin: bytes = b"", env: dict[str, bytes] | Non
     out, err = io.StringIO(), io.StringIO()
     saved_stdin = sys.stdin
     sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8", errors="surrogateescape")
-    saved_env = {name: os.environb.get(name.encode()) for name in ("TF_CONFIG",)}
+    saved_env = {name: os.environb.get(name.encode()) for name in ("TF_CONFIG", *(env or {}))}
     os.environb.pop(b"TF_CONFIG", None)
     for name, value in (env or {}).items():
         os.environb[name.encode()] = value
@@ -145,6 +146,23 @@ def _explain_from_environment(given: Input, path: Path) -> None:
     if b"\0" in given.data:
         return  # no environment variable holds a NUL
     _run_cli(["explain", "--readers"], env={"TF_CONFIG": given.data})
+
+
+def _environment(given: Input) -> dict[str, bytes]:
+    """The input read as ``NAME=VALUE`` lines, as an environment holds them."""
+    found = {}
+    for line in given.data.split(b"\n"):
+        name, equals, value = line.partition(b"=")
+        if equals and b"\0" not in line and name.isascii() and name.decode().isidentifier():
+            found[name.decode()] = value
+    return found
+
+
+def _slurm_from_environment(given: Input, path: Path) -> None:
+    _run_cli(
+        ["tf-config", "--slurm", "--from-env", "--jobs", "ps=1,worker=3", "--port-base", "8888"],
+        env=_environment(given),
+    )
 
 
 def _validate_under_pyproject(given: Input, path: Path) -> None:
@@ -208,6 +226,37 @@ def _api_tfjobs(given: Input, path: Path) -> None:
             predict(job, name="fuzz")
 
 
+def _api_launchers(given: Input, path: Path) -> None:
+    try:
+        data = files.read_data(path)
+    except ValueError:
+        return
+    with contextlib.suppress(ValueError):
+        vertex.tf_configs(data)
+    with contextlib.suppress(ValueError):
+        vertex.cluster_specs(data)
+    for hyperparameters in ({}, {"sagemaker_parameter_server_enabled": True}):
+        with contextlib.suppress(ValueError):
+            sagemaker.tf_config(data, hyperparameters)
+        with contextlib.suppress(ValueError):
+            sagemaker.ps_server(data, hyperparameters)
+    if isinstance(data, dict):
+        with contextlib.suppress(ValueError):
+            sagemaker.tf_config({"current_host": "algo-1", "hosts": ["algo-1"]}, data)
+
+
+def _api_slurm(given: Input, path: Path) -> None:
+    environ = {
+        name: value.decode("utf-8", "replace") for name, value in _environment(given).items()
+    }
+    with contextlib.suppress(ValueError):
+        resolver = SlurmClusterResolver(environ=environ, gpus_per_node=2)
+        resolver.cluster_spec()
+        resolver.master()
+    with contextlib.suppress(ValueError):
+        SlurmClusterResolver(jobs={"ps": 1, "worker": 3}, environ=environ).tf_config  # noqa: B018
+
+
 def _api_json_lines(given: Input, path: Path) -> None:
     check_cluster(read_json_lines(given.data, given.name))
 
@@ -262,6 +311,17 @@ CLI: dict[str, Callable[[Input, Path], None]] = {
         "check-cluster", "--profile", "server", "--format", "github", "{}"
     ),
     "estconf check-cluster -": _cli_stdin("check-cluster", "-"),
+    "estconf tf-config --vertex": _cli("tf-config", "--vertex", "{}"),
+    "estconf tf-config --vertex --cluster-spec --profile mwms": _cli(
+        "tf-config", "--vertex", "{}", "--cluster-spec", "--profile", "mwms"
+    ),
+    "estconf tf-config --sagemaker --resource-config": _cli(
+        "tf-config", "--sagemaker", "--resource-config", "{}", "--profile", "ps"
+    ),
+    "estconf tf-config --sagemaker --hyperparameters": _cli(
+        "tf-config", "--sagemaker", "--instance-count", "3", "--hyperparameters", "{}"
+    ),
+    "estconf tf-config --slurm --from-env": _slurm_from_environment,
 }
 """The commands, run in process as ``estconf.cli.main([...])``."""
 
@@ -276,6 +336,8 @@ API: dict[str, Callable[[Input, Path], None]] = {
     "read_tfjobs, check, predict": _api_tfjobs,
     "check_cluster(read_json_lines)": _api_json_lines,
     "check_cluster(read_env_lines)": _api_env_lines,
+    "vertex.tf_configs, sagemaker.tf_config": _api_launchers,
+    "SlurmClusterResolver(environ)": _api_slurm,
 }
 """The functions of the Python API that read untrusted input."""
 

@@ -18,7 +18,13 @@ from cli_main import run
 from estconf.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
-HOSTILE = sorted(path for path in (ROOT / "tests" / "data" / "hostile").iterdir() if path.is_file())
+# hostile files, and files refused by a limit once it is reached (each costs the time to reach it)
+HOSTILE = sorted(
+    path
+    for directory in ("hostile", "limits")
+    for path in (ROOT / "tests" / "data" / directory).iterdir()
+    if path.is_file()
+)
 COMMANDS = {
     "validate": ["validate"],
     "explain": ["explain", "--tf-config"],
