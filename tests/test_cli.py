@@ -7,6 +7,7 @@ in a subprocess, on the files under tests/data, to check the real thing.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import json
 import os
@@ -15,6 +16,7 @@ import shlex
 import subprocess
 import sys
 import tempfile
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -513,6 +515,33 @@ class TestStartUp:
             [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
         )
         assert done.stdout.splitlines()[-1] == "[]"
+
+    @pytest.mark.parametrize(
+        "name",
+        [
+            "cluster",
+            "contrib",
+            "deployment",
+            "distribute",
+            "files",
+            "kubeflow",
+            "profiles",
+            "run_config",
+            "sagemaker",
+            "schema",
+            "session_config",
+            "tf_config",
+            "tpu",
+        ],
+    )
+    def test_a_subpackage_is_an_attribute_without_importing_it_first(
+        self, name: str, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # estconf.contrib's, once
+            module = importlib.import_module(f"estconf.{name}")
+        monkeypatch.delattr(estconf, name)  # as before anything imported it
+        assert getattr(estconf, name) is module
 
     def test_public_names_resolve(self) -> None:
         for name in estconf.__all__:

@@ -75,6 +75,8 @@ class TestReferenceExamples:
         assert config.cluster_spec == ClusterSpec(DOC_CLUSTER)
         assert config.task_type == "chief"
         assert config.is_chief
+        assert config.session_config is not None
+        assert config.session_config.device_filters == ["/job:ps", "/job:chief"]
 
     def test_evaluator_node(self) -> None:
         config = config_for("evaluator", 0)
@@ -786,6 +788,11 @@ class TestPythonOnlyArguments:
             assert key not in dumped
             assert key not in json.dumps(RunConfig.model_json_schema())
 
+    @pytest.mark.parametrize("name", list(RunConfig.model_fields))
+    def test_every_argument_says_what_it_is_python_only_ones_too(self, name: str) -> None:
+        """The API reference lists each argument with its description."""
+        assert RunConfig.model_fields[name].description
+
 
 class TestReplace:
     def test_only_tensorflows_list(self) -> None:
@@ -1199,6 +1206,13 @@ class TestEstimatorErrorsBesideOtherErrors:
         """TensorFlow's job_tasks fails on an empty job (max() of nothing) once it reads it."""
         assert [code for code, _, _ in tf_config_errors(tf_config)] == ["empty_job"]
 
+    def test_a_cluster_of_empty_jobs_has_no_task_to_move_into_a_chief(self) -> None:
+        errors = tf_config_errors({"cluster": {"ps": []}, "task": {"type": "ps", "index": 0}})
+        assert [(code, message) for code, _, message in errors][-1] == (
+            "missing_chief",
+            'If "cluster" is set in TF_CONFIG, it must have one "chief" node.',
+        )
+
     @pytest.mark.parametrize(
         "tf_config",
         [
@@ -1339,6 +1353,12 @@ class TestNotAnObject:
             ("tf_config",),
             value,
         )
+
+    @pytest.mark.parametrize("task", [5, "chief", []])
+    def test_task_beside_a_cluster_is_its_only_error(self, task: Any) -> None:
+        """TensorFlow cannot read a type or an index from it: none is also said missing."""
+        errors = tf_config_errors({"cluster": {"chief": ["h:0"]}, "task": task})
+        assert [(code, loc) for code, loc, _ in errors] == [("model_type", ("tf_config", "task"))]
 
     @pytest.mark.parametrize(
         ("text", "value", "kind"),

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import ValidationInfo, field_validator
 
 from estconf import _types
 from estconf._types import address_problem, all_plain_addresses_valid
@@ -79,9 +83,35 @@ class TestAddressProblem:
         assert problem is not None and problem.startswith("expected host:port")
 
 
+class _Offset(_types.DocumentModel):
+    """A model whose validator reads the caller's context and the document flag."""
+
+    value: int
+
+    @field_validator("value")
+    @classmethod
+    def offset(cls, value: int, info: ValidationInfo) -> int:
+        assert _types.from_document(info)
+        offset: int = (info.context or {}).get("offset", 0)
+        return value + offset
+
+
 class TestDocumentModel:
     """Each way pydantic reads a document reads it as one: enum names are taken."""
 
     def test_model_validate_strings(self) -> None:
         config = TPUConfig.model_validate_strings({"per_host_input_for_training": "PER_HOST_V2"})
         assert config.per_host_input_for_training is InputPipelineConfig.PER_HOST_V2
+
+    @pytest.mark.parametrize(
+        "validate",
+        [
+            lambda context: _Offset.model_validate({"value": 1}, context=context),
+            lambda context: _Offset.model_validate_json('{"value": 1}', context=context),
+            lambda context: _Offset.model_validate_strings({"value": "1"}, context=context),
+        ],
+    )
+    def test_a_callers_context_reaches_the_validators_with_the_document_flag(
+        self, validate: Callable[[dict[str, Any]], _Offset]
+    ) -> None:
+        assert validate({"offset": 10}).value == 11
