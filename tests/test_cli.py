@@ -532,6 +532,7 @@ class TestStartUp:
             "session_config",
             "tf_config",
             "tpu",
+            "vertex",
         ],
     )
     def test_a_subpackage_is_an_attribute_without_importing_it_first(
