@@ -156,6 +156,28 @@ class TestTheCluster:
         assert os.environ["CUDA_VISIBLE_DEVICES"] == "0,1"  # read, never written
 
 
+class TestTheRanksOfAStep:
+    """Every rank of a step has the same cluster: it is worked out and checked once."""
+
+    def test_ranks_of_one_step_share_the_cluster(self) -> None:
+        first = SlurmClusterResolver(gpus_per_node=2, environ=step(SLURM_PROCID="0"))
+        last = SlurmClusterResolver(gpus_per_node=2, environ=step(SLURM_PROCID="3"))
+        assert first.cluster_spec() is last.cluster_spec()
+        assert (last.task_id, last.cuda_visible_devices) == (3, "1")
+
+    def test_another_step_has_its_own(self) -> None:
+        one = SlurmClusterResolver(gpus_per_node=2, environ=STEP)
+        other = SlurmClusterResolver(gpus_per_node=2, port_base=9000, environ=STEP)
+        assert one.cluster_spec() is not other.cluster_spec()
+        assert other.cluster_spec().task_address("worker", 0) == "node10:9000"
+
+    def test_a_ranks_tf_config_is_its_own_to_change(self) -> None:
+        first = SlurmClusterResolver(gpus_per_node=2, environ=step(SLURM_PROCID="0"))
+        first.tf_config["cluster"]["worker"].append("elsewhere:1")
+        second = SlurmClusterResolver(gpus_per_node=2, environ=step(SLURM_PROCID="1"))
+        assert len(second.tf_config["cluster"]["worker"]) == 4
+
+
 class TestGPUs:
     def test_gpus_per_task_and_what_is_written(self) -> None:
         resolver = SlurmClusterResolver(gpus_per_node=4, environ=step(SLURM_PROCID="3"))

@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
@@ -117,6 +117,26 @@ def _cluster(
     return cluster, gpus
 
 
+@lru_cache(maxsize=8)
+def _step_cluster(
+    jobs: tuple[tuple[str, int], ...],
+    configuration: tuple[tuple[str, int], ...],
+    port_base: int,
+    gpus_per_node: int,
+    gpus_per_task: int,
+) -> tuple[ClusterSpec, tuple[str, ...]]:
+    """The checked cluster of a step and the GPUs of each rank: the same for all its ranks.
+
+    Worked out once for the ranks of one step (a program, or ``estconf
+    tf-config --slurm``, looking at every rank), since checking a cluster's
+    addresses is most of a rank's cost.  The ``ClusterSpec`` is frozen.
+    """
+    addresses, gpus = _cluster(
+        dict(jobs), dict(configuration), port_base, gpus_per_node, gpus_per_task
+    )
+    return _cluster_spec(addresses), tuple(gpus)
+
+
 def _task(jobs: Mapping[str, int], rank: int) -> tuple[str | None, int | None]:
     """The job and index of ``rank``: the job whose run of ranks holds it, if any."""
     start = 0
@@ -193,8 +213,12 @@ def _resolve(resolver: SlurmClusterResolver) -> _View:
             gpus_per_task,
             {"per_node": gpus_per_node, "most": most},
         )
-    addresses, gpus = _cluster(
-        jobs, configuration, resolver.port_base, gpus_per_node, gpus_per_task
+    cluster, gpus = _step_cluster(
+        tuple(jobs.items()),
+        tuple(configuration.items()),
+        resolver.port_base,
+        gpus_per_node,
+        gpus_per_task,
     )
     visible = None
     if resolver.auto_set_gpu:
@@ -210,7 +234,7 @@ def _resolve(resolver: SlurmClusterResolver) -> _View:
             )
         visible = gpus[rank]
     task_type, task_id = _task(jobs, rank)
-    return _View(gpus_per_task, _cluster_spec(addresses), task_type, task_id, visible)
+    return _View(gpus_per_task, cluster, task_type, task_id, visible)
 
 
 class SlurmClusterResolver(BaseModel):
