@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from estconf import RunConfig, TPURunConfig, files
+from estconf import RunConfig, TFConfig, TPURunConfig, files
 from estconf.io import files as io_files
 from estconf.io._positions import Loc
 from estconf.io._toml_scan import scan
@@ -108,3 +108,8 @@ def test_toml_cannot_hold_every_none() -> None:
     assert files.loads(files.dumps(RunConfig(save_checkpoints_secs=None), "yaml"), "yaml") == (
         RunConfig(save_checkpoints_secs=None)
     )
+
+
+def test_toml_of_tables_only_starts_with_the_first_table() -> None:
+    tf_config = TFConfig.model_validate({"cluster": {"worker": ["w:1"]}})
+    assert files.dumps(tf_config, "toml") == '[cluster]\nworker = ["w:1"]\n'
