@@ -187,6 +187,48 @@ def limit_args(args: argparse.Namespace) -> Limits:
     return limits
 
 
+def refuse_larger_output(
+    args: argparse.Namespace,
+    source: str,
+    tasks: str,
+    total: int,
+    *,
+    estimated: bool = False,
+    one: str | None = "--task TYPE:INDEX",
+) -> None:
+    """Refuse, before anything is written, the TF_CONFIGs of a job larger than ``--max-size``.
+
+    Each task's TF_CONFIG lists every task's address, so a launcher's output
+    grows as the square of its tasks; a job of a few lines could ask for
+    terabytes.
+
+    Args:
+        args: the command's options (``--max-size``).
+        source: what the tasks come from, first in the message (a file, ``--slurm``).
+        tasks: how many tasks, and what they are (``"1,000 ranks"``).
+        total: the bytes the TF_CONFIGs would take.
+        estimated: whether ``total`` is worked out from one task's size.
+        one: the option that writes one task's TF_CONFIG, if the command has one.
+
+    Raises:
+        UsageError: ``total`` is larger than ``--max-size``.
+    """
+    from estconf.io.checks import MAX_SIZE
+
+    limit = limit_args(args).get("max_size", MAX_SIZE)
+    if total <= limit:
+        return
+    noun = tasks.rpartition(" ")[2]
+    task = noun.removesuffix("s")
+    about = "about " if estimated else ""
+    fix = "give a larger --max-size BYTES" + (f", or {one} for one" if one else "")
+    raise UsageError(
+        f"{source}: the TF_CONFIGs of its {tasks} would take {about}{total:,} bytes, more than "
+        f"--max-size {limit:,}: each {task}'s lists every {task}'s address, so they grow as the "
+        f"square of the {noun}; {fix}"
+    )
+
+
 def reading_limits(limits: Limits) -> ReadingLimits:
     """The limits of the options as :class:`estconf.io.checks.Limits`."""
     from estconf.io.checks import Limits as ReadingLimits

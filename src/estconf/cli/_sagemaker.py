@@ -254,19 +254,14 @@ def _refuse_too_large(
     Each host's lists every host up to three times (master or worker, and ps):
     the output grows as the square of the hosts.
     """
-    from estconf.cli._common import limit_args
-    from estconf.io.checks import MAX_SIZE
+    from estconf.cli._common import refuse_larger_output
 
-    limit = limit_args(args).get("max_size", MAX_SIZE)
     hosts = [config.get("hosts") for _, config in configs]
     listed = max((len(h) for h in hosts if isinstance(h, list)), default=0)
     total = len(configs) * (3 * listed * len('"algo-1000:2222", ') + 100)
-    if total > limit:
-        raise UsageError(
-            f"--sagemaker: the TF_CONFIGs of its {len(configs):,} hosts would take about "
-            f"{total:,} bytes, more than --max-size {limit:,}: each host's lists every host; "
-            "give a larger --max-size BYTES"
-        )
+    refuse_larger_output(
+        args, "--sagemaker", f"{len(configs):,} hosts", total, estimated=True, one=None
+    )
 
 
 def _why_none(host: str, config: Mapping[str, Any], hps: Mapping[str, Any]) -> str:

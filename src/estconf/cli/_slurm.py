@@ -177,21 +177,13 @@ def _ranks(args: argparse.Namespace, count: int) -> range:
 
 
 def _refuse_too_large(args: argparse.Namespace, ranks: range, one: str) -> None:
-    """Refuse, before they are built, TF_CONFIGs of every rank larger than ``--max-size``.
+    """Refuse, before they are built, TF_CONFIGs of every rank larger than ``--max-size``."""
+    from estconf.cli._common import refuse_larger_output
 
-    Each rank's lists every rank's address: the output grows as the square of the ranks.
-    """
-    from estconf.cli._common import limit_args
-    from estconf.io.checks import MAX_SIZE
-
-    limit = limit_args(args).get("max_size", MAX_SIZE)
     total = len(ranks) * (len(one.encode()) + 1)
-    if total > limit:
-        raise UsageError(
-            f"--slurm: the TF_CONFIGs of its {len(ranks):,} ranks would take about {total:,} "
-            f"bytes, more than --max-size {limit:,}: each rank's lists every rank's address; "
-            "give a larger --max-size BYTES, or --rank R for one"
-        )
+    refuse_larger_output(
+        args, "--slurm", f"{len(ranks):,} ranks", total, estimated=True, one="--rank R"
+    )
 
 
 def _written(args: argparse.Namespace, environ: Mapping[str, str]) -> list[Output]:

@@ -24,6 +24,7 @@ from estconf.cli._common import (
     out,
     read_stdin,
     reading_limits,
+    refuse_larger_output,
     task_argument,
 )
 
@@ -448,17 +449,7 @@ def output_size(size: TFConfigSize, args: argparse.Namespace) -> int:
 
 def _refuse_too_large(size: TFConfigSize, args: argparse.Namespace, name: str) -> None:
     """Refuse, before anything is written, TF_CONFIGs larger than ``--max-size``."""
-    from estconf.io.checks import MAX_SIZE
-
-    limit = limit_args(args).get("max_size", MAX_SIZE)
-    total = output_size(size, args)
-    if total <= limit:
-        return
-    raise UsageError(
-        f"{name}: the TF_CONFIGs of its {size.pods:,} pods would take {total:,} bytes, more "
-        f"than --max-size {limit:,}: each pod's lists every pod's address, so they grow as "
-        "the square of the pods; give a larger --max-size BYTES, or --task TYPE:INDEX for one"
-    )
+    refuse_larger_output(args, name, f"{size.pods:,} pods", output_size(size, args))
 
 
 def _named(tfjob: Any, shown: str, name: str | None) -> None:

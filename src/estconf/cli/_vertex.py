@@ -15,7 +15,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from estconf.cli._common import EXIT_INVALID, UsageError, limit_args, out, read_stdin
+from estconf.cli._common import (
+    EXIT_INVALID,
+    UsageError,
+    limit_args,
+    out,
+    read_stdin,
+    refuse_larger_output,
+)
 
 if TYPE_CHECKING:
     from estconf.io.parse import Document
@@ -81,24 +88,14 @@ def _document(name: str, args: argparse.Namespace) -> Document:
 
 
 def _refuse_too_large(args: argparse.Namespace, replicas: dict[str, Any], shown: str) -> None:
-    """Refuse, before they are written, TF_CONFIGs of every replica larger than ``--max-size``.
-
-    Each replica's lists every replica's address: the output grows as the square of the
-    replicas.
-    """
-    from estconf.io.checks import MAX_SIZE
-
+    """Refuse, before they are written, TF_CONFIGs of every replica larger than ``--max-size``."""
     if not replicas or args.task is not None:
         return
-    limit = limit_args(args).get("max_size", MAX_SIZE)
     one = json.dumps(next(iter(replicas.values())), separators=(",", ":"))
     total = len(replicas) * (len(one.encode()) + 1)
-    if total > limit:
-        raise UsageError(
-            f"--vertex {shown}: the TF_CONFIGs of its {len(replicas):,} replicas would take "
-            f"about {total:,} bytes, more than --max-size {limit:,}: each lists every "
-            "replica's address; give a larger --max-size BYTES, or --task TYPE:INDEX for one"
-        )
+    refuse_larger_output(
+        args, f"--vertex {shown}", f"{len(replicas):,} replicas", total, estimated=True
+    )
 
 
 def run(args: argparse.Namespace, write: Writer) -> int:

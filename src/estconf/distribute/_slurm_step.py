@@ -22,6 +22,7 @@ __all__ = [
     "SLURM_VARIABLES",
     "TASKS_PER_NODE",
     "TITLE",
+    "check_task_count",
     "gpu_count",
     "host_tasks",
     "integer_variable",
@@ -135,3 +136,22 @@ def gpu_count(environ: Mapping[str, str]) -> int:
         "TensorFlow would run nvidia-smi --list-gpus here, and estconf runs no program",
         ("gpus_per_node",),
     )
+
+
+def check_task_count(jobs: Mapping[str, int], assigned: int) -> None:
+    """Refuse jobs whose sizes do not add up to the step's ``assigned`` tasks, as TensorFlow does.
+
+    Raises:
+        pydantic.ValidationError: ``slurm_tasks``.
+    """
+    requested = sum(jobs.values())
+    if requested != assigned:
+        raise fail(
+            TITLE,
+            "slurm_tasks",
+            "Requested {requested} tasks but only {assigned} were assigned. (the jobs' sizes "
+            "must add up to the step's tasks, {assigned})",
+            ("jobs",),
+            dict(jobs),
+            {"requested": requested, "assigned": assigned},
+        )

@@ -31,6 +31,7 @@ from estconf.distribute._slurm_step import (
     NUM_TASKS,
     PROCID,
     TASKS_PER_NODE,
+    check_task_count,
     host_tasks,
     integer_variable,
 )
@@ -286,17 +287,7 @@ def slurm_tf_configs(
     placed = _hosts_once(arguments.tasks_per_node, arguments.environ)
     total = sum(count for _, count in placed)
     sizes = {"worker": total} if arguments.jobs is None else arguments.jobs
-    requested = sum(sizes.values())
-    if requested != total:
-        raise fail(
-            TITLE,
-            "slurm_tasks",
-            "Requested {requested} tasks but only {assigned} were assigned. (the jobs' sizes "
-            "must add up to the step's tasks, {assigned})",
-            ("jobs",),
-            dict(sizes),
-            {"requested": requested, "assigned": total},
-        )
+    check_task_count(sizes, total)
     if total == 0:
         raise fail(
             TITLE,

@@ -39,6 +39,7 @@ from estconf.distribute._slurm_step import (
     PROCID,
     SLURM_VARIABLES,
     TITLE,
+    check_task_count,
     gpu_count,
     integer_variable,
     task_configuration,
@@ -76,17 +77,7 @@ def _check_counts(
             gpus_per_task,
             {"tasks": most, "per_task": gpus_per_task, "per_node": gpus_per_node},
         )
-    requested, assigned = sum(jobs.values()), sum(configuration.values())
-    if requested != assigned:
-        raise fail(
-            TITLE,
-            "slurm_tasks",
-            "Requested {requested} tasks but only {assigned} were assigned. (the jobs' sizes "
-            "must add up to the step's tasks, {assigned})",
-            ("jobs",),
-            dict(jobs),
-            {"requested": requested, "assigned": assigned},
-        )
+    check_task_count(jobs, sum(configuration.values()))
 
 
 def _cluster(
