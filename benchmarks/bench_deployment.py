@@ -19,9 +19,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 import tracemalloc
-from collections.abc import Callable
+
+from _timing import best
 
 from estconf.deployment import check_cluster, read_json_lines
 
@@ -61,16 +61,6 @@ def check(data: bytes) -> object:
     report = check_cluster(read_json_lines(data))
     assert report.valid, report.summary()
     return report
-
-
-def best(function: Callable[[], object], runs: int) -> float:
-    """The best wall time of ``runs`` calls, in seconds."""
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def peak_memory(what: str, nodes: int) -> int:

@@ -13,22 +13,12 @@ import contextlib
 import io
 import json
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
+
+from _timing import best
 
 from estconf.cli import main as estconf
 from estconf.kubeflow import TFJob, check, predict, tfjob_for_replicas
-
-
-def best_of(function: Callable[[], object], repeat: int = 3) -> float:
-    """The best wall time of ``repeat`` calls, in seconds."""
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def row(workers: int) -> str:
@@ -52,14 +42,14 @@ def row(workers: int) -> str:
             with contextlib.redirect_stdout(io.StringIO()):
                 estconf(["validate", "--profile", "ps", str(path)])
 
-        cli = best_of(validate)
+        cli = best(validate, 3)
     return (
         f"{sum(replicas.values()):>9} "
         f"{cli * 1e3:>9.1f}ms "
-        f"{best_of(lambda: predict(TFJob.model_validate(manifest))) * 1e3:>11.1f}ms "
-        f"{best_of(lambda: check(TFJob.model_validate(manifest))) * 1e3:>10.1f}ms "
-        f"{best_of(lambda: [pod.tf_config for pod in prediction.pods], 1) * 1e3:>9.1f}ms "
-        f"{best_of(loads_every_text, 1) * 1e3:>9.1f}ms"
+        f"{best(lambda: predict(TFJob.model_validate(manifest)), 3) * 1e3:>11.1f}ms "
+        f"{best(lambda: check(TFJob.model_validate(manifest)), 3) * 1e3:>10.1f}ms "
+        f"{best(lambda: [pod.tf_config for pod in prediction.pods], 1) * 1e3:>9.1f}ms "
+        f"{best(loads_every_text, 1) * 1e3:>9.1f}ms"
     )
 
 

@@ -23,9 +23,10 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
+
+from _timing import best
 
 from estconf import vertex
 from estconf.distribute import SlurmClusterResolver
@@ -75,16 +76,6 @@ def command(*args: str) -> Callable[[], bytes]:
         return done.stdout
 
     return run
-
-
-def best(function: Callable[[], object], runs: int = 5) -> float:
-    """The best wall time of ``runs`` calls, in seconds."""
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main() -> int:
