@@ -42,3 +42,13 @@ class TestDuplicateKeys:
             3,
         )
         assert error.message == "duplicate key 'c': each key may appear once in a mapping"
+
+
+class TestSyntax:
+    def test_an_error_the_parser_gives_no_problem_for_is_still_invalid_yaml(self) -> None:
+        """Its context is said, and "invalid YAML" stands for the problem."""
+        (error,) = refused("a: |\n  \n\n     \n  x\n").errors
+        assert (error.code, error.line, error.column) == ("syntax", 5, 3)
+        assert error.message == (
+            "invalid YAML: more indented follow up line than first in a block scalar invalid YAML"
+        )
