@@ -237,6 +237,64 @@ class TestValidate:
         assert len(err.splitlines()) == 1
 
 
+class TestTheCommand:
+    """What every command shares: the parser, the streams, how a run ends."""
+
+    def test_the_usage_names_a_command(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, _ = run(capsys, "--help")
+        assert (status, out.splitlines()[0]) == (0, "usage: estconf [-h] [--version] COMMAND ...")
+
+    def test_the_help_says_what_each_command_does(self, capsys: pytest.CaptureFixture[str]) -> None:
+        words = " ".join(run(capsys, "--help")[1].split())
+        assert (
+            "COMMAND validate check config files schema print or write the JSON Schemas "
+            "explain show what TensorFlow derives from a TF_CONFIG tf-config write the TF_CONFIG "
+            "of each task of a cluster or a TFJob check-cluster check the TF_CONFIGs of every "
+            "node of a job together"
+        ) in words
+
+    def test_no_command_is_a_usage_error(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, err = run(capsys)
+        assert (status, out) == (2, "")
+        assert err.endswith("error: the following arguments are required: COMMAND\n")
+
+    def test_a_file_name_that_is_not_utf8_is_printed_escaped(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        missing = os.path.join(tmp_path, os.fsdecode(b"\xff.json"))
+        status, out, err = run(capsys, "validate", missing)
+        assert (status, err) == (2, "")
+        assert out.startswith(f"{tmp_path}{os.sep}\\udcff.json: no such file\n")
+
+    def test_pydantic_plugins_are_not_looked_up(
+        self, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        monkeypatch.delenv("PYDANTIC_DISABLE_PLUGINS", raising=False)
+        assert run(capsys, "validate", WORKER)[0] == 0
+        assert os.environ["PYDANTIC_DISABLE_PLUGINS"] == "__all__"
+
+    def test_a_reader_that_goes_away_ends_the_run_quietly(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        read, write = os.pipe()
+        os.close(read)
+        with open(write, "w", encoding="utf-8") as stream:
+            monkeypatch.setattr(sys, "stdout", stream)
+            assert main(["schema", "tf_config"]) == 0
+            monkeypatch.undo()
+
+    def test_estconf_traceback_lets_a_bug_through(
+        self, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        def broken(*args: Any, **kwargs: Any) -> Any:
+            raise RuntimeError("boom")
+
+        monkeypatch.setattr("estconf.io.files.load_file", broken)
+        monkeypatch.setenv("ESTCONF_TRACEBACK", "1")
+        with pytest.raises(RuntimeError, match="boom"):
+            main(["validate", WORKER])
+
+
 class TestSchema:
     @pytest.mark.parametrize("kind", KIND_NAMES)
     def test_print(self, capsys: pytest.CaptureFixture[str], kind: str) -> None:
@@ -251,7 +309,11 @@ class TestSchema:
             assert path.read_text() == (ROOT / "schemas" / path.name).read_text()
 
     def test_usage(self, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-        assert run(capsys, "schema")[0] == 2
+        assert run(capsys, "schema") == (
+            2,
+            "",
+            "estconf schema: error: give a KIND to print, or -o DIR to write every kind\n",
+        )
         assert run(capsys, "schema", "nope")[0] == 2
         blocker = tmp_path / "file"
         blocker.write_text("")

@@ -367,6 +367,18 @@ class TestUnreadable:
         assert (status, out) == (2, "")
         assert err.startswith("<stdin>: ")
 
+    @pytest.mark.parametrize("name", ["same_task.jsonl", "nodes.env"])
+    def test_a_file_of_lines_over_the_size_limit(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str
+    ) -> None:
+        path = tmp_path / name
+        lines = (DATA / "same_task.jsonl").read_text(encoding="utf-8").splitlines()
+        text = "".join(f"TF_CONFIG={line}\n" for line in lines) if name.endswith(".env") else None
+        path.write_text(text or "\n".join(lines), encoding="utf-8")
+        status, out, err = run(capsys, "--max-size", "10", str(path))
+        assert (status, out) == (2, "")
+        assert err == f"{path}: the file is larger than the limit of 10 bytes\n"
+
     def test_usage_errors(self, capsys: pytest.CaptureFixture[str]) -> None:
         assert run(capsys)[0] == 2
         assert run(capsys, "--profile", "nope", "good")[0] == 2

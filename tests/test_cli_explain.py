@@ -369,3 +369,86 @@ class TestAPodOfATFJob:
         # the one pod is predicted
         assert built[-1] == "dist-mnist-worker-999"
         assert len(built) <= 3 * operator.SAMPLE_SIZE + 1
+
+
+class TestWhy:
+    """``--why``: the rule behind each value, in words, for each way a reader reads the task."""
+
+    @staticmethod
+    def reasons(
+        capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch,
+        tf_config: dict[str, Any],
+        *options: str,
+    ) -> Any:
+        monkeypatch.setenv("TF_CONFIG", json.dumps(tf_config))
+        status, out, err = run(capsys, "explain", "--why", "--format", "json", *options)
+        assert status == 0, err
+        return json.loads(out)["reasons"]
+
+    def test_local_mode(
+        self, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        assert self.reasons(capsys, monkeypatch, {}) == {
+            "task": "no cluster: local mode, where the task is worker:0",
+            "master": "no cluster and no session_master: ''",
+            "evaluation_master": "no cluster and no eval_session_master: ''",
+            "is_chief": "local mode: the one task is the chief",
+            "num_ps_replicas": "local mode: no ps",
+            "num_worker_replicas": "local mode: this one task",
+            "global_id_in_cluster": "local mode: the one task",
+            "device_filters": "local mode: none",
+        }
+
+    def test_an_evaluator_beside_the_cluster(
+        self, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        tf_config = {
+            "cluster": {"chief": ["c:1"], "worker": ["w:1"]},
+            "task": {"type": "evaluator", "index": 0},
+            "eval_session_master": "grpc://e:1",
+        }
+        assert self.reasons(capsys, monkeypatch, tf_config) == {
+            "task": "the evaluator, which is not part of the training cluster",
+            "master": "the evaluator has no training master",
+            "evaluation_master": "the evaluator: eval_session_master of TF_CONFIG",
+            "is_chief": "the evaluator is never the chief",
+            "num_ps_replicas": "the evaluator sees no training cluster",
+            "num_worker_replicas": "the evaluator sees no training cluster",
+            "global_id_in_cluster": "the evaluator has no id in the training cluster",
+            "device_filters": "the evaluator sees no training cluster: none",
+        }
+
+    def test_master_mode(
+        self, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        tf_config = {
+            "cluster": {"master": ["m:1"], "worker": ["w:1", "w:2"], "ps": ["p:1"]},
+            "task": {"type": "worker", "index": 1},
+        }
+        assert self.reasons(capsys, monkeypatch, tf_config) == {
+            "task": "the task of TF_CONFIG, in master mode: the cluster has a 'master' job",
+            "master": "the cluster has several tasks, so this task's address",
+            "evaluation_master": "a training task has none",
+            "is_chief": "task type is worker; the chief is master:0",
+            "num_ps_replicas": "1 ps in the cluster",
+            "num_worker_replicas": "2 workers + 1 master",
+            "global_id_in_cluster": (
+                "jobs in the order master, worker, ps: 1 master before worker, then index 1"
+            ),
+            "device_filters": "the default session_config of a worker task",
+        }
+
+    def test_the_chief_of_a_parameter_server_job(
+        self, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        tf_config = {
+            "cluster": {"chief": ["c:1"], "worker": ["w:1"], "ps": ["p:1", "p:2"]},
+            "task": {"type": "chief", "index": 0},
+        }
+        assert self.reasons(capsys, monkeypatch, tf_config, "--profile", "ps") == {
+            "num_workers": "1 worker in the cluster",
+            "num_ps": "2 ps in the cluster",
+            "role": "the chief is the coordinator",
+            "is_coordinator": "task type is chief; the coordinator is the chief",
+        }
