@@ -277,3 +277,11 @@ class TestTomlValuesAsWritten:
         assert len(parse.parse(self.items(10_000), "toml", "f.toml", max_values=20_000).data) == 1
         with pytest.raises(ConfigFileError):
             parse.parse(self.items(100), "toml", "f.toml", max_values=100)
+
+
+@pytest.mark.parametrize(
+    ("format", "text"), [("json", '{"a": 1}'), ("toml", "a = 1\n"), ("yaml", "a: 1\n")]
+)
+def test_a_document_says_its_format(format: str, text: str) -> None:
+    document = parse.parse(text, format, f"f.{format}")
+    assert (document.format, document.data) == (format, {"a": 1})
