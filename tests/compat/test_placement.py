@@ -6,11 +6,14 @@ order, sizes 0 included) every rank's ``TF_CONFIG`` is set in ``os.environ``
 and read by TensorFlow's own resolver: it gives the rank's task, the same
 cluster, and the rank's address (its master) on the host SLURM's block
 distribution runs the rank on.
+
+``PLACEMENT_EXAMPLES`` sets the number of generated steps (default 200).
 """
 
 from __future__ import annotations
 
 import json
+import os
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -40,7 +43,7 @@ def steps(draw: st.DrawFn) -> tuple[dict[str, int], dict[str, int], int]:
     return placed, sizes, draw(st.integers(1000, 60000))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=int(os.environ.get("PLACEMENT_EXAMPLES", "200")), deadline=None)
 @given(steps())
 def test_tensorflow_reads_each_rank_at_its_host(
     step: tuple[dict[str, int], dict[str, int], int],
