@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -452,3 +453,28 @@ class TestWhy:
             "role": "the chief is the coordinator",
             "is_coordinator": "task type is chief; the coordinator is the chief",
         }
+
+
+class TestStandardInput:
+    @pytest.fixture(autouse=True)
+    def _stdin(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b'{"task": {}}')))
+
+    @pytest.mark.parametrize("options", [(), ("--readers",), ("--profile", "mwms")])
+    def test_the_source_is_named_stdin(
+        self, capsys: pytest.CaptureFixture[str], options: tuple[str, ...]
+    ) -> None:
+        status, out, err = run(capsys, "explain", "--tf-config", "-", "--format", "json", *options)
+        assert status == 0, err
+        assert json.loads(out)["tf_config_source"] == "stdin"
+
+    def test_a_task_named_of_a_tf_config_beside_a_run_config(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        config = "tests/data/valid/run_config_local.toml"
+        argv = ["explain", "--config", config, "--tf-config", "-", "--task", "worker:0"]
+        status, out, err = run(capsys, *argv)
+        assert (status, out) == (2, "")
+        assert err.endswith(
+            "--pod and --task name a pod of a TFJob manifest; <stdin> holds no TFJob\n"
+        )
