@@ -45,10 +45,10 @@ class TestDuplicateKeys:
 
 
 class TestSyntax:
-    def test_an_error_the_parser_gives_no_problem_for_is_still_invalid_yaml(self) -> None:
-        """Its context is said, and "invalid YAML" stands for the problem."""
+    def test_an_error_the_parser_gives_no_problem_for_says_its_context_once(self) -> None:
+        """Its context is what is said after "invalid YAML", once."""
         (error,) = refused("a: |\n  \n\n     \n  x\n").errors
         assert (error.code, error.line, error.column) == ("syntax", 5, 3)
         assert error.message == (
-            "invalid YAML: more indented follow up line than first in a block scalar invalid YAML"
+            "invalid YAML: more indented follow up line than first in a block scalar"
         )

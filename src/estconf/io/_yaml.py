@@ -171,8 +171,8 @@ def _marked_error(exc: Any, file: str, max_depth: int) -> ConfigFileError:
             "booleans, null) are read",
             at,
         )
-    context = f" {exc.context}" if exc.context else ""
-    return refused(file, "syntax", f"invalid YAML:{context} {problem}".replace("  ", " "), at)
+    said = " ".join(part for part in (exc.context, exc.problem) if part)
+    return refused(file, "syntax", f"invalid YAML: {said}" if said else "invalid YAML", at)
 
 
 class _Walk:
