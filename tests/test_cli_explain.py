@@ -478,3 +478,30 @@ class TestStandardInput:
         assert err.endswith(
             "--pod and --task name a pod of a TFJob manifest; <stdin> holds no TFJob\n"
         )
+
+
+class TestAPodOfATFJobWithoutAName:
+    @staticmethod
+    def explain(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, metadata: dict[str, str]
+    ) -> tuple[int, str, str]:
+        tfjob = json.loads((ROOT / "tests/data/kubeflow/chief_worker.json").read_text())
+        path = tmp_path / "tfjob.json"
+        path.write_text(json.dumps({**tfjob, "metadata": metadata}))
+        return run(capsys, "explain", "--tf-config", str(path), "--task", "worker:0")
+
+    def test_a_name_beside_generate_name_names_the_pods(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        status, out, err = self.explain(capsys, tmp_path, {"name": "job", "generateName": "j-"})
+        assert status == 0, err
+        assert rows(out)["TF_CONFIG"].endswith("pod job-worker-0 (task worker:0)")
+
+    def test_no_name_at_all_is_a_usage_error(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        status, out, err = self.explain(capsys, tmp_path, {})
+        assert (status, out) == (2, "")
+        assert err.endswith(
+            "tfjob.json: the TFJob has no metadata.name; pass its name as name=NAME\n"
+        )
