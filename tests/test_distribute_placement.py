@@ -148,7 +148,10 @@ class TestSlurmTFConfigs:
         with pytest.raises(ValidationError) as info:
             slurm_tf_configs(port_base=65535, environ=STEP)
         assert codes(info.value) == [("slurm_port", ("port_base",))]
-        assert "at most 65534" in str(info.value)
+        assert (
+            "port_base 65535 with 2 tasks on a host gives ports up to 65536, above 65535: "
+            "give a port_base of at most 65534"
+        ) in str(info.value)
         assert slurm_tf_configs(port_base=65534, environ=STEP)[0]["cluster"]["worker"][-1] == (
             "node10:65535"
         )

@@ -117,6 +117,10 @@ class TestTFConfig:
         }
         assert config["cluster"] == {"chief": ["cmle-training-workerpool0-ab-0:2222"]}
 
+    def test_the_job_is_json_data_whatever_the_spec_was_given_as(self) -> None:
+        config = vertex.tf_configs({**pools(1), "labels": ("team", "ml")})["workerpool0-0"]
+        assert config["job"]["labels"] == ["team", "ml"]
+
     def test_each_is_a_tf_config_the_estimator_reads(self) -> None:
         for config in vertex.tf_configs(pools(1, 2, 1)).values():
             check_tf_config(config, "estimator")
@@ -127,6 +131,10 @@ class TestTFConfig:
         with pytest.raises(ValidationError) as info:
             vertex.tf_configs(pools(1), job_id="Not An Id")
         assert codes(info.value) == [("vertex_job_id", ("job_id",))]
+        assert (
+            "job_id is part of each replica's host name: lowercase letters and digits, "
+            "not 'Not An Id'"
+        ) in str(info.value)
 
     def test_replica_names(self) -> None:
         assert vertex.replica_names(pools(1, None, 2)) == [
@@ -209,6 +217,11 @@ class TestCheckProfile:
     @pytest.mark.parametrize("profile", ["estimator", "ps"])
     def test_readers_that_take_the_whole_job(self, profile: str) -> None:
         assert vertex.check_profile(pools(1, 2, 1, 1), profile).replica_counts()["ps"] == 1
+
+    def test_an_error_about_the_cluster_as_a_whole_is_at_each_replicas_pool(self) -> None:
+        with pytest.raises(ValidationError) as info:
+            vertex.check_profile(pools(1), "ps")
+        assert codes(info.value) == [("missing_ps", ("workerPoolSpecs", 0, "replicaCount"))]
 
     def test_workers_alone_under_mwms(self) -> None:
         vertex.check_profile(pools(1, 4), "mwms")
