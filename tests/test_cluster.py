@@ -286,6 +286,14 @@ class TestRejected:
         assert (code, loc) == ("sparse_index_repeated", ("worker", "01"))
         assert "'1' and '01'" in msg
 
+    def test_an_address_of_the_wrong_type_is_said_in_tensorflows_words_before_a_repeated_index(
+        self,
+    ) -> None:
+        # TensorFlow stops at the address: TypeError: Task address 'h:1' must be bytes or unicode
+        found = errors_of({"trainer": {0: ("h:1",), 1: "host0:1", "01": "host0:3"}})
+        assert [(code, loc) for code, loc, _ in found] == [("string_type", ("trainer", 0))]
+        assert found[0][2] == "Task address 'h:1' must be bytes or unicode"
+
     @pytest.mark.parametrize("key", ["1.0", " 1", "+1", "x", "\u0661"])
     def test_sparse_index_not_digits(self, key: str) -> None:
         [(code, loc, _)] = errors_of({"worker": {key: "h:1"}})

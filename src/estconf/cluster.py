@@ -50,8 +50,14 @@ MAX_TASK_INDEX = 2**31 - 1
 
 
 def _reject_repeated_indices(tasks: Any) -> Any:
-    """Refuse two keys of a sparse job that name the same index (``"1"`` and ``"01"``)."""
+    """Refuse two keys of a sparse job that name the same index (``"1"`` and ``"01"``).
+
+    A job with an address TensorFlow refuses for its type (a list, a number)
+    is left to the addresses' own check, which says TensorFlow's sentence.
+    """
     if not isinstance(tasks, Mapping):
+        return tasks
+    if not all(isinstance(address, (str, bytes)) for address in tasks.values()):
         return tasks
     seen: dict[int, Any] = {}
     errors = Errors("ClusterSpec")
