@@ -294,6 +294,13 @@ class TestRejected:
         assert [(code, loc) for code, loc, _ in found] == [("string_type", ("trainer", 0))]
         assert found[0][2] == "Task address 'h:1' must be bytes or unicode"
 
+    def test_an_address_tensorflow_does_not_keep_leaves_the_repeated_index_said(self) -> None:
+        # TensorFlow keeps the last address of index 5 and accepts the job
+        found = errors_of({"trainer": {"0": "host0:0", "5": 5, 5: "host0:3"}})
+        assert [(code, loc) for code, loc, _ in found] == [
+            ("sparse_index_repeated", ("trainer", "5"))
+        ]
+
     @pytest.mark.parametrize("key", ["1.0", " 1", "+1", "x", "\u0661"])
     def test_sparse_index_not_digits(self, key: str) -> None:
         [(code, loc, _)] = errors_of({"worker": {key: "h:1"}})

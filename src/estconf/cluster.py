@@ -8,6 +8,7 @@ results, as ``tf.train.ClusterSpec``.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Collection, Mapping, Sequence
 from itertools import chain
@@ -52,12 +53,17 @@ MAX_TASK_INDEX = 2**31 - 1
 def _reject_repeated_indices(tasks: Any) -> Any:
     """Refuse two keys of a sparse job that name the same index (``"1"`` and ``"01"``).
 
-    A job with an address TensorFlow refuses for its type (a list, a number)
-    is left to the addresses' own check, which says TensorFlow's sentence.
+    TensorFlow keeps the last address given for an index, then refuses an
+    address of the wrong type (a list, a number) among those it kept: such a
+    job is left to the addresses' own check, which says TensorFlow's sentence.
     """
     if not isinstance(tasks, Mapping):
         return tasks
-    if not all(isinstance(address, (str, bytes)) for address in tasks.values()):
+    kept: dict[int, Any] = {}
+    for key, address in tasks.items():
+        with contextlib.suppress(TypeError, ValueError):
+            kept[int(key)] = address
+    if not all(isinstance(address, (str, bytes)) for address in kept.values()):
         return tasks
     seen: dict[int, Any] = {}
     errors = Errors("ClusterSpec")
