@@ -7,6 +7,7 @@ a task inside ``srun`` and of a batch script outside it (SPEC section 12).
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -302,6 +303,35 @@ class TestUsage:
         status, out, err = run(capsys, "tf-config", *argv)
         assert (status, out) == (2, "")
         assert message in err
+
+    @pytest.mark.parametrize(
+        ("name", "value", "byte"),
+        [
+            (b"SLURM_STEP_TASKS_PER_NODE", b"2(x2\xfe\xff)", "byte 0xfe at position 4"),
+            (b"SLURM_STEP_NODELIST", b"node[9-1\xb0]", "byte 0xb0 at position 8"),
+            (b"CUDA_VISIBLE_DEVICES", b"0,\xff", "byte 0xff at position 2"),
+        ],
+    )
+    def test_a_variable_that_is_not_utf8_is_refused_by_its_name(
+        self, name: bytes, value: bytes, byte: str
+    ) -> None:
+        environ = {
+            b"PATH": os.environb.get(b"PATH", b""),
+            b"SLURM_STEP_NODELIST": b"node[9-10]",
+            b"SLURM_STEP_TASKS_PER_NODE": b"2(x2)",
+            b"SLURM_PROCID": b"2",
+            name: value,
+        }
+        done = subprocess.run(
+            [ESTCONF, "tf-config", "--slurm", "--from-env"],
+            env=environ,
+            capture_output=True,
+            check=False,
+        )
+        assert (done.returncode, done.stdout) == (2, b"")
+        assert done.stderr.decode().splitlines()[-1] == (
+            f"estconf tf-config: error: --from-env: ${name.decode()} is not UTF-8 text ({byte})"
+        )
 
 
 class TestChecked:

@@ -161,11 +161,30 @@ def _environ(args: argparse.Namespace) -> Mapping[str, str]:
     from estconf.distribute.placement import step_environ
 
     if args.from_env:
+        _refuse_undecodable(os.environ)
         return os.environ
     tasks: int | str = args.tasks_per_node
     if args.tasks_per_node.isascii() and args.tasks_per_node.isdigit():
         tasks = int(args.tasks_per_node)
     return step_environ(args.nodelist, tasks)
+
+
+def _refuse_undecodable(environ: Mapping[str, str]) -> None:
+    """Refuse a ``SLURM_*`` or ``CUDA_VISIBLE_DEVICES`` variable whose bytes are not UTF-8.
+
+    Python keeps such bytes as lone surrogates, which no error report can print.
+    """
+    for name in sorted(environ):
+        if not (name.startswith("SLURM") or name == "CUDA_VISIBLE_DEVICES"):
+            continue
+        data = environ[name].encode("utf-8", "surrogateescape")
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise UsageError(
+                f"--from-env: ${name} is not UTF-8 text (byte 0x{data[exc.start]:02x} "
+                f"at position {exc.start})"
+            ) from None
 
 
 def _ranks(args: argparse.Namespace, count: int) -> range:
