@@ -186,7 +186,7 @@ def _replacement(rng: random.Random, old: Any, donor: Any) -> Any:
         return _nest(rng, old)
     if choice == 5:  # a subtree of this document, or another's
         paths = _paths(donor)
-        return json.loads(json.dumps(_get(donor, rng.choice(paths)), default=str))
+        return json.loads(json.dumps(_get(donor, rng.choice(paths)), default=str, skipkeys=True))
     if choice == 6:  # the same value, another type
         if isinstance(old, str):
             return int(old) if old.isdigit() else [old]
@@ -198,7 +198,7 @@ def _replacement(rng: random.Random, old: Any, donor: Any) -> Any:
             return list(old.values())
         return {}
     if choice == 7:  # many of it: up to some 20 KB, now and then 200 KB
-        text = json.dumps(old, default=str)
+        text = json.dumps(old, default=str, skipkeys=True)
         budget = 200_000 if rng.random() < 0.1 else 20_000
         count = min(rng.choice((2, 3, 100, 5000)), max(2, budget // (len(text) + 2)))
         return [json.loads(text) for _ in range(count)]  # copies: a later change stays in one
@@ -274,7 +274,9 @@ def serialize(rng: random.Random, documents: list[Any], suffix: str) -> bytes:
         try:
             yaml.dump_all(documents, out)
         except Exception:
-            return json.dumps(documents[0], default=str).encode("utf-8", "surrogatepass")
+            return json.dumps(documents[0], default=str, skipkeys=True).encode(
+                "utf-8", "surrogatepass"
+            )
         return out.getvalue().encode("utf-8", "surrogatepass")
     if suffix == ".toml":
         lines = []
@@ -288,7 +290,8 @@ def serialize(rng: random.Random, documents: list[Any], suffix: str) -> bytes:
     # JSON, JSON lines; and YAML too, for a large document (JSON is YAML, and quicker to write)
     ascii_only = rng.random() < 0.5
     text = ("\n---\n" if suffix == ".yaml" else "\n").join(
-        json.dumps(document, ensure_ascii=ascii_only, default=str) for document in documents
+        json.dumps(document, ensure_ascii=ascii_only, default=str, skipkeys=True)
+        for document in documents
     )
     return text.encode("utf-8", "surrogatepass")
 

@@ -16,6 +16,7 @@ every one of them goes through every surface.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
 import subprocess
@@ -90,6 +91,13 @@ def test_a_changed_file_breaks_no_command_and_the_api_raises_only_value_errors(
     check(surface, mutate(rng, seed, donor), directory)
 
 
+def test_a_document_whose_keys_json_cannot_write_is_still_mutated() -> None:
+    """YAML's complex keys become tuples, which JSON cannot write: the mutator drops them."""
+    given = Input(b'? [a, b]\n: 1\ncluster: {worker: ["h:1"]}\n', "complex_key.yaml")
+    mutated = {mutate_structure(random.Random(seed), given, given).data for seed in range(200)}
+    assert len(mutated) > 100
+
+
 @pytest.mark.parametrize("path", HOSTILE, ids=lambda path: path.name)
 def test_a_hostile_input_breaks_no_surface(directory: Path, path: Path) -> None:
     given = Input(path.read_bytes(), path.name)
@@ -147,3 +155,24 @@ def test_a_saved_input_is_replayed_on_every_surface(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.strip() == "replay: 1 inputs on every surface, 0 failures"
+
+
+def test_a_worker_started_again_adds_to_the_inputs_its_predecessor_ran(tmp_path: Path) -> None:
+    spec = importlib.util.spec_from_file_location("fuzz_tool", ROOT / "tools" / "fuzz.py")
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    (tmp_path / "stats").mkdir()
+    (tmp_path / "failures").mkdir()
+    (tmp_path / "failures" / "slowest-worker-0.json").write_text("{}")
+    (tmp_path / "failures" / "slowest-worker-0.json.txt").write_text("validate\n")
+    slowest = {"seconds": 0.5, "size": 2, "name": "a.json", "surface": "validate"}
+    stats = {"runs": 400, "inputs": 400, "surfaces": {"validate": 400}, "failures": {}}
+    first = {**stats, "slowest": {**slowest, "file": "failures/slowest-worker-0.json"}}
+    (tmp_path / "stats" / "worker-0.json").write_text(json.dumps(first))
+    tool.set_aside(tmp_path, 0, 1)
+    (tmp_path / "stats" / "worker-0.json").write_text(json.dumps({**stats, "slowest": None}))
+    total = tool._total(tmp_path)
+    assert (total["runs"], total["surfaces"]) == (800, {"validate": 800})
+    assert total["slowest"]["file"] == "failures/slowest-worker-0-run1.json"
+    assert (tmp_path / "failures" / "slowest-worker-0-run1.json.txt").exists()

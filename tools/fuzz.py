@@ -155,6 +155,7 @@ def _parent(args: argparse.Namespace) -> int:
                 if code != 0:
                     died.append(_record_lost_input(out, index, "crash", f"worker exit {code}"))
                     restarts += 1
+                    set_aside(out, index, restarts)
                     total = _total(out)
                     if time.monotonic() < deadline - 5 and total["runs"] < args.inputs:
                         launch(index)
@@ -239,6 +240,30 @@ def _stats_time(out: Path, index: int) -> float:
     except OSError:
         return time.monotonic()  # not written yet: starting
     return time.monotonic() - age
+
+
+def set_aside(out: Path, index: int, run: int) -> None:
+    """Keep a dead worker's figures, under a name of their own, beside its replacement's.
+
+    The worker started in its place writes ``worker-N.json`` from zero; the
+    inputs the dead one ran still count in the total, and its slowest input
+    stays the file its figures name.
+    """
+    path = out / "stats" / f"worker-{index}.json"
+    try:
+        stats = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return
+    slowest = stats.get("slowest")
+    if slowest:
+        kept = out / slowest["file"]
+        moved = kept.with_name(kept.name.replace(f"worker-{index}", f"worker-{index}-run{run}"))
+        for source, target in ((kept, moved), (Path(f"{kept}.txt"), Path(f"{moved}.txt"))):
+            with contextlib.suppress(OSError):
+                source.replace(target)
+        slowest["file"] = str(moved.relative_to(out))
+    (out / "stats" / f"worker-{index}-run{run}.json").write_text(json.dumps(stats))
+    path.unlink()
 
 
 def _record_lost_input(out: Path, index: int, kind: str, why: str) -> str:
