@@ -119,3 +119,12 @@ class TestOperators:
         assert DRIVER.mirrors("contrib/run_config.py") == ["tests/test_contrib.py"]
         assert DRIVER.mirrors("_json.py") == ["tests/test_json.py"]
         assert "tests/test_distribute_resolver.py" in DRIVER.mirrors("distribute/resolver.py")
+
+    def test_the_map_empties_the_package_caches_before_each_test(self) -> None:
+        """A line reached through a cache is mapped to every test that needs it, not the first."""
+        from estconf import tf_config
+
+        tf_config.near_miss_job("wroker", {"worker": []})
+        assert tf_config._closest_job.cache_info().currsize > 0
+        DRIVER._clear_caches("estconf")
+        assert tf_config._closest_job.cache_info().currsize == 0

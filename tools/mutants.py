@@ -8,9 +8,10 @@ module under ``src/estconf`` is mutated: the list is read from the tree, never
 written by hand.  This module runs them and reports.
 
 Each mutant runs the tests that execute its line, read from a map made once
-with coverage.py (one context per test); a line run only while the module is
-imported (a class body, a decorator, a constant) runs every test that executes
-any line of its module.  A mutant on a line no test executes survives without
+with coverage.py (one context per test, the package's caches emptied before
+each); a line run only while the module is imported (a class body, a
+decorator, a constant) runs every test that executes any line of its module.
+A mutant on a line no test executes survives without
 a run.  The mutant is made in a copy of the tree (``.mutants/tree-N``), so the
 working tree is never changed.
 
@@ -118,15 +119,15 @@ def coverage_map(settings: Settings, jobs: int) -> dict[str, object]:
 
     Each test file runs once under coverage.py, one context a test (its node
     id, without parameters); what it ran is kept in ``.mutants/cover/``, named
-    by a digest of the source, the test helpers and the test file, so only the
-    test files that changed (or all, when the source did) run again.
+    by a digest of the source, the test helpers, this tool and the test file, so
+    only the test files that changed (or all, when the rest did) run again.
     """
     folder = WORK / "cover"
     folder.mkdir(parents=True, exist_ok=True)
     helpers = sorted(
         path for path in (ROOT / "tests").glob("*.py") if not path.name.startswith("test_")
     )
-    base = _digest(sorted((ROOT / settings.package).rglob("*.py")) + helpers)
+    base = _digest(sorted((ROOT / settings.package).rglob("*.py")) + helpers + [Path(__file__)])
     wanted = {
         test: folder / f"{test.stem}-{_digest([test], base)}.json"
         for test in sorted((ROOT / "tests").glob("test_*.py"))
@@ -180,6 +181,7 @@ def _cover(output: str, tests: list[str]) -> int:
         @pytest.hookimpl(hookwrapper=True)
         def pytest_runtest_protocol(self, item: pytest.Item) -> Iterator[None]:
             name = item.nodeid.split("[", 1)[0]
+            _clear_caches(package.name)
             cov.switch_context(name)
             started = time.monotonic()
             yield
@@ -200,6 +202,21 @@ def _cover(output: str, tests: list[str]) -> int:
     Path(output).write_text(json.dumps(result), encoding="utf-8")
     Path(cov.get_data().data_filename()).unlink(missing_ok=True)
     return int(status)
+
+
+def _clear_caches(package: str) -> None:
+    """Empty the ``functools`` caches of the package's modules.
+
+    A line reached through a cache runs only for the first test that fills it;
+    emptied before each test, the line is mapped to every test that needs it.
+    """
+    for name, module in list(sys.modules.items()):
+        if module is None or not (name == package or name.startswith(package + ".")):
+            continue
+        for value in list(vars(module).values()):
+            clear = getattr(value, "cache_clear", None)
+            if callable(clear) and getattr(value, "__module__", None) == name:
+                clear()
 
 
 def tests_for(mutant: Mutant, cover: dict[str, object]) -> list[str]:
