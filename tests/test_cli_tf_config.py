@@ -297,6 +297,42 @@ class TestFromATFJob:
         )
 
 
+class TestOtherProfiles:
+    """A cluster file the Estimator refuses names the profiles that read it."""
+
+    def test_a_cluster_of_workers_names_mwms_and_the_server(self, tmp_path: Path) -> None:
+        path = tmp_path / "cluster.json"
+        path.write_text(json.dumps({"worker": ["w0:2222", "w1:2222"]}))
+        status, out, err = run("tf-config", str(path))
+        assert (status, out) == (1, "")
+        assert err.splitlines()[-1] == (
+            "hint: tf.estimator refuses this cluster; --profile mwms or --profile server "
+            "reads it, if that is the reader"
+        )
+
+    def test_a_cluster_with_more_than_a_hundred_errors_is_not_read_again(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Each profile would read every one of its tasks again: thousands cost seconds."""
+        from estconf import profiles
+
+        read: list[object] = []
+
+        def other_readers(*args: object) -> list[str]:
+            read.append(args)
+            return []
+
+        monkeypatch.setattr(profiles, "other_readers", other_readers)
+        path = tmp_path / "cluster.json"
+        path.write_text(json.dumps({"worker": [1] * 101}))
+        status, out, err = run("tf-config", str(path))
+        assert (status, out, read) == (1, "", [])
+        assert "worker[100]: Task address 1 must be bytes or unicode" in err
+        path.write_text(json.dumps({"worker": [1] * 100}))
+        assert run("tf-config", str(path))[0] == 1
+        assert len(read) == 1
+
+
 class TestConsoleScript:
     def test_piped_into_check_cluster(self) -> None:
         generate = subprocess.run(

@@ -20,7 +20,7 @@ from pydantic import (
     ValidationError,
     model_validator,
 )
-from pydantic_core import InitErrorDetails, PydanticCustomError
+from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
 from estconf._suggest import closest
 
@@ -79,14 +79,16 @@ def fail(
 
 def details_of(error: ValidationError) -> list[InitErrorDetails]:
     """The errors of ``error``, to raise again along with others."""
-    return [
-        InitErrorDetails(
-            type=PydanticCustomError(detail["type"], detail["msg"]),
-            loc=detail["loc"],
-            input=detail["input"],
-        )
-        for detail in error.errors()
-    ]
+    return [raised_again(detail) for detail in error.errors()]
+
+
+def raised_again(detail: ErrorDetails) -> InitErrorDetails:
+    """One error of a ``ValidationError``, to raise again along with others."""
+    return InitErrorDetails(
+        type=PydanticCustomError(detail["type"], detail["msg"]),
+        loc=detail["loc"],
+        input=detail["input"],
+    )
 
 
 Model = TypeVar("Model", bound=BaseModel)

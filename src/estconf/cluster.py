@@ -31,7 +31,7 @@ from pydantic import (
 )
 from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
-from estconf._errors import Errors, Loc, details_of, error_detail, fail
+from estconf._errors import Errors, Loc, details_of, error_detail, fail, raised_again
 from estconf._tensorflow import tensorflow
 from estconf._types import (
     ADDRESS_ERROR,
@@ -157,8 +157,8 @@ def _address_types_in_tensorflow_words(error: ValidationError) -> ValidationErro
     details = [
         _address_type(found)
         if found["type"] == "string_type" and not isinstance(found["input"], bytes)
-        else detail
-        for found, detail in zip(error.errors(), details_of(error), strict=True)
+        else raised_again(found)
+        for found in error.errors()
     ]
     return ValidationError.from_exception_data(error.title, details)
 
@@ -291,8 +291,15 @@ def _along_with_invalid_addresses(error: ValidationError, value: Any) -> Validat
     """``error``, with the invalid addresses of ``value``'s well-formed jobs, in job order."""
     if not isinstance(value, Mapping):
         return error
+    refused = {  # the jobs whose tasks already have an error, not those whose name has
+        detail["loc"][0]
+        for detail in error.errors(include_url=False, include_context=False, include_input=False)
+        if detail["loc"] and detail["loc"][1:2] != ("[key]",)
+    }
     well_formed: dict[str, list[str] | dict[int, str]] = {}
     for job, tasks in value.items():
+        if job in refused or str(job) in refused:
+            continue  # its own error is in ``error``: no need to read it again
         try:
             well_formed[job] = _validate_job_tasks(tasks)
         except (ValidationError, PydanticCustomError):

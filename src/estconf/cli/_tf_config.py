@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from estconf.cli import _sagemaker, _slurm, _vertex
 from estconf.cli._common import (
@@ -286,6 +286,7 @@ def _write_tf_configs(
     except ValidationError as exc:
         errors.extend(errors_of(exc, first))
         tasks = []
+    hinted = bool(tasks) or len(errors) <= _HINTED_ERRORS
     outputs: list[tuple[tuple[str, int], str]] = []
     for number, task in enumerate(tasks):
         tf_config = base.model_copy(update={"task": Task(type=task[0], index=task[1])})
@@ -303,10 +304,19 @@ def _write_tf_configs(
         # a line and column would be those of the generated JSON, not of the file
         unplaced = [dataclasses.replace(error, line=None, column=None) for error in errors]
         out(report.write_text([report.Result(name, "tf_config", unplaced)]), sys.stderr)
-        if args.profile == "estimator":
+        if args.profile == "estimator" and hinted:
             _name_another_profile(json.loads(text))
         return EXIT_INVALID
     return _write(outputs, args)
+
+
+_HINTED_ERRORS: Final = 100
+"""The most errors of a file's own TF_CONFIG for the other profiles to be tried on it.
+
+Each profile reads the whole cluster again, which takes seconds for tens of
+thousands of errors; the profiles differ in a few rules, not in thousands
+of values.
+"""
 
 
 def _name_another_profile(tf_config: Any) -> None:

@@ -109,11 +109,15 @@ class ConfigFileError(ValueError):
         kind: str | None = None,
         kind_from: str | None = None,
     ) -> None:
-        super().__init__("\n".join(str(error) for error in errors))
+        super().__init__(file)
         self.file = file
         self.errors = errors
         self.kind = kind
         self.kind_from = kind_from
+
+    def __str__(self) -> str:
+        """Every error on a line of its own, written when asked for (a file may have thousands)."""
+        return "\n".join(str(error) for error in self.errors)
 
 
 def refused(
