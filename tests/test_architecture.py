@@ -3,7 +3,7 @@
 import-linter (``make lint``) checks the layers from import statements.  Here
 the import graph also counts the imports made from strings that name a module
 of the package: a ``"estconf.x:Name"`` string (the kinds table of
-``estconf.io.kinds``, the profiles of ``estconf.deployment.profile``), the
+``estconf.io.kinds``, the readers of ``estconf.profiles.registry``), the
 argument of ``importlib.import_module("estconf.x")``, and a
 ``("estconf.x", "Name")`` pair (the lazy public names of ``estconf/__init__.py``).
 A name built at run time (``f"estconf.{name}"``) cannot be read.  Imports at any depth count:

@@ -9,9 +9,10 @@ import pytest
 from hypothesis import given
 from pydantic import ValidationError
 
-from estconf import RunConfig, TFConfig, profiles
+from estconf import RunConfig, TFConfig
 from estconf.distribute import MultiWorkerConfig, ParameterServerConfig
 from estconf.profiles import READERS, Profile, check_profile, explain
+from estconf.profiles.registry import ProfileEntry
 
 from strategies import distribute_tf_configs
 
@@ -100,16 +101,13 @@ class TestLinearInTheTasks:
     @pytest.fixture
     def reads(self, monkeypatch: pytest.MonkeyPatch) -> list[Profile]:
         done: list[Profile] = []
-        builders = dict(profiles._BUILDERS)
+        read = ProfileEntry.read
 
-        def counted(profile: Profile) -> Any:
-            def build(tf_config: Any) -> Any:
-                done.append(profile)
-                return builders[profile](tf_config)
+        def counted(entry: ProfileEntry, tf_config: Any) -> Any:
+            done.append(entry.profile)
+            return read(entry, tf_config)
 
-            return build
-
-        monkeypatch.setattr(profiles, "_BUILDERS", {p: counted(p) for p in builders})
+        monkeypatch.setattr(ProfileEntry, "read", counted)
         return done
 
     @pytest.mark.parametrize(

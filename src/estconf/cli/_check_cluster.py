@@ -388,6 +388,7 @@ def _hints(report: ClusterReport, nodes: list[tuple[str, Any]]) -> list[str]:
     """How to fix what was found, where a fix is plain."""
     from estconf.deployment import check_cluster
     from estconf.deployment.report import NO_NODES
+    from estconf.profiles.registry import accepted_instead, as_options
 
     hints = []
     if any(f.code == NO_NODES for f in report.findings):
@@ -408,18 +409,14 @@ def _hints(report: ClusterReport, nodes: list[tuple[str, Any]]) -> list[str]:
         )
     refused = {f.code for f in report.findings if f.profile == "estimator"}
     if report.profile == "estimator" and refused:
-        # server takes any cluster whose tasks are its own: named for a missing chief only
-        others = ["mwms", "ps", *(["server"] if "missing_chief" in refused else [])]
-        readers = [
-            other
-            for other in others
-            if not any(f.profile for f in check_cluster(nodes, profile=other).findings)
-        ]
+        readers = accepted_instead(
+            refused,
+            lambda other: not any(f.profile for f in check_cluster(nodes, profile=other).findings),
+        )
         if readers:
             hints.append(
-                "tf.estimator refuses these nodes, but "
-                + " or ".join(f"--profile {other}" for other in readers)
-                + " reads every one of them: pass it if that is the reader"
+                f"tf.estimator refuses these nodes, but {as_options(readers)} reads every one "
+                "of them: pass it if that is the reader"
             )
     return hints
 

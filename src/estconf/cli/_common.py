@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final, NoReturn, TextIO, TypedDict
 
 from estconf.io import kinds
+from estconf.profiles import registry as profile_registry
 
 if TYPE_CHECKING:
     from estconf import TFConfig
@@ -26,7 +27,7 @@ EXIT_INTERNAL = 3
 
 KIND_NAMES = tuple(kinds.KINDS)
 INPUT_FORMATS = ("json", "toml", "yaml")
-PROFILES = ("estimator", "mwms", "ps", "server")
+PROFILES = profile_registry.NAMES
 """The readers of TF_CONFIG that ``--profile`` names: :class:`estconf.profiles.Profile`."""
 
 

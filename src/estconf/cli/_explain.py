@@ -246,10 +246,10 @@ def _as_written_checks(args: argparse.Namespace) -> tuple[Callable[[Any], object
     """
     import functools
 
-    from estconf.deployment.readers import profile_named
     from estconf.profiles import check_profile
+    from estconf.profiles.registry import entry_named
 
-    if args.readers or getattr(profile_named(args.profile), "written_reader", None) is None:
+    if args.readers or entry_named(args.profile).written_check is None:
         return ()
     return (functools.partial(check_profile, profile=args.profile),)
 

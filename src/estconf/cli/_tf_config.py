@@ -324,6 +324,7 @@ def _name_another_profile(tf_config: Any) -> None:
     from pydantic import ValidationError
 
     from estconf.profiles import check_profile, other_readers
+    from estconf.profiles.registry import as_options
 
     try:
         check_profile(tf_config, "estimator", name_others=False)
@@ -333,9 +334,8 @@ def _name_another_profile(tf_config: Any) -> None:
         return
     if readers:
         print(
-            "hint: tf.estimator refuses this cluster; "
-            + " or ".join(f"--profile {other}" for other in readers)
-            + " reads it, if that is the reader",
+            f"hint: tf.estimator refuses this cluster; {as_options(readers)} reads it, "
+            "if that is the reader",
             file=sys.stderr,
         )
 

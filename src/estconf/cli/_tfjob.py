@@ -223,23 +223,9 @@ def node_check(profile: str) -> Callable[[dict[str, Any]], object]:
     every replica type, so each pod is read by the profile's reader alone:
     the same findings, without reading a cluster of N tasks N times.
     """
-    if profile == "mwms":
-        from estconf.distribute import MultiWorkerConfig
+    from estconf.profiles.registry import entry_named
 
-        return lambda tf_config: MultiWorkerConfig(tf_config=tf_config)
-    if profile == "ps":
-        from estconf.distribute import ParameterServerConfig
-
-        return lambda tf_config: ParameterServerConfig(tf_config=tf_config)
-    if profile == "server":
-        from estconf.distribute import ServerConfig
-
-        return lambda tf_config: ServerConfig(tf_config=tf_config)
-    if profile != "estimator":
-        raise ValueError(f"unknown profile {profile!r}; the profiles are {', '.join(PROFILES)}")
-    from estconf.kubeflow import run_config_check
-
-    return run_config_check
+    return entry_named(profile).read
 
 
 def cluster_check(prediction: Prediction) -> Iterable[tuple[str | None, str]]:

@@ -4,7 +4,7 @@
 :class:`ClusterReport` of what no single node shows (clusters that differ, a
 task claimed twice or by no node, a node outside its cluster, ``model_dir``,
 ``service``, ``rpc_layer`` or ``session_master`` that differ) and of what each
-node breaks on its own under a :class:`Profile`.  :func:`read_json_lines`
+node breaks on its own under a profile (a :class:`NodeReader`).  :func:`read_json_lines`
 reads one TF_CONFIG per line, as ``estconf tf-config --format jsonl`` writes,
 and :func:`read_env_lines` the ``TF_CONFIG=`` lines of ``--format env`` and
 ``--format shell``.
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from estconf.deployment._lines import read_env_lines, read_json_lines
 from estconf.deployment.check import NodeConfig, check_cluster
-from estconf.deployment.profile import Problem, Profile, ReaderProfile
+from estconf.deployment.profile import NodeReader, Problem, Profile, ReaderProfile
 from estconf.deployment.readers import ESTIMATOR, MWMS, PROFILES, PS, profile_named
 from estconf.deployment.report import (
     CROSS_NODE_CODES,
@@ -43,6 +43,7 @@ __all__ = [
     "ClusterReport",
     "Finding",
     "NodeConfig",
+    "NodeReader",
     "Problem",
     "Profile",
     "ReaderProfile",

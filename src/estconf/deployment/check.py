@@ -41,7 +41,7 @@ from estconf.deployment._canonical import (
     raw_key,
     value_key,
 )
-from estconf.deployment.profile import Problem, Profile, problems_of
+from estconf.deployment.profile import NodeReader, Problem, problems_of
 from estconf.deployment.readers import profile_named
 from estconf.deployment.report import (
     CLUSTER_MISMATCH,
@@ -72,7 +72,7 @@ _VALUES_SHOWN = 5
 def check_cluster(
     nodes: Iterable[tuple[str, NodeConfig]],
     *,
-    profile: str | Profile = "estimator",
+    profile: str | NodeReader = "estimator",
     each_node: bool = True,
 ) -> ClusterReport:
     """Check the TF_CONFIGs of all nodes of one job, together and one by one.
@@ -83,7 +83,7 @@ def check_cluster(
             is never held in memory whole.  The name says where the
             TF_CONFIG came from (a file name, ``FILE:LINE``) in findings.
         profile: the reader each node is checked for, by name (``estimator``)
-            or as a :class:`~estconf.deployment.Profile`.
+            or as a :class:`~estconf.deployment.NodeReader`.
         each_node: False to apply only the rules across nodes (the codes of
             :data:`~estconf.deployment.CROSS_NODE_CODES`) and skip what each
             node breaks on its own, for a caller that checks every node by
@@ -176,7 +176,7 @@ class _Group:
 class _Checker:
     """Takes nodes one at a time, keeping only what the whole-job rules need."""
 
-    def __init__(self, profile: Profile, *, each_node: bool = True) -> None:
+    def __init__(self, profile: NodeReader, *, each_node: bool = True) -> None:
         self.profile = profile
         self.each_node = each_node
         self.names: list[str] = []

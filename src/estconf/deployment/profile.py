@@ -1,26 +1,23 @@
-"""Profiles: the reader each node's TF_CONFIG is checked for.
+"""The reader each node's TF_CONFIG is checked for, as the whole-job check asks it.
 
-A profile answers, for one node, "would this reader start with this
-TF_CONFIG?".  The whole-job check asks it at most once per distinct cluster
-(:meth:`Profile.check_cluster`) and once per distinct node config
-(:meth:`Profile.check_node`), always with an already validated cluster: the
-:class:`~estconf.ClusterSpec` that every node with the same cluster shares,
-so a profile never pays for validating a large cluster again, and may cache
-what it derives from one cluster on that object's identity.
+A :class:`NodeReader` answers, for one node, "would this reader start with
+this TF_CONFIG?".  The whole-job check asks it at most once per distinct
+cluster (:meth:`NodeReader.check_cluster`) and once per distinct node config
+(:meth:`NodeReader.check_node`), always with an already validated cluster:
+the :class:`~estconf.ClusterSpec` that every node with the same cluster
+shares, so a reader never pays for validating a large cluster again, and may
+cache what it derives from one cluster on that object's identity.
 
-The ``estimator`` profile (:data:`ESTIMATOR`) applies the rules of
-``tf.estimator.RunConfig`` (local, chief and master mode), exactly as the
-single-file check of a TF_CONFIG does.  A reader that raises
-:class:`pydantic.ValidationError` on a TF_CONFIG it refuses becomes a profile
-with :class:`ReaderProfile`::
+A reader that raises :class:`pydantic.ValidationError` on a TF_CONFIG it
+refuses becomes a node reader with :class:`ReaderProfile`::
 
-    MWMS = ReaderProfile(
+    ReaderProfile(
         "mwms", lambda tf_config: MultiWorkerConfig(tf_config=tf_config), error_root=("tf_config",)
     )
 
-and is made known by name by adding it to :data:`estconf.deployment.readers.PROFILES`.
-The ``mwms`` and ``ps`` profiles (:mod:`estconf.deployment.readers`) are made
-this way from the models of :mod:`estconf.distribute`.
+The profiles known by name (:mod:`estconf.deployment.readers`) are made this
+way from the entries of :data:`estconf.profiles.registry.REGISTRY`; a new one
+is a new entry there.
 """
 
 from __future__ import annotations
@@ -35,6 +32,7 @@ from estconf.cluster import ClusterSpec
 from estconf.tf_config import TFConfig
 
 __all__ = [
+    "NodeReader",
     "Problem",
     "Profile",
     "ReaderProfile",
@@ -50,10 +48,10 @@ class Problem(NamedTuple):
     loc: tuple[str | int, ...] = ()
 
 
-class Profile(Protocol):
-    """A reader of TF_CONFIG that nodes are checked for.
+class NodeReader(Protocol):
+    """A reader of TF_CONFIG that nodes are checked for, under a profile's name.
 
-    A profile may also have ``check_written(data) -> Sequence[Problem]``,
+    A node reader may also have ``check_written(data) -> Sequence[Problem]``,
     called with each distinct node's TF_CONFIG as written (a JSON object),
     for a reader that takes a value as written where the model has read it
     (``tf.train.Server`` refuses a task index ``"1"``), as
@@ -81,6 +79,10 @@ class Profile(Protocol):
         validated cluster shared by every node that has it.
         """
         ...
+
+
+Profile = NodeReader
+"""The former name of :class:`NodeReader`."""
 
 
 def problems_of(error: ValidationError, root: tuple[str, ...] = ()) -> list[Problem]:

@@ -1,10 +1,10 @@
-"""The profiles known by name: the estimator's rules and the tf.distribute readers.
+"""The profiles known by name, as node readers: one for each entry of the profiles' registry.
 
 ``estimator`` checks each node with the rules of ``tf.estimator.RunConfig``
 (SPEC §2), reading only what its distributed properties need.
 
-Each node is read by the model of its strategy, as a single TF_CONFIG check
-under ``--profile`` reads it (SPEC §8): ``MultiWorkerConfig`` for
+Each other node is read by the model of its strategy, as a single TF_CONFIG
+check under ``--profile`` reads it (SPEC §8): ``MultiWorkerConfig`` for
 ``MultiWorkerMirroredStrategy``, ``ParameterServerConfig`` for the TF2
 ``ParameterServerStrategy``, ``ServerConfig`` for a TF1 program's
 ``tf.train.Server``.  Every node of the job is checked, so a task of
@@ -14,55 +14,44 @@ the node that claims it, or as a task no node claims.
 
 from __future__ import annotations
 
-from estconf._distributed import derive_distributed
-from estconf.deployment.profile import Profile, ReaderProfile
-from estconf.distribute import MultiWorkerConfig, ParameterServerConfig, ServerConfig
-from estconf.distribute.server import check_index_as_written
-from estconf.tf_config import TFConfig
+from estconf.deployment.profile import NodeReader, ReaderProfile
+from estconf.profiles.registry import REGISTRY, Profile, ProfileEntry, entry_named
 
 __all__ = ["ESTIMATOR", "MWMS", "PROFILES", "PS", "SERVER", "profile_named"]
 
 
-def _multi_worker(tf_config: TFConfig) -> MultiWorkerConfig:
-    return MultiWorkerConfig(tf_config=tf_config)
+def _node_reader(entry: ProfileEntry) -> ReaderProfile:
+    """The node reader of a profile, made from its entry of the registry."""
+    return ReaderProfile(
+        entry.name,
+        entry.check_node(),
+        error_root=entry.error_root,
+        written_reader=entry.check_written(),
+    )
 
 
-def _parameter_server(tf_config: TFConfig) -> ParameterServerConfig:
-    return ParameterServerConfig(tf_config=tf_config)
+_READERS = {entry.profile: _node_reader(entry) for entry in REGISTRY.values()}
 
-
-MWMS = ReaderProfile("mwms", _multi_worker, error_root=("tf_config",))
-"""``tf.distribute.MultiWorkerMirroredStrategy``: a cluster of workers alone is valid."""
-
-PS = ReaderProfile("ps", _parameter_server, error_root=("tf_config",))
-"""``tf.distribute.ParameterServerStrategy`` (TF2): at least one ps and one worker."""
-
-
-def _server(tf_config: TFConfig) -> ServerConfig:
-    return ServerConfig(tf_config=tf_config)
-
-
-SERVER = ReaderProfile(
-    "server", _server, error_root=("tf_config",), written_reader=check_index_as_written
-)
-"""``tf.train.Server`` in a TF1 program: any jobs; the task must be a task of the cluster."""
-
-ESTIMATOR = ReaderProfile("estimator", derive_distributed)
+ESTIMATOR = _READERS[Profile.ESTIMATOR]
 """The rules of ``tf.estimator.RunConfig`` (SPEC §2): what its distributed properties need."""
 
-PROFILES: dict[str, Profile] = {"estimator": ESTIMATOR, "mwms": MWMS, "ps": PS, "server": SERVER}
-"""The profiles known by name (``--profile``)."""
+MWMS = _READERS[Profile.MWMS]
+"""``tf.distribute.MultiWorkerMirroredStrategy``: a cluster of workers alone is valid."""
+
+PS = _READERS[Profile.PS]
+"""``tf.distribute.ParameterServerStrategy`` (TF2): at least one ps and one worker."""
+
+SERVER = _READERS[Profile.SERVER]
+"""``tf.train.Server`` in a TF1 program: any jobs; the task must be a task of the cluster."""
+
+PROFILES: dict[str, NodeReader] = {reader.name: reader for reader in _READERS.values()}
+"""The profiles known by name (``--profile``), in the registry's order."""
 
 
-def profile_named(name: str) -> Profile:
-    """Return the profile called ``name``.
+def profile_named(name: str) -> NodeReader:
+    """Return the node reader of the profile called ``name``.
 
     Raises:
         ValueError: no profile has that name.
     """
-    try:
-        return PROFILES[name]
-    except KeyError:
-        raise ValueError(
-            f"unknown profile {name!r}; the profiles are {', '.join(PROFILES)}"
-        ) from None
+    return PROFILES[entry_named(name).name]

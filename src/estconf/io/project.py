@@ -134,11 +134,11 @@ def find(start: str | PathLike[str] | None = None) -> Project | None:
         unknown = sorted(set(settings) - {"kinds", "profiles"})
         if unknown:
             raise ProjectError(f"{file}: unknown key {unknown[0]!r} of [tool.estconf]")
-        from estconf.profiles import Profile
+        from estconf.profiles.registry import NAMES
 
         return Project(
             file,
             _table(settings, "kinds", tuple(kinds.KINDS), file),
-            _table(settings, "profiles", tuple(p.value for p in Profile), file),
+            _table(settings, "profiles", NAMES, file),
         )
     return None

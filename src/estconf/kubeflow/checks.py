@@ -42,7 +42,7 @@ from estconf.kubeflow.operator import (
     predict_sample,
     task_type_of,
 )
-from estconf.run_config import RunConfig
+from estconf.profiles.registry import REGISTRY, Profile
 
 __all__ = ["ClusterCheck", "NodeCheck", "api_version_finding", "check", "run_config_check"]
 
@@ -92,8 +92,11 @@ _MAX_MESSAGE: Final = 600
 
 
 def run_config_check(tf_config: dict[str, Any]) -> None:
-    """Refuse a TF_CONFIG as ``tf.estimator.RunConfig`` does (the default per-pod check)."""
-    RunConfig(tf_config=tf_config)
+    """Refuse a TF_CONFIG as ``tf.estimator.RunConfig`` does (the default per-pod check).
+
+    It is the ``estimator`` profile's reader (:meth:`~estconf.profiles.registry.ProfileEntry.read`).
+    """
+    REGISTRY[Profile.ESTIMATOR].read(tf_config)
 
 
 def check(

@@ -1,32 +1,27 @@
-"""Profiles: which TensorFlow reader a ``TF_CONFIG`` is written for, and whole-cluster checks.
+"""A profile's check of one node's ``TF_CONFIG``, and of every task of its cluster.
 
-The same ``TF_CONFIG`` means different things to different readers: a cluster
-of workers alone is refused by the Estimator and is the usual case for
-``MultiWorkerMirroredStrategy``.  A :class:`Profile` names the reader;
-:func:`check_profile` checks one node's ``TF_CONFIG`` under it, and also every
-task of its cluster, since every node of a job receives the same cluster (a
-``ps`` job in a ``mwms`` cluster is valid on a worker, but its own tasks could
-not start).  :func:`explain` shows what each reader makes of a ``TF_CONFIG``.
+:func:`check_profile` reads a node's ``TF_CONFIG`` with the reader of a
+:class:`~estconf.profiles.Profile` (its entry of
+:data:`~estconf.profiles.registry.REGISTRY`), then reads it again as each
+task of its cluster, since every node of a job receives the same cluster.
+:func:`other_readers` names the profiles that read what the Estimator
+refuses; :func:`explain` shows what each reader makes of a ``TF_CONFIG``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
-from enum import Enum
+from collections.abc import Collection, Mapping
 from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
 from estconf._distributed import check_tf_config_file as estimator_file_check
-from estconf.distribute import MultiWorkerConfig, ParameterServerConfig, ServerConfig
-from estconf.run_config import RunConfig
+from estconf.profiles.registry import READERS, REGISTRY, Profile, accepted_instead, as_options
 from estconf.tf_config import Task, TaskType, TFConfig
 
 __all__ = [
     "ESTIMATOR_VALUES",
-    "READERS",
-    "Profile",
     "ReaderView",
     "check_profile",
     "check_tf_config_file",
@@ -34,30 +29,6 @@ __all__ = [
     "other_readers",
 ]
 
-
-class Profile(str, Enum):
-    """The TensorFlow reader a ``TF_CONFIG`` is written for."""
-
-    ESTIMATOR = "estimator"
-    """``tf.estimator.RunConfig`` (the default)."""
-    MWMS = "mwms"
-    """``tf.distribute.MultiWorkerMirroredStrategy``."""
-    PS = "ps"
-    """``tf.distribute.ParameterServerStrategy`` (TF2)."""
-    SERVER = "server"
-    """``tf.train.Server``, started by a TF1 program that reads ``TF_CONFIG`` itself."""
-
-    def __str__(self) -> str:
-        return self.value
-
-
-READERS: Final[Mapping[Profile, str]] = {
-    Profile.ESTIMATOR: "tf.estimator.RunConfig",
-    Profile.MWMS: "tf.distribute.MultiWorkerMirroredStrategy",
-    Profile.PS: "tf.distribute.ParameterServerStrategy",
-    Profile.SERVER: "tf.train.Server",
-}
-"""The TensorFlow class each profile stands for."""
 
 ESTIMATOR_VALUES: Final = (
     "cluster_spec",
@@ -71,13 +42,6 @@ ESTIMATOR_VALUES: Final = (
     "global_id_in_cluster",
 )
 """The properties the Estimator derives from ``TF_CONFIG``, shown by :func:`explain`."""
-
-_BUILDERS: Final[Mapping[Profile, Callable[[Any], BaseModel]]] = {
-    Profile.ESTIMATOR: lambda tf_config: RunConfig(tf_config=tf_config),
-    Profile.MWMS: lambda tf_config: MultiWorkerConfig(tf_config=tf_config),
-    Profile.PS: lambda tf_config: ParameterServerConfig(tf_config=tf_config),
-    Profile.SERVER: lambda tf_config: ServerConfig(tf_config=tf_config),
-}
 
 TFConfigInput = TFConfig | Mapping[str, Any]
 """A ``TF_CONFIG``: a :class:`~estconf.TFConfig` or its JSON object as a dict."""
@@ -111,9 +75,10 @@ class _Found(BaseModel):
 def _read(tf_config: TFConfigInput, profile: Profile) -> BaseModel | list[ErrorDetails]:
     """The node's reader model, or the errors the reader raises (located in its model)."""
     try:
-        return _BUILDERS[profile](tf_config)
+        model: BaseModel = REGISTRY[profile].read(tf_config)
     except ValidationError as error:
         return error.errors()
+    return model
 
 
 def _cluster_task_errors(tf_config: TFConfig, profile: Profile) -> list[_Found]:
@@ -211,9 +176,7 @@ def _naming(title: str, errors: list[_Found], valid_for: list[Profile]) -> Valid
     """The errors, each ending with the profiles that accept the TF_CONFIG, unless it names them."""
     suffix = ""
     if valid_for:
-        suffix = " (this cluster is valid for {})".format(
-            " or ".join(f"--profile {other}" for other in valid_for)
-        )
+        suffix = f" (this cluster is valid for {as_options(valid_for)})"
     return ValidationError.from_exception_data(
         title, [error.detail("" if _names_all(error, valid_for) else suffix) for error in errors]
     )
@@ -222,17 +185,12 @@ def _naming(title: str, errors: list[_Found], valid_for: list[Profile]) -> Valid
 def other_readers(tf_config: TFConfigInput, refused: Collection[str] = ()) -> list[Profile]:
     """The profiles other than the Estimator's whose check passes on ``tf_config``.
 
-    Each is found by running its check on the same input, so a hint naming
-    one is true.  ``server`` is named only for a cluster the Estimator
-    refuses for want of a chief (``refused`` holds the Estimator's error
-    codes): a TF1 program's server takes any jobs, as a ``PS`` and ``Worker``
-    job's ``tf.train.Server`` does, and naming it for every refusal would
-    hide the Estimator's real complaint.
+    ``refused`` holds the Estimator's error codes: the profiles tried are
+    those the registry offers for them (:func:`~estconf.profiles.registry.accepted_instead`;
+    ``server`` only for a cluster without a chief), each by running its check
+    on the same input, so a hint naming one is true.
     """
-    candidates = [Profile.MWMS, Profile.PS]
-    if "missing_chief" in refused:
-        candidates.append(Profile.SERVER)
-    return [other for other in candidates if not _profile_errors(tf_config, other)[1]]
+    return accepted_instead(refused, lambda other: not _profile_errors(tf_config, other)[1])
 
 
 def check_tf_config_file(tf_config: TFConfigInput, *, name_others: bool = True) -> None:
