@@ -1,4 +1,4 @@
-"""estconf.cli._manifests: the TF_CONFIGs Kubernetes manifests set, checked where they are."""
+"""estconf.inputs.manifests: the TF_CONFIGs Kubernetes manifests set, checked where they are."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from estconf.cli import main
-from estconf.cli._manifests import tf_config_set_in, tf_configs_in
+from estconf.inputs.manifests import tf_config_set_in, tf_configs_in
 from estconf.io.checks import Limits
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -311,6 +311,58 @@ READING_PATHS: dict[str, Callable[[dict[str, str]], tuple[Any, ...]]] = {
 }
 
 
+# The reader of estconf.inputs.readers each path reads its input with: every reader is on
+# some command's path, and every path is one reader's
+PATHS_OF_READER = {
+    "config": (
+        "validate JSON",
+        "validate YAML",
+        "validate TOML",
+        "validate stdin",
+        "validate stdin YAML",
+        "explain file",
+        "explain stdin",
+        "explain environment",
+        "check-cluster JSON",
+        "check-cluster YAML",
+        "check-cluster TOML",
+        "check-cluster manifest",
+        "check-cluster manifest itself",
+        "tf-config cluster file",
+        "tf-config Vertex spec",
+        "tf-config Vertex spec JSON",
+        "validate Vertex spec",
+        "tf-config SageMaker resource config",
+        "tf-config SageMaker hyperparameters",
+    ),
+    "stream": (
+        "validate manifest env",
+        "validate manifest",
+        "validate TFJob",
+        "explain manifest",
+        "check-cluster env lists",
+        "tf-config TFJob",
+        "tf-config TFJob stdin",
+    ),
+    "json_lines": (
+        "check-cluster JSON lines",
+        "check-cluster stdin",
+    ),
+    "env_lines": (
+        "check-cluster env file",
+        "check-cluster shell",
+    ),
+}
+
+
+def test_every_reader_is_on_a_command_path() -> None:
+    from estconf.inputs.readers import READERS
+
+    assert set(PATHS_OF_READER) == set(READERS)
+    listed = [path for paths in PATHS_OF_READER.values() for path in paths]
+    assert sorted(listed) == sorted(READING_PATHS)
+
+
 @pytest.mark.parametrize("bad", BAD_VALUES)
 @pytest.mark.parametrize("path", READING_PATHS)
 def test_every_reading_path_refuses_a_value_no_config_may_hold(

@@ -1,4 +1,4 @@
-"""estconf.cli._tfjob: ``estconf validate`` on Kubeflow TFJob manifests, and the pre-commit hook."""
+"""``estconf validate`` on Kubeflow TFJob manifests (estconf.inputs.tfjobs); the pre-commit hook."""
 
 from __future__ import annotations
 
@@ -17,8 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
-from estconf.cli import _tfjob, main
+from estconf.cli import main
 from estconf.deployment import check_cluster
+from estconf.inputs import tfjobs
 from estconf.kubeflow import Operator, PredictedPod, Release, check, predict, tfjob_for_replicas
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -319,24 +320,24 @@ def test_yaml_that_cannot_be_read_is_reported(
 
 def test_check_text_is_the_seam_for_standard_input() -> None:
     raw = (ROOT / DATA / "mwms_with_ps.yaml").read_bytes()
-    result = _tfjob.check_text(raw, "yaml", "<stdin>", "mwms")
+    result = tfjobs.check_text(raw, "yaml", "<stdin>", "mwms")
     assert result is not None
     assert [str(e).split(": error")[0] for e in result.errors] == [
         "<stdin>:9:5: spec.tfReplicaSpecs.PS"
     ]
-    assert _tfjob.check_text(b'{"cluster": {}}', "json", "<stdin>", "mwms") is None
+    assert tfjobs.check_text(b'{"cluster": {}}', "json", "<stdin>", "mwms") is None
 
 
 def test_cluster_check_reports_what_differs_between_pods() -> None:
     prediction = predict(tfjob_for_replicas("j", {"Chief": 1, "Worker": 2}))
-    assert list(_tfjob.cluster_check(prediction)) == []
+    assert list(tfjobs.cluster_check(prediction)) == []
     twice = prediction.model_copy(update={"pods": (*prediction.pods, prediction.pods[-1])})
-    [(pod, problem)] = _tfjob.cluster_check(twice)
+    [(pod, problem)] = tfjobs.cluster_check(twice)
     assert pod is None
     assert "task worker:1 is claimed by 2 nodes" in problem
     other: PredictedPod = prediction.pods[1].model_copy(update={"cluster_json": '{"worker":[]}'})
     changed = prediction.model_copy(update={"pods": (prediction.pods[0], other)})
-    codes = [problem for _, problem in _tfjob.cluster_check(changed)]
+    codes = [problem for _, problem in tfjobs.cluster_check(changed)]
     assert any("the cluster differs" in problem for problem in codes)
 
 
@@ -359,9 +360,9 @@ def test_predicted_tf_configs_of_a_valid_tfjob_pass_check_cluster(
         return
     prediction = predict(tfjob)
     # what differs between pods: nothing, whatever the job
-    assert list(_tfjob.cluster_check(prediction)) == []
-    findings = check(tfjob, cluster_check=_tfjob.cluster_check)
-    if any(f.severity in _tfjob.FAILING for f in findings) or not prediction.distributed:
+    assert list(tfjobs.cluster_check(prediction)) == []
+    findings = check(tfjob, cluster_check=tfjobs.cluster_check)
+    if any(f.severity in tfjobs.FAILING for f in findings) or not prediction.distributed:
         return
     if not prediction.pods:
         return
@@ -380,7 +381,7 @@ def test_a_million_replicas_are_validated_in_a_moment(capsys: pytest.CaptureFixt
 
 def test_thousands_of_replicas_quickly() -> None:
     prediction = predict(tfjob_for_replicas("big", {"Chief": 1, "Worker": 2000, "PS": 8}))
-    assert list(_tfjob.cluster_check(prediction)) == []
+    assert list(tfjobs.cluster_check(prediction)) == []
 
 
 class TestPreCommitHook:
@@ -425,7 +426,7 @@ def test_each_pods_tf_config_is_given_to_check_cluster_as_its_text_reads(
     replicas = {"Chief": 1, "Worker": 3, "PS": 2, "Evaluator": 1}
     tfjob = tfjob_for_replicas("a<&>b", replicas, enable_dynamic_worker=dynamic)
     prediction = predict(tfjob, operator=Operator(release=release))
-    given = list(_tfjob._tf_configs(prediction))
+    given = list(tfjobs._tf_configs(prediction))
     assert given == [
         (pod.name, json.loads(pod.tf_config)) for pod in prediction.pods if pod.tf_config
     ]

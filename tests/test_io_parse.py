@@ -2,9 +2,11 @@
 
 Every input below is read by :func:`~estconf.io.parse.parse_documents` (a
 stream: manifests, TFJobs, check-cluster's node files), by :func:`~estconf.io.parse.parse`
-(a config file), by the public :func:`estconf.files.loads` and by
-:func:`estconf.kubeflow.read_tfjobs`; each refuses it the same way, with a
-:class:`~estconf.io.errors.ConfigFileError` (a ``ValueError``) placed in the text.
+(a config file), from bytes by :func:`~estconf.io.parse.document_of`,
+:func:`~estconf.io.parse.documents_of` and :func:`~estconf.io.parse.stream_of`, by the
+public :func:`estconf.files.loads` and by :func:`estconf.kubeflow.read_tfjobs`; each refuses
+it the same way, with a :class:`~estconf.io.errors.ConfigFileError` (a ``ValueError``) placed
+in the text.
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ READERS: dict[str, Callable[[str], Any]] = {
     "parse": lambda text: parse.parse(text, "yaml", "f.yaml"),
     "parse_documents": lambda text: parse.parse_documents(text, "yaml", "f.yaml"),
     "documents_of": lambda text: parse.documents_of(text.encode(), "yaml", "f.yaml"),
+    "document_of": lambda text: parse.document_of(text.encode(), "yaml", "f.yaml"),
+    "stream_of": lambda text: parse.stream_of(text, "f.yaml"),
     "files.loads": lambda text: files.loads(text, "yaml", "tf_config", name="f.yaml"),
     "read_tfjobs": lambda text: read_tfjobs(text, name="f.yaml"),
     "TFJob.from_yaml": lambda text: TFJob.from_yaml(text.encode()),
@@ -285,3 +289,30 @@ class TestTomlValuesAsWritten:
 def test_a_document_says_its_format(format: str, text: str) -> None:
     document = parse.parse(text, format, f"f.{format}")
     assert (document.format, document.data) == (format, {"a": 1})
+
+
+class TestStreamOf:
+    """A stream is read as JSON when it starts as JSON does, else as YAML."""
+
+    @pytest.mark.parametrize(
+        ("text", "line", "column"),
+        [("kind: Pod\nname: \ud800\n", 2, 7), ('{"kind": "\ud800"}', 1, 11)],
+        ids=["yaml", "json"],
+    )
+    def test_a_lone_surrogate_in_text_is_refused_as_bad_utf8_at_its_place(
+        self, text: str, line: int, column: int
+    ) -> None:
+        """Text decoded from bytes that are not UTF-8 keeps them as lone surrogates."""
+        with pytest.raises(ConfigFileError) as info:
+            parse.stream_of(text, "f.yaml")
+        (error,) = info.value.errors
+        assert (error.code, error.line, error.column) == ("encoding", line, column)
+        assert error.message.startswith("invalid UTF-8: byte 0xed at byte offset ")
+
+    def test_json_read_as_json(self) -> None:
+        [document] = parse.stream_of(b'{"kind": "Pod"}', "f.json")
+        assert (document.format, document.data) == ("json", {"kind": "Pod"})
+
+    def test_a_yaml_flow_mapping_read_as_yaml(self) -> None:
+        [document] = parse.stream_of(b"{kind: Pod}", "f.yaml")
+        assert (document.format, document.data) == ("yaml", {"kind": "Pod"})

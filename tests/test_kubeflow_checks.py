@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from estconf.cli._tfjob import cluster_check
-from estconf.cli._tfjob import node_check as node_check_of
+from estconf.inputs.tfjobs import cluster_check
+from estconf.inputs.tfjobs import node_check as node_check_of
 from estconf.kubeflow import (
     Finding,
     Operator,

@@ -18,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from compat.harness import deliberate_tf_config, deliberate_unread, import_tensorflow, tf_attempt
-from estconf.cli._tfjob import node_check
+from estconf.inputs.tfjobs import node_check
 from estconf.kubeflow import Operator, check, predict, tfjob_for_replicas
 
 tf = import_tensorflow()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
@@ -25,6 +25,7 @@ from estconf.cli._common import (
 
 if TYPE_CHECKING:
     from estconf.deployment import ClusterReport, Finding
+    from estconf.inputs.readers import Read
     from estconf.io._positions import Loc
     from estconf.io.errors import FileError
     from estconf.io.report import Result
@@ -121,18 +122,16 @@ def _read_nodes(
     the files of a directory that are Kubernetes manifests setting no TF_CONFIG
     (the Services of a job's tasks, say) go to ``passed_over``.
     """
-    from estconf.deployment import read_json_lines
+    from estconf.inputs.readers import read_json_lines
+    from estconf.inputs.sources import STDIN, STDIN_NAME
 
     for name in inputs:
-        if name == "-":
+        if name == STDIN:
             try:
                 data = read_stdin(limits)
             except Invalid as exc:
                 raise _Unreadable(exc.results[0]) from None
-            if isinstance(data, bytes):
-                yield from read_json_lines(data, "<stdin>")
-            else:
-                yield from read_json_lines(data, "<stdin>")
+            yield from _nodes(read_json_lines, data, STDIN_NAME, "jsonl", limits)
             continue
         path = Path(name)
         if path.is_dir():
@@ -148,6 +147,20 @@ def _read_nodes(
             yield from _read_file(name, limits, key_errors, None)
 
 
+def _nodes(
+    reader: Callable[..., list[Read]], raw: bytes | str, name: str, fmt: str, limits: Limits
+) -> Iterator[tuple[str, Any]]:
+    """``(name, TF_CONFIG)`` of each node ``reader`` reads; what it refuses is unreadable."""
+    from estconf.io.errors import ConfigFileError
+    from estconf.io.report import Result
+
+    try:
+        read = reader(raw, name, fmt, reading_limits(limits))
+    except ConfigFileError as exc:
+        raise _Unreadable(Result(exc.file, None, exc.errors)) from None
+    return ((node.name, node.data) for node in read)
+
+
 def _read_file(
     name: str,
     limits: Limits,
@@ -157,25 +170,21 @@ def _read_file(
     """The nodes of one file; ``passed_over`` is None for a file named, not found in a directory."""
     from estconf import files
     from estconf._path import format_path
-    from estconf.deployment import read_env_lines, read_json_lines
+    from estconf.inputs.readers import read_env_lines, read_json_lines
+    from estconf.inputs.sources import read_file
     from estconf.io import kinds
     from estconf.io.checks import MAX_SIZE
     from estconf.io.errors import error
-    from estconf.io.parse import decode, read
     from estconf.io.report import Result
 
     suffix = Path(name).suffix.lower()
     try:
         if suffix in JSON_LINES_SUFFIXES:
-            yield from read_json_lines(
-                read(Path(name), name, limits.get("max_size", MAX_SIZE)), name
-            )
+            raw = read_file(name, limits.get("max_size", MAX_SIZE))
+            yield from _nodes(read_json_lines, raw, name, "jsonl", limits)
         elif suffix in ENV_SUFFIXES:
-            text = decode(read(Path(name), name, limits.get("max_size", MAX_SIZE)), name)
-            nodes = list(read_env_lines(text, name, shell=suffix == ".sh"))
-            if not nodes:
-                raise _unreadable(error(name, "no_tf_config", "no line of the file sets TF_CONFIG"))
-            yield from nodes
+            raw = read_file(name, limits.get("max_size", MAX_SIZE))
+            yield from _nodes(read_env_lines, raw, name, _ENV_FORMATS[suffix], limits)
         else:
             try:
                 data = files.read_data(name, **limits)
@@ -194,11 +203,29 @@ def _read_file(
                     raise _unreadable(error(name, "no_tf_config", message))
                 passed_over.append((name, message))
             elif len(found) == 1:
-                yield name, found[0][1]
+                yield _text_read(name, found[0][1], limits)
             else:
-                yield from ((f"{name} ({format_path(path)})", value) for path, value in found)
+                yield from (
+                    _text_read(f"{name} ({format_path(path)})", value, limits)
+                    for path, value in found
+                )
     except files.ConfigFileError as exc:
         raise _Unreadable(Result(name, None, exc.errors)) from None
+
+
+_ENV_FORMATS: Final = {".env": "env", ".sh": "shell"}
+
+
+def _text_read(name: str, text: str, limits: Limits) -> tuple[str, Any]:
+    """A node whose TF_CONFIG is a manifest's text, read as the text of a TF_CONFIG file is."""
+    from estconf.inputs.readers import tf_config_text
+    from estconf.io.errors import ConfigFileError
+    from estconf.io.report import Result
+
+    try:
+        return name, tf_config_text(text, name, reading_limits(limits))
+    except ConfigFileError as exc:
+        raise _Unreadable(Result(exc.file, None, exc.errors)) from None
 
 
 def _stream(
@@ -211,27 +238,28 @@ def _stream(
     set no TF_CONFIG.  A stream holding another document (a TF_CONFIG) is
     refused: one file, one TF_CONFIG.
     """
-    from estconf.cli._manifests import placed
+    from estconf.inputs.manifests import placed
+    from estconf.inputs.readers import read_stream
+    from estconf.inputs.sources import read_file
     from estconf.io.checks import MAX_SIZE
     from estconf.io.errors import error
-    from estconf.io.parse import documents_of, read
 
-    raw = read(Path(name), name, limits.get("max_size", MAX_SIZE))
-    documents = documents_of(raw, "yaml", name, reading_limits(limits))
+    raw = read_file(name, limits.get("max_size", MAX_SIZE))
     nodes = []
-    for document in documents:
-        found = _set_in(name, document.data)
+    for read in read_stream(raw, name, "yaml", reading_limits(limits)):
+        found = _set_in(name, read.data)
         if found is None:
             message = (
                 "the file holds more than one YAML document, and not only env lists and "
                 "Kubernetes manifests that set TF_CONFIG"
             )
             raise _unreadable(error(name, "documents", message))
-        for _, value, position in placed(document, found):
+        assert read.document is not None
+        for _, value, position in placed(read.document, found):
             nodes.append((name if position is None else f"{name}:{position.line}", value))
     message = f"the Kubernetes manifests of the stream set {_NO_TF_CONFIG}"
     if nodes:
-        yield from nodes
+        yield from (_text_read(node, value, limits) for node, value in nodes)
     elif passed_over is None:
         raise _unreadable(error(name, "no_tf_config", message))
     else:
@@ -255,7 +283,7 @@ def _set_in(name: str, data: Any) -> list[tuple[Loc, str]] | None:
     value, are refused.
     """
     from estconf import TFConfig
-    from estconf.cli._manifests import tf_configs_in
+    from estconf.inputs.manifests import tf_configs_in
     from estconf.io import kinds
     from estconf.io.errors import error
     from estconf.io.keys import not_a_config_file
@@ -272,45 +300,6 @@ def _set_in(name: str, data: Any) -> list[tuple[Loc, str]] | None:
     if not found and env_list:
         raise _unreadable(error(name, "no_tf_config", f"the env list sets {_NO_TF_CONFIG}"))
     return found
-
-
-_VALUE_CODES: Final = frozenset({"encoding", "number", "depth", "too_many_values"})
-"""The codes of the values a file may not hold in text its parser reads (NaN, lone surrogates)."""
-
-
-def _values_checked(name: str, node: Any, limits: Limits) -> tuple[str, Any]:
-    """A node whose TF_CONFIG is text, read as the text of a TF_CONFIG file is.
-
-    Such text is a JSON line, an env line, a manifest's value: its values get
-    the checks of a file's (NaN, lone surrogates, depth), and what those refuse
-    makes the input unreadable, as it makes a node file unreadable.  Text that
-    is not a JSON object is left to :func:`~estconf.deployment.check_cluster`,
-    whose finding at the node says why.
-
-    Raises:
-        _Unreadable: the node's TF_CONFIG holds a value no TF_CONFIG file may hold.
-    """
-    import dataclasses
-
-    from estconf.io import parse
-    from estconf.io.errors import ConfigFileError
-    from estconf.io.report import Result
-
-    if isinstance(node, bytes):
-        try:
-            node = node.decode("utf-8")
-        except UnicodeDecodeError:
-            return name, node
-    if not isinstance(node, str):
-        return name, node  # a node file's data, read with every check
-    try:
-        return name, parse.parse(node, "json", name, **limits).data
-    except ConfigFileError as exc:
-        if exc.errors and all(e.code in _VALUE_CODES for e in exc.errors):
-            # the node's name tells where it is (FILE:LINE); a place in its text would not
-            errors = [dataclasses.replace(e, line=None, column=None) for e in exc.errors]
-            raise _Unreadable(Result(name, None, errors)) from None
-        return name, node
 
 
 def _key_errors(name: str, data: Any) -> list[FileError]:
@@ -352,8 +341,7 @@ def run(args: argparse.Namespace) -> int:
     key_errors: list[FileError] = []
     passed_over: list[tuple[str, str]] = []
     try:
-        read = _read_nodes(args.inputs, limits, key_errors, passed_over)
-        nodes = [_values_checked(name, node, limits) for name, node in read]
+        nodes = list(_read_nodes(args.inputs, limits, key_errors, passed_over))
     except _Unreadable as exc:
         text = file_report.write_text([exc.result])
         out(text.rsplit("\n", 2)[0] + "\n", sys.stderr)  # the errors, without the summary line

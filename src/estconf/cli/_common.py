@@ -91,20 +91,6 @@ def task_argument(text: str) -> tuple[str, int]:
     return job, int(index)
 
 
-def format_for(path: str, input_format: str | None) -> str | None:
-    """The format to read ``path`` in: ``--input-format`` when its name tells none, else None.
-
-    A name's suffix wins (``.yaml`` is YAML whatever ``--input-format`` says);
-    standard input is JSON unless ``--input-format`` says otherwise.
-    """
-    from estconf.io import parse
-    from estconf.io.inputs import STDIN
-
-    if path == STDIN:
-        return input_format or "json"
-    return None if parse.format_of(path) is not None else input_format
-
-
 def add_color(parser: argparse.ArgumentParser) -> None:
     """Add ``--color auto|always|never``."""
     parser.add_argument(
@@ -251,6 +237,7 @@ class Invalid(Exception):
 
 def load_or_fail(path: str, kind: str, limits: Limits, input_format: str | None = None) -> Any:
     from estconf import files
+    from estconf.inputs.sources import format_for
     from estconf.io.report import Result
 
     try:
@@ -283,66 +270,43 @@ def read_input(path: str, input_format: str | None, limits: Limits) -> tuple[byt
     A command that reads a file or ``-`` passes the bytes as ``content`` to
     :func:`estconf.io.files.load_file`, with ``format=input_format``.
     """
-    from estconf.io.inputs import STDIN
+    from estconf.inputs.sources import STDIN, STDIN_NAME
 
     if path != STDIN:
         return None, path
     data = read_stdin(limits)
-    return (data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data), "<stdin>"
+    return (data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data), STDIN_NAME
 
 
 def manifest_bytes(
     name: str, content: bytes | None, input_format: str | None, limits: Limits
 ) -> tuple[bytes, str] | None:
-    """The bytes and format (``json``, ``yaml``) of an input that may hold Kubernetes manifests.
+    """The bytes and format of an input that may hold Kubernetes manifests, or None.
 
-    ``content`` is standard input's bytes (``None`` for a file, read here).
-    ``None`` when the input cannot hold manifests (another format) or cannot
-    be read: the config file pipeline reports that.
+    :func:`estconf.inputs.sources.manifest_bytes` under the options' limits.
     """
-    from pathlib import Path
-
-    from estconf.io import parse
+    from estconf.inputs import sources
     from estconf.io.checks import MAX_SIZE
-    from estconf.io.errors import ConfigFileError
 
-    if content is not None:
-        return None if input_format not in ("json", "yaml") else (content, input_format)
-    fmt = parse.format_of(name) or input_format
-    if fmt not in ("json", "yaml"):
-        return None
-    try:
-        return parse.read(Path(name), name, limits.get("max_size", MAX_SIZE)), fmt
-    except ConfigFileError:
-        return None
+    return sources.manifest_bytes(name, content, input_format, limits.get("max_size", MAX_SIZE))
 
 
 def read_stdin(limits: Limits) -> str | bytes:
     """Standard input's bytes (its text, if it has no bytes), refused past the size limit."""
-    from estconf.io.checks import MAX_SIZE, read_stream
+    from estconf.inputs import sources
+    from estconf.io.checks import MAX_SIZE
     from estconf.io.errors import ConfigFileError
     from estconf.io.report import Result
 
-    buffer = getattr(sys.stdin, "buffer", None)
-    if buffer is None:
-        return sys.stdin.read()
     try:
-        return read_stream(buffer, "<stdin>", limits.get("max_size", MAX_SIZE))
+        return sources.read_stdin(limits.get("max_size", MAX_SIZE))
     except ConfigFileError as exc:
-        raise Invalid([Result("<stdin>", "tf_config", exc.errors)]) from None
-
-
-def environ_bytes(name: str) -> bytes:
-    """An environment variable's bytes, as the process got them (not necessarily UTF-8)."""
-    environb = getattr(os, "environb", None)
-    if environb is not None:
-        value: bytes = environb[name.encode()]
-        return value
-    return os.environ[name].encode("utf-8", "surrogateescape")
+        raise Invalid([Result(sources.STDIN_NAME, "tf_config", exc.errors)]) from None
 
 
 def read_or_fail(path: str, limits: Limits, input_format: str | None = None) -> dict[str, Any]:
     from estconf import files
+    from estconf.inputs.sources import format_for
     from estconf.io.errors import error
     from estconf.io.report import Result
 

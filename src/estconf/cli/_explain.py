@@ -17,10 +17,8 @@ from estconf.cli._common import (
     UsageError,
     add_input_format,
     add_limits,
-    environ_bytes,
     errors_of,
     exit_status,
-    format_for,
     limit_args,
     load_or_fail,
     loads_or_fail,
@@ -123,6 +121,7 @@ def _explained(args: argparse.Namespace) -> tuple[RunConfig, str]:
     A ``--config`` file with a ``tpu_config`` key is a ``tpu.RunConfig``.
     """
     from estconf import RunConfig
+    from estconf.inputs.sources import environ_bytes
 
     limits = limit_args(args)
     config: RunConfig | None = None
@@ -259,6 +258,7 @@ def _tf_config_only(args: argparse.Namespace, limits: Limits) -> tuple[TFConfig,
     import dataclasses
 
     from estconf import TFConfig, files
+    from estconf.inputs.sources import environ_bytes, format_for
     from estconf.io import kinds
     from estconf.io.report import Result
 
@@ -301,7 +301,8 @@ def _set_in_manifest(args: argparse.Namespace, limits: Limits) -> tuple[str | No
     For a TFJob, the TF_CONFIG the operator gives the pod ``--pod`` or
     ``--task`` names (``None`` where it sets none).
     """
-    from estconf.cli._manifests import tf_config_set_in
+    from estconf.inputs.manifests import tf_config_set_in
+    from estconf.inputs.sources import format_for
 
     if args.tf_config in (None, "-"):
         return None

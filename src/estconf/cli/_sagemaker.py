@@ -148,17 +148,14 @@ def check_usage(args: argparse.Namespace) -> None:
 
 def _read_object(path: str, args: argparse.Namespace, what: str) -> dict[str, Any]:
     """A JSON object read from ``path`` under the command's limits; a usage error if unreadable."""
-    from estconf import files
-    from estconf.cli._common import limit_args
+    from estconf.cli._common import limit_args, reading_limits
+    from estconf.inputs.launchers import json_object
+    from estconf.inputs.sources import InputError
 
     try:
-        data = files.read_data(path, format="json", **limit_args(args))
-    except files.ConfigFileError as exc:
-        first = exc.errors[0]
-        raise UsageError(f"{what} {path}: {first.message}") from None
-    if not isinstance(data, dict):
-        raise UsageError(f"{what} {path}: expected a JSON object")
-    return data
+        return json_object(path, reading_limits(limit_args(args)))
+    except InputError as exc:
+        raise UsageError(f"{what} {exc}") from None
 
 
 def _hyperparameters(args: argparse.Namespace) -> dict[str, Any]:

@@ -378,10 +378,10 @@ def _from_replicas(args: argparse.Namespace) -> int:
 
 def _from_tfjob(args: argparse.Namespace) -> int:
     """The TF_CONFIGs the operator would write for a TFJob manifest, unjudged."""
+    from estconf.inputs.sources import read_file
     from estconf.io import report
     from estconf.io.checks import MAX_SIZE
     from estconf.io.errors import ConfigFileError
-    from estconf.io.parse import read
     from estconf.kubeflow import Operator, check, predict, read_tfjobs
     from estconf.kubeflow.size import tf_config_size
 
@@ -390,7 +390,7 @@ def _from_tfjob(args: argparse.Namespace) -> int:
         if name == "-":
             text = read_stdin(limit_args(args))
         else:
-            text = read(Path(name), name, limit_args(args).get("max_size", MAX_SIZE))
+            text = read_file(name, limit_args(args).get("max_size", MAX_SIZE))
     except Invalid as exc:
         out(report.write_text(exc.results), sys.stderr)
         return EXIT_INVALID

@@ -17,7 +17,6 @@ from estconf.cli._common import (
     add_input_format,
     add_limits,
     exit_status,
-    format_for,
     limit_args,
     manifest_bytes,
     out,
@@ -27,7 +26,7 @@ from estconf.cli._common import (
 )
 
 if TYPE_CHECKING:
-    from estconf.io.inputs import Input
+    from estconf.inputs.sources import Input
     from estconf.io.project import Project
     from estconf.io.report import Result
 
@@ -175,7 +174,9 @@ def _check(item: Input, settings: _Settings) -> Result:
 def _checked(
     item: Input, settings: _Settings, kind: str | None, given_as: str, profile: str | None
 ) -> Result:
-    from estconf.cli import _manifests, _tfjob
+    from estconf.inputs import manifests as set_in_manifests
+    from estconf.inputs import tfjobs
+    from estconf.inputs.sources import format_for
     from estconf.io.errors import ConfigFileError, error
     from estconf.io.files import load_file
     from estconf.io.report import Result
@@ -192,9 +193,9 @@ def _checked(
             limits = reading_limits(settings.limits)
             # Kubeflow TFJobs (each pod read as the profile's reader does), then
             # other Kubernetes manifests that set TF_CONFIG (each read as a file is)
-            checked = _tfjob.check_text(raw, manifest_format, name, profile or "estimator", limits)
+            checked = tfjobs.check_text(raw, manifest_format, name, profile or "estimator", limits)
             if checked is None:
-                checked = _manifests.check_text(raw, manifest_format, name, profile, limits)
+                checked = set_in_manifests.check_text(raw, manifest_format, name, profile, limits)
             if checked is not None:
                 return checked
             content, fmt = raw, manifest_format  # a config file after all: not read again
@@ -227,7 +228,7 @@ def _write(results: list[Result], args: argparse.Namespace) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Check every file given; 0 all valid, 1 some invalid, 2 some cannot be read."""
-    from estconf.io.inputs import expand
+    from estconf.inputs.sources import expand
 
     settings = _settings(args)
     items = expand(args.files)

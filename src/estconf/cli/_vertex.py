@@ -12,7 +12,6 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from estconf.cli._common import (
@@ -21,11 +20,12 @@ from estconf.cli._common import (
     limit_args,
     out,
     read_stdin,
+    reading_limits,
     refuse_larger_output,
 )
 
 if TYPE_CHECKING:
-    from estconf.io.parse import Document
+    from estconf.inputs.readers import Document
 
 Writer = Callable[[list[tuple[tuple[str, int], str]], argparse.Namespace, list[str]], int]
 """``tf-config``'s writer: each task's text in ``--format``, after its label."""
@@ -64,27 +64,15 @@ def check_usage(args: argparse.Namespace) -> None:
 
 def _document(name: str, args: argparse.Namespace) -> Document:
     """The spec file, read and parsed with the command's limits."""
-    from estconf.io.checks import MAX_DEPTH, MAX_SIZE
-    from estconf.io.parse import decode, format_of, parse, read
+    from estconf.inputs.launchers import vertex_spec
+    from estconf.inputs.sources import STDIN, InputError
 
     limits = limit_args(args)
-    if name == "-":
-        stdin = read_stdin(limits)
-        text = stdin if isinstance(stdin, str) else decode(stdin, "<stdin>")
-        fmt = "json" if text.lstrip().startswith("{") else "yaml"
-    else:
-        text = decode(read(Path(name), name, limits.get("max_size", MAX_SIZE)), name)
-        fmt = format_of(name) or "yaml"
-        if fmt == "toml":
-            raise UsageError(f"--vertex {name}: a CustomJob spec is YAML or JSON")
-    return parse(
-        text,
-        fmt,
-        "<stdin>" if name == "-" else name,
-        limits.get("max_depth", MAX_DEPTH),
-        max_size=limits.get("max_size", MAX_SIZE),
-        max_values=limits.get("max_values"),
-    )
+    stdin = read_stdin(limits) if name == STDIN else None
+    try:
+        return vertex_spec(name, reading_limits(limits), stdin)
+    except InputError as exc:
+        raise UsageError(f"--vertex {exc}") from None
 
 
 def _refuse_too_large(args: argparse.Namespace, replicas: dict[str, Any], shown: str) -> None:

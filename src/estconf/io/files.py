@@ -98,7 +98,7 @@ def load_file(
         check_size(name, len(content), max_size)
         raw = content
     limits = Limits(max_size, max_depth, max_values, max_documents)
-    document = _document(raw, _format(name, format), name, limits)
+    document = parse.document_of(raw, _format(name, format), name, limits)
     return _validate(document, kind, name, given_as, profile)
 
 
@@ -198,7 +198,7 @@ def read_data(
     name = str(path)
     raw = parse.read(Path(path), name, max_size)
     limits = Limits(max_size, max_depth, max_values, max_documents)
-    return _document(raw, _format(name, format), name, limits).data
+    return parse.document_of(raw, _format(name, format), name, limits).data
 
 
 @overload
@@ -254,7 +254,7 @@ def loads(
     raw = content.encode("utf-8", "surrogatepass") if isinstance(content, str) else content
     check_size(name, len(raw), max_size)
     limits = Limits(max_size, max_depth, max_values, max_documents)
-    return _validate(_document(raw, format, name, limits), kind, name).model
+    return _validate(parse.document_of(raw, format, name, limits), kind, name).model
 
 
 def _format(name: str, format: str | None) -> str:
@@ -267,19 +267,6 @@ def _format(name: str, format: str | None) -> str:
             "or give the format explicitly",
         )
     return fmt
-
-
-def _document(raw: bytes, format: str, name: str, limits: Limits) -> parse.Document:
-    """Decode and parse ``raw``, refusing values no config may hold."""
-    return parse.parse(
-        parse.decode(raw, name),
-        format,
-        name,
-        limits.max_depth,
-        max_size=limits.max_size,
-        max_values=limits.max_values,
-        max_documents=limits.max_documents,
-    )
 
 
 def _validate(

@@ -16,6 +16,10 @@ deep inside a parser:
   aliases expanded too far: :mod:`estconf.io.checks`) to every document, so
   that no path reads data that a config file may not hold.
 
+:func:`document_of` (a config file's bytes), :func:`documents_of` (the bytes
+of a stream in a known format) and :func:`stream_of` (a stream of YAML or
+JSON) put the steps together under one set of limits.
+
 A parsed :class:`Document` can tell the line and column of the value (and
 key) at a path, for error messages; JSON positions are found only when asked.
 """
@@ -52,11 +56,13 @@ __all__ = [
     "SUFFIXES",
     "Document",
     "decode",
+    "document_of",
     "documents_of",
     "format_of",
     "parse",
     "parse_documents",
     "read",
+    "stream_of",
 ]
 
 SUFFIXES = {".json": "json", ".toml": "toml", ".yaml": "yaml", ".yml": "yaml"}
@@ -295,6 +301,50 @@ def documents_of(
         max_values=limits.max_values,
         max_documents=limits.max_documents,
     )
+
+
+def document_of(raw: bytes, format: str, file: str, limits: Limits | None = None) -> Document:
+    """Decode ``raw`` and read its one document, under ``limits`` (the defaults if None).
+
+    The bytes of a config file: :func:`decode` then :func:`parse`.
+
+    Raises:
+        ConfigFileError: as :func:`decode` and :func:`parse`.
+    """
+    limits = limits or Limits()
+    check_size(file, len(raw), limits.max_size)
+    return parse(
+        decode(raw, file),
+        format,
+        file,
+        limits.max_depth,
+        max_size=limits.max_size,
+        max_values=limits.max_values,
+        max_documents=limits.max_documents,
+    )
+
+
+def stream_of(raw: str | bytes, file: str, limits: Limits | None = None) -> list[Document]:
+    """Every document of a YAML stream that is not empty, or of a JSON text, by what it holds.
+
+    A text that starts as JSON does (``{`` or ``[``) is read by the JSON
+    reader, much faster than YAML's; one that is no JSON after all is read as
+    the YAML it may be (``{kind: TFJob}``).  Text (rather than bytes) is read
+    as its UTF-8 bytes: lone surrogates, from bytes that were not UTF-8,
+    are refused as bad UTF-8 at their place.
+
+    Raises:
+        ConfigFileError: as :func:`documents_of`.
+    """
+    if isinstance(raw, str):
+        raw = raw.encode("utf-8", "surrogatepass")
+    if raw.lstrip()[:1] in (b"{", b"["):
+        try:
+            return documents_of(raw, "json", file, limits)
+        except ConfigFileError as exc:
+            if any(found.code != "syntax" for found in exc.errors):
+                raise  # JSON, and what is wrong with it is not its syntax
+    return documents_of(raw, "yaml", file, limits)
 
 
 def _check(document: Document, file: str, limits: Limits, length: int) -> None:

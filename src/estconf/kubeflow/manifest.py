@@ -36,7 +36,7 @@ from typing_extensions import Self
 from estconf._derived import read_back_derived
 from estconf._hashing import HashedByValue
 from estconf.io.checks import Limits
-from estconf.kubeflow._yaml import load_documents
+from estconf.io.parse import stream_of
 
 __all__ = [
     "API_GROUP",
@@ -375,7 +375,7 @@ def read_tfjobs(
             :class:`~estconf.io.errors.ConfigFileError` whose errors are placed
             in ``name``), or a TFJob in it is invalid.
     """
-    documents = load_documents(text, name=name, limits=limits)
+    documents = [document.data for document in stream_of(text, name, limits)]
     return tuple(TFJob.model_validate(document) for document in _tfjob_documents(documents))
 
 

@@ -1,4 +1,4 @@
-"""``estconf validate`` on Kubeflow TFJob manifests.
+"""Kubeflow TFJob manifests, checked as ``estconf validate`` checks them.
 
 A file (or one document of a YAML stream, an item of a ``List`` as
 ``kubectl get -o yaml`` prints it, or the ``trialSpec`` of a Katib
@@ -19,7 +19,8 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from estconf.cli._common import PROFILES
+from estconf.inputs.readers import documents as _documents
+from estconf.inputs.readers import read_stream
 from estconf.io import kinds, parse
 from estconf.io._positions import Loc, Position, Span
 from estconf.io.checks import Limits
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "KIND",
-    "PROFILES",
     "check_text",
     "cluster_check",
     "node_check",
@@ -56,7 +56,8 @@ def check_text(
         raw: the bytes read.
         fmt: ``json`` or ``yaml``.
         name: the file's name in errors (``<stdin>``).
-        profile: the reader of each pod's ``TF_CONFIG`` (see :data:`PROFILES`).
+        profile: the reader of each pod's ``TF_CONFIG``: a profile of
+            :data:`estconf.profiles.registry.NAMES`.
         limits: the limits of reading (the defaults if None).
     """
     from estconf.io.report import Result
@@ -64,7 +65,7 @@ def check_text(
     if fmt not in ("json", "yaml") or not _TFJOB_KIND.search(raw):
         return None
     try:
-        documents = parse.documents_of(raw, fmt, name, limits)
+        documents = _documents(read_stream(raw, name, fmt, limits))
     except ConfigFileError as exc:
         if fmt == "json" or len(exc.errors) != 1 or exc.errors[0].code != "documents":
             return Result(name, KIND, exc.errors)

@@ -1,4 +1,4 @@
-"""estconf.io.inputs: the files a command is given, directories walked."""
+"""estconf.inputs.sources: the files a command is given, directories walked."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from estconf.io.inputs import STDIN, Input, expand
+from estconf.inputs.sources import STDIN, Input, expand
 
 
 def test_files_and_standard_input_as_given() -> None:

@@ -5,7 +5,7 @@ A Pod, a Job or any workload whose containers set ``TF_CONFIG`` in their
 TF_CONFIG a program will read.  ``estconf
 validate`` checks each such value where it is, under the profile, and
 ``estconf check-cluster`` takes each as a node.  A TFJob is checked as a
-whole instead (``estconf.cli._tfjob``): the operator writes its TF_CONFIGs.
+whole instead (:mod:`estconf.inputs.tfjobs`): the operator writes its TF_CONFIGs.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from estconf._path import format_path
+from estconf.inputs.readers import documents as _documents
+from estconf.inputs.readers import read_stream
 from estconf.io import kinds, parse
 from estconf.io._positions import Loc, Position
 from estconf.io.errors import ConfigFileError, FileError, error
@@ -91,7 +93,7 @@ def _manifest_documents(
     if fmt not in ("json", "yaml") or b"apiVersion" not in raw:
         return None
     try:
-        return parse.documents_of(raw, fmt, name, limits)
+        return _documents(read_stream(raw, name, fmt, limits))
     except ConfigFileError:
         return None
 
