@@ -75,12 +75,13 @@ def test_submodules_are_reachable_as_attributes() -> None:
 
 
 def _file_pipeline_codes() -> set[str]:
-    """The codes the file pipeline and the command give their errors, read from the source."""
+    """The codes the file pipeline, the input layer and the command give their errors."""
     import ast
 
     makers = {"error": 1, "refused": 1, "found": 0, "check_size": None, "too_deep": None}
     sources = [
         *(ROOT / "src" / "estconf" / "io").glob("*.py"),
+        *(ROOT / "src/estconf/inputs").glob("*.py"),
         *(ROOT / "src/estconf/cli").glob("*.py"),
     ]
     codes = {"size", "depth"}  # check_size and too_deep write them

@@ -13,6 +13,7 @@ from estconf._version import __version__ as __version__
 
 if TYPE_CHECKING:
     from estconf.cluster import ClusterSpec
+    from estconf.inputs.checks import check as check
     from estconf.run_config import RunConfig
     from estconf.tf_config import Task, TaskType, TFConfig
     from estconf.tpu import InputPipelineConfig, TPUConfig
@@ -27,6 +28,7 @@ __all__ = [
     "TPURunConfig",
     "Task",
     "TaskType",
+    "check",
 ]
 
 # The public names are imported on first use, so that the ``estconf`` command
@@ -41,6 +43,7 @@ _SOURCES = {
     "TPURunConfig": ("estconf.tpu", "RunConfig"),
     "Task": ("estconf.tf_config", "Task"),
     "TaskType": ("estconf.tf_config", "TaskType"),
+    "check": ("estconf.inputs.checks", "check"),
 }
 
 
@@ -51,6 +54,7 @@ _SUBMODULES = frozenset(
         "deployment",
         "distribute",
         "files",
+        "inputs",
         "kubeflow",
         "profiles",
         "run_config",

@@ -8,7 +8,7 @@ import re
 import sys
 import textwrap
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final, NoReturn, TextIO, TypedDict
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypedDict
 
 from estconf.io import kinds
 from estconf.profiles import registry as profile_registry
@@ -264,20 +264,6 @@ def loads_or_fail(
         raise Invalid([Result(name, exc.kind, exc.errors)]) from None
 
 
-def read_input(path: str, input_format: str | None, limits: Limits) -> tuple[bytes | None, str]:
-    """The bytes of standard input when ``path`` is ``-`` (else ``None``) and the input's name.
-
-    A command that reads a file or ``-`` passes the bytes as ``content`` to
-    :func:`estconf.io.files.load_file`, with ``format=input_format``.
-    """
-    from estconf.inputs.sources import STDIN, STDIN_NAME
-
-    if path != STDIN:
-        return None, path
-    data = read_stdin(limits)
-    return (data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data), STDIN_NAME
-
-
 def manifest_bytes(
     name: str, content: bytes | None, input_format: str | None, limits: Limits
 ) -> tuple[bytes, str] | None:
@@ -329,12 +315,11 @@ def errors_of(exc: Any, name: str) -> list[Any]:
     ]
 
 
-UNREADABLE: Final = ("file", "helm_template")
-"""The codes of an input that cannot be read at all: missing, or a template to render first."""
-
-
 def exit_status(results: list[Result]) -> int:
-    """0 when every input is valid, 2 when one cannot be read (:data:`UNREADABLE`), else 1."""
-    if any(error.code in UNREADABLE for result in results for error in result.errors):
+    """0 when every input is valid, 2 when one cannot be read, else 1."""
+    from estconf.inputs.checks import Report
+
+    report = Report(tuple(results))
+    if report.unreadable:
         return EXIT_USAGE
-    return EXIT_OK if all(result.valid for result in results) else EXIT_INVALID
+    return EXIT_OK if report.valid else EXIT_INVALID

@@ -3,31 +3,24 @@
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from estconf.cli._common import (
     FORMATTER,
     KIND_NAMES,
     PROFILES,
-    Invalid,
-    Limits,
     UsageError,
     add_color,
     add_input_format,
     add_limits,
     exit_status,
     limit_args,
-    manifest_bytes,
     out,
-    read_input,
     reading_limits,
     use_color,
 )
 
 if TYPE_CHECKING:
-    from estconf.inputs.sources import Input
-    from estconf.io.project import Project
     from estconf.io.report import Result
 
 NAME = "validate"
@@ -104,117 +97,6 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     add_limits(validate)
 
 
-@dataclass(frozen=True)
-class _Settings:
-    """What applies to every file of one run."""
-
-    kind: str | None
-    profile: str | None
-    input_format: str | None
-    limits: Limits
-    project: Project | None
-
-
-def _settings(args: argparse.Namespace) -> _Settings:
-    from estconf.io.project import ProjectError, find
-
-    try:
-        project = find()
-    except ProjectError as exc:
-        raise UsageError(str(exc)) from None
-    return _Settings(args.kind, args.profile, args.input_format, limit_args(args), project)
-
-
-_OTHER_TOOLS_DOCUMENTS: Final = ("kubernetes_manifest", "json_schema", "helm_template")
-"""The codes of a document that is another tool's whatever its name: the message says what."""
-
-_UNNAMED_FILES: Final = {
-    "kind": 'no kind estconf reads in its name, its "$schema" or its top-level keys',
-    "empty": "empty, and its name tells no kind",
-    "not_an_object": "not an object (a mapping) at its top level, and its name tells no kind",
-    "documents": "more than one YAML document, and its name tells no kind",
-}
-"""The codes of a file that is no config file unless its name says it is one, each with
-why it is passed over when it does not."""
-
-
-def _passed_over(item: Input, kind: str | None, result: Result) -> str | None:
-    """Why a file found in a directory, of no kind given, is another tool's; else None."""
-    from estconf.io import kinds
-
-    if item.directory is None or kind is not None or len(result.errors) != 1:
-        return None
-    error = result.errors[0]
-    if error.code in _OTHER_TOOLS_DOCUMENTS:
-        return error.message
-    if kinds.from_name(item.path) is None:
-        return _UNNAMED_FILES.get(error.code)
-    return None
-
-
-def _check(item: Input, settings: _Settings) -> Result:
-    """Check one file; a file of a directory that is another tool's is passed over.
-
-    A file named on the command line is always checked: its kind must be told,
-    or it is refused.  Walking a directory finds every ``.yaml`` of it, Helm
-    values and Kubernetes Services alike, and those are no error.
-    """
-    kind, given_as = settings.kind, "--kind"
-    profile = settings.profile
-    if settings.project is not None:
-        if kind is None:
-            kind, given_as = settings.project.kind_of(item.path), settings.project.file.name
-        if profile is None:
-            profile = settings.project.profile_of(item.path)
-    result = _checked(item, settings, kind, given_as, profile)
-    reason = _passed_over(item, kind, result)
-    return result if reason is None else replace(result, errors=[], skipped=reason)
-
-
-def _checked(
-    item: Input, settings: _Settings, kind: str | None, given_as: str, profile: str | None
-) -> Result:
-    from estconf.inputs import manifests as set_in_manifests
-    from estconf.inputs import tfjobs
-    from estconf.inputs.sources import format_for
-    from estconf.io.errors import ConfigFileError, error
-    from estconf.io.files import load_file
-    from estconf.io.report import Result
-
-    if item.empty_directory:
-        message = "is a directory with no .json, .toml, .yaml or .yml file"
-        return Result(item.path, None, [error(item.path, "file", message)])
-    try:
-        content, name = read_input(item.path, settings.input_format, settings.limits)
-        fmt = format_for(item.path, settings.input_format)
-        manifests = manifest_bytes(name, content, fmt, settings.limits)
-        if manifests is not None:
-            raw, manifest_format = manifests
-            limits = reading_limits(settings.limits)
-            # Kubeflow TFJobs (each pod read as the profile's reader does), then
-            # other Kubernetes manifests that set TF_CONFIG (each read as a file is)
-            checked = tfjobs.check_text(raw, manifest_format, name, profile or "estimator", limits)
-            if checked is None:
-                checked = set_in_manifests.check_text(raw, manifest_format, name, profile, limits)
-            if checked is not None:
-                return checked
-            content, fmt = raw, manifest_format  # a config file after all: not read again
-        loaded = load_file(
-            name,
-            kind,
-            format=fmt,
-            content=content,
-            given_as=given_as,
-            profile=profile,
-            **settings.limits,
-        )
-    except ConfigFileError as exc:
-        return Result(exc.file, exc.kind, exc.errors, exc.kind_from, profile)
-    except Invalid as exc:
-        return exc.results[0]
-    return Result(name, loaded.kind, kind_from=loaded.kind_from, profile=profile)
-
-
 def _write(results: list[Result], args: argparse.Namespace) -> str:
     from estconf.io import report
 
@@ -228,30 +110,19 @@ def _write(results: list[Result], args: argparse.Namespace) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Check every file given; 0 all valid, 1 some invalid, 2 some cannot be read."""
-    from estconf.inputs.sources import expand
+    from estconf.inputs.checks import check
+    from estconf.io.project import ProjectError
 
-    settings = _settings(args)
-    items = expand(args.files)
-    results = [_check(item, settings) for item in items]
-    results += _with_nothing_to_check(items, results)
+    try:
+        report = check(
+            args.files,
+            kind=args.kind,
+            profile=args.profile,
+            input_format=args.input_format,
+            limits=reading_limits(limit_args(args)),
+        )
+    except ProjectError as exc:
+        raise UsageError(str(exc)) from None
+    results = list(report.results)
     out(_write(results, args))
     return exit_status(results)
-
-
-def _with_nothing_to_check(items: list[Input], results: list[Result]) -> list[Result]:
-    """A usage error for each directory given whose files were all passed over."""
-    from estconf.io.errors import error
-    from estconf.io.report import Result
-
-    passed_over: dict[str, bool] = {}
-    for item, result in zip(items, results, strict=True):
-        if item.directory is not None:
-            passed_over[item.directory] = passed_over.get(item.directory, True) and bool(
-                result.skipped
-            )
-    message = "is a directory with no config file estconf reads (-v names the files passed over)"
-    return [
-        Result(directory, None, [error(directory, "file", message)])
-        for directory, every_file in passed_over.items()
-        if every_file
-    ]
