@@ -117,7 +117,7 @@ class TestLines:
 
 class TestTFConfigText:
     def test_what_is_not_text_is_given_back(self) -> None:
-        data = {"task": {}}
+        data: dict[str, object] = {"task": {}}
         assert tf_config_text(data, "n") is data
 
     def test_bytes_that_are_not_utf8_are_given_back(self) -> None:

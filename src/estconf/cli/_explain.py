@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -22,10 +21,8 @@ from estconf.cli._common import (
     limit_args,
     load_or_fail,
     loads_or_fail,
-    manifest_bytes,
     out,
     read_or_fail,
-    read_stdin,
     reading_limits,
     task_argument,
 )
@@ -35,6 +32,7 @@ if TYPE_CHECKING:
 
     from estconf import RunConfig, TFConfig
     from estconf.cli._common import Limits
+    from estconf.inputs.tf_config_source import TFConfigSource
 
 NAME = "explain"
 
@@ -121,7 +119,6 @@ def _explained(args: argparse.Namespace) -> tuple[RunConfig, str]:
     A ``--config`` file with a ``tpu_config`` key is a ``tpu.RunConfig``.
     """
     from estconf import RunConfig
-    from estconf.inputs.sources import environ_bytes
 
     limits = limit_args(args)
     config: RunConfig | None = None
@@ -134,26 +131,13 @@ def _explained(args: argparse.Namespace) -> tuple[RunConfig, str]:
         if args.tf_config is not None:
             raise UsageError(f"{args.config} has a tf_config key; drop it or --tf-config, not both")
         return config, f"{args.config} (tf_config)"
-    tf_config: TFConfig | None
-    if args.tf_config == "-":
-        text = read_stdin(limits)
-        if (pod := _pod_of(args, limits, text, "<stdin>")) is not None:
-            pod_text, source = pod
-            tf_config = None if pod_text is None else loads_or_fail(pod_text, source, limits)
-        else:
-            fmt = args.input_format or "json"
-            tf_config, source = loads_or_fail(text, "<stdin>", limits, fmt), "stdin"
-    elif (set_in := _set_in_manifest(args, limits)) is not None:
-        set_text, source = set_in
-        tf_config = None if set_text is None else loads_or_fail(set_text, source, limits)
-    elif args.tf_config is not None:
-        tf_config = load_or_fail(args.tf_config, "tf_config", limits, args.input_format)
-        source = args.tf_config
-    elif "TF_CONFIG" in os.environ:
-        tf_config = loads_or_fail(environ_bytes("TF_CONFIG"), "$TF_CONFIG", limits)
-        source = "the TF_CONFIG environment variable"
-    else:
-        tf_config, source = None, "none (TF_CONFIG is not set)"
+    found = _source(args, limits)
+    source = found.said
+    tf_config: TFConfig | None = None
+    if found.file is not None:
+        tf_config = load_or_fail(found.file, "tf_config", limits, args.input_format)
+    elif found.text is not None and found.name is not None:
+        tf_config = loads_or_fail(found.text, found.name, limits, found.format or "json")
     if config is None:
         return RunConfig(tf_config=tf_config), source
     from pydantic import ValidationError
@@ -253,91 +237,55 @@ def _as_written_checks(args: argparse.Namespace) -> tuple[Callable[[Any], object
     return (functools.partial(check_profile, profile=args.profile),)
 
 
+def _source(args: argparse.Namespace, limits: Limits) -> TFConfigSource:
+    """Where the TF_CONFIG to explain comes from (:mod:`estconf.inputs.tf_config_source`)."""
+    from estconf.inputs.sources import InputError
+    from estconf.inputs.tf_config_source import tf_config_source
+    from estconf.io.errors import ConfigFileError
+    from estconf.io.report import Result
+
+    try:
+        return tf_config_source(
+            args.tf_config,
+            input_format=args.input_format,
+            choice=(args.pod, args.task),
+            limits=reading_limits(limits),
+            note=_note,
+        )
+    except InputError as exc:
+        raise UsageError(str(exc)) from None
+    except ConfigFileError as exc:
+        raise Invalid([Result(exc.file, exc.kind, exc.errors)]) from None
+
+
 def _tf_config_only(args: argparse.Namespace, limits: Limits) -> tuple[TFConfig, str]:
     """The TF_CONFIG to explain, read as ``TFConfig`` alone: no reader's rules yet."""
     import dataclasses
 
     from estconf import TFConfig, files
-    from estconf.inputs.sources import environ_bytes, format_for
     from estconf.io import kinds
     from estconf.io.report import Result
 
     plain = dataclasses.replace(
         kinds.get("tf_config"), checks=_as_written_checks(args), checks_read_data=True
     )
-    name = args.tf_config
+    found = _source(args, limits)
     try:
-        fmt = None if name is None else format_for(name, args.input_format)
-        if name == "-":
-            name, text = "<stdin>", read_stdin(limits)
-            if (pod := _pod_of(args, limits, text, name)) is not None:
-                pod_text, name = pod
-                if pod_text is None:
-                    return TFConfig(), name
-                return _loaded(files.loads(pod_text, "json", plain, name=name, **limits)), name
-            return _loaded(files.loads(text, fmt or "json", plain, name=name, **limits)), "stdin"
-        if (set_in := _set_in_manifest(args, limits)) is not None:
-            set_text, name = set_in
-            if set_text is None:
-                return TFConfig(), name
-            return _loaded(files.loads(set_text, "json", plain, name=name, **limits)), name
-        if name is not None:
-            return _loaded(files.load(name, plain, format=fmt, **limits)), name
-        if "TF_CONFIG" in os.environ:
-            name = "$TF_CONFIG"
-            text = environ_bytes("TF_CONFIG")
-            if not text.strip():
-                loads_or_fail(text, name, limits)  # reports the empty variable
-            tf_config = files.loads(text, "json", plain, name=name, **limits)
-            return _loaded(tf_config), "the TF_CONFIG environment variable"
+        if found.file is not None:
+            loaded = files.load(found.file, plain, format=found.format, **limits)
+            return _loaded(loaded), found.said
+        if found.text is not None and found.name is not None:
+            if found.variable and not found.text.strip():
+                loads_or_fail(found.text, found.name, limits)  # reports the empty variable
+            text, fmt = found.text, found.format or "json"
+            return _loaded(files.loads(text, fmt, plain, name=found.name, **limits)), found.said
     except files.ConfigFileError as exc:
-        raise Invalid([Result(name, exc.kind, exc.errors)]) from None
-    return TFConfig(), "none (TF_CONFIG is not set)"
+        raise Invalid([Result(found.name or found.said, exc.kind, exc.errors)]) from None
+    return TFConfig(), found.said
 
 
-def _set_in_manifest(args: argparse.Namespace, limits: Limits) -> tuple[str | None, str] | None:
-    """The TF_CONFIG a ``--tf-config`` Kubernetes manifest sets, and where; else None.
-
-    For a TFJob, the TF_CONFIG the operator gives the pod ``--pod`` or
-    ``--task`` names (``None`` where it sets none).
-    """
-    from estconf.inputs.manifests import tf_config_set_in
-    from estconf.inputs.sources import format_for
-
-    if args.tf_config in (None, "-"):
-        return None
-    fmt = format_for(args.tf_config, args.input_format)
-    manifest = manifest_bytes(args.tf_config, None, fmt, limits)
-    if manifest is None:
-        return _pod_of(args, limits, None, args.tf_config)
-    raw, manifest_format = manifest
-    if (pod := _pod_of(args, limits, raw, args.tf_config)) is not None:
-        return pod
-    try:
-        return tf_config_set_in(raw, manifest_format, args.tf_config, reading_limits(limits))
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-
-
-def _pod_of(
-    args: argparse.Namespace, limits: Limits, raw: str | bytes | None, name: str
-) -> tuple[str | None, str] | None:
-    """The TF_CONFIG of the pod ``--pod`` or ``--task`` names, when ``raw`` is a TFJob; else None.
-
-    Raises:
-        UsageError: ``raw`` holds no TFJob and a pod is named, or it is a
-            TFJob and none is (see :func:`estconf.cli._pod.pod_tf_config`).
-    """
-    from estconf.cli._pod import pod_tf_config
-
-    choice = (args.pod, args.task)
-    found = None
-    if raw is not None:
-        raw = raw.encode("utf-8", "surrogateescape") if isinstance(raw, str) else raw
-        found = pod_tf_config(raw, name, choice, limits)
-    if found is None and choice != (None, None):
-        raise UsageError(f"--pod and --task name a pod of a TFJob manifest; {name} holds no TFJob")
-    return found
+def _note(text: str) -> None:
+    print(text, file=sys.stderr)
 
 
 def _loaded(model: Any) -> TFConfig:

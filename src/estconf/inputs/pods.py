@@ -1,4 +1,4 @@
-"""One pod of a TFJob, for ``estconf explain``: the TF_CONFIG the operator gives it.
+"""One pod of a TFJob: the TF_CONFIG the operator gives it, that pod alone predicted.
 
 ``explain --tf-config TFJOB.yaml --pod NAME`` (or ``--task TYPE:INDEX``)
 explains the ``TF_CONFIG`` Kubeflow's training operator would write into
@@ -8,11 +8,12 @@ that pod of the job.  Only that pod is predicted, whatever the job's size.
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from estconf.cli._common import Invalid, Limits, UsageError, reading_limits
+from estconf.inputs.sources import InputError
+from estconf.io.checks import Limits
+from estconf.io.errors import ConfigFileError
 
 if TYPE_CHECKING:
     from estconf.kubeflow import Finding, PredictedPod, TFJob
@@ -30,7 +31,11 @@ PodChoice = tuple[str | None, tuple[str, int] | None]
 
 
 def pod_tf_config(
-    raw: bytes, name: str, choice: PodChoice, limits: Limits
+    raw: bytes,
+    name: str,
+    choice: PodChoice,
+    limits: Limits | None = None,
+    note: Callable[[str], object] = lambda _: None,
 ) -> tuple[str | None, str] | None:
     """The TF_CONFIG the operator gives the chosen pod of the TFJob in ``raw``, and its source.
 
@@ -38,24 +43,26 @@ def pod_tf_config(
     in all).  ``None`` when ``raw`` holds no TFJob: a config file, read as
     one.
 
+    ``note`` is given what is said beside the TF_CONFIG (the job is of an
+    older apiVersion, read as v1's).
+
     Raises:
-        UsageError: the file is a TFJob and no pod is chosen (the message
+        InputError: the file is a TFJob and no pod is chosen (the message
             names ``--pod`` and ``--task``), the pod or task is not one of
             the job's, the file holds several TFJobs or one with no name.
-        Invalid: the TFJob cannot be read, or the operator refuses it.
+        ConfigFileError: the TFJob cannot be read, or the operator refuses it
+            (of kind ``tfjob``).
     """
-    from estconf.io.errors import ConfigFileError
-    from estconf.io.report import Result
     from estconf.kubeflow import read_tfjobs
 
     if b"TFJob" not in raw:
         return None
     try:
-        tfjobs = read_tfjobs(raw, name=name, limits=reading_limits(limits))
+        tfjobs = read_tfjobs(raw, name=name, limits=limits)
     except ConfigFileError as exc:
-        raise Invalid([Result(name, "tfjob", exc.errors)]) from None
+        raise ConfigFileError(name, exc.errors, "tfjob") from None
     except ValueError as exc:
-        raise UsageError(
+        raise InputError(
             f"{name}: not a TFJob the operator reads: {' '.join(str(exc).split())}"
         ) from None
     if not tfjobs:
@@ -63,12 +70,12 @@ def pod_tf_config(
     pod, task = choice
     tfjob, plan = _one(tfjobs, pod, name)
     if pod is None and task is None:
-        raise UsageError(
+        raise InputError(
             f"{name} is a Kubeflow TFJob manifest: explain the TF_CONFIG the operator gives one "
             f"of its pods, by its name with --pod NAME ({_names(plan)}) or by its task with "
             f"--task TYPE:INDEX ({_tasks(plan)})"
         )
-    _refused(tfjob, name)
+    _refused(tfjob, name, note)
     predicted = _chosen(tfjob, plan, pod, task, name)
     where = f"{name}, pod {predicted.name} (task {predicted.task_type}:{predicted.index})"
     if predicted.tf_config is None:
@@ -86,10 +93,10 @@ def _one(tfjobs: tuple[TFJob, ...], pod: str | None, name: str) -> tuple[TFJob, 
             return tfjob, plan
     jobs = ", ".join(repr(plan.job_name) for _, plan in plans)
     if pod is None:
-        raise UsageError(
+        raise InputError(
             f"{name} holds {len(tfjobs)} TFJobs ({jobs}): name the pod to explain with --pod NAME"
         )
-    raise UsageError(f"{name}: no pod of its TFJobs ({jobs}) is named {pod!r}")
+    raise InputError(f"{name}: no pod of its TFJobs ({jobs}) is named {pod!r}")
 
 
 def _layout(tfjob: TFJob, name: str) -> Layout:
@@ -98,7 +105,7 @@ def _layout(tfjob: TFJob, name: str) -> Layout:
 
     generated = tfjob.metadata.generate_name
     if tfjob.metadata.name is None and generated:
-        raise UsageError(
+        raise InputError(
             f"{name}: the TFJob has only generateName {generated!r}: the API server picks its "
             "name, and so its pods', when the job is created; explain a pod of it with "
             f"estconf tf-config --tfjob {name} --name NAME --task TYPE:INDEX | "
@@ -107,7 +114,7 @@ def _layout(tfjob: TFJob, name: str) -> Layout:
     try:
         return layout(tfjob)
     except ValueError as exc:
-        raise UsageError(f"{name}: {' '.join(str(exc).split())}") from None
+        raise InputError(f"{name}: {' '.join(str(exc).split())}") from None
 
 
 def _names(plan: Layout) -> str:
@@ -130,20 +137,19 @@ def _ranges(plan: Layout, label: Callable[[Job, int], str]) -> str:
     return ", ".join(ranges) + (f" and {more} more replica types" if more > 0 else "") or "none"
 
 
-def _refused(tfjob: TFJob, name: str) -> None:
+def _refused(tfjob: TFJob, name: str, note: Callable[[str], object]) -> None:
     """Refuse a TFJob the operator refuses: it never creates the pods."""
     from estconf.io.errors import error
-    from estconf.io.report import Result
     from estconf.kubeflow import check
 
     findings = check(tfjob, node_check=None)
     refused = [f for f in findings if f.severity == "refused" and f.code != _OLDER_VERSION]
     if refused:
         errors = [error(name, f.code, _message(f), tuple(f.location)) for f in refused]
-        raise Invalid([Result(name, "tfjob", errors)])
+        raise ConfigFileError(name, errors, "tfjob")
     for finding in findings:
         if finding.code == _OLDER_VERSION:  # its replica specs read as v1's: explained as v1
-            print(f"{name}: apiVersion: note: {finding.message}", file=sys.stderr)
+            note(f"{name}: apiVersion: note: {finding.message}")
 
 
 def _message(finding: Finding) -> str:
@@ -160,7 +166,7 @@ def _chosen(
     if pod is not None:
         found = pod_task(plan, pod)
         if found is None:
-            raise UsageError(
+            raise InputError(
                 f"{name}: no pod of the TFJob {job_name!r} is named {pod!r}: its pods are "
                 f"{_names(plan)}"
             )
@@ -169,9 +175,9 @@ def _chosen(
     try:
         pods = predict(tfjob, task=task).pods
     except ValueError as exc:  # a cluster too large to build
-        raise UsageError(f"{name}: {exc}; estconf validate checks a job of any size") from None
+        raise InputError(f"{name}: {exc}; estconf validate checks a job of any size") from None
     if not pods:
-        raise UsageError(
+        raise InputError(
             f"{name}: the TFJob {job_name!r} has no task {task[0]}:{task[1]}: its tasks are "
             f"{_tasks(plan)}"
         )

@@ -1,0 +1,145 @@
+"""Where the TF_CONFIG a program would read comes from, for ``estconf explain``.
+
+First match wins: a file or ``-`` given (a TF_CONFIG file; a Kubernetes
+manifest that sets one; a pod of a TFJob, whose TF_CONFIG the operator
+writes), else the ``TF_CONFIG`` environment variable, else none.
+:func:`tf_config_source` finds it once and reads its text; the caller reads
+that text as the model it explains.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from estconf.inputs.pods import PodChoice, pod_tf_config
+from estconf.inputs.sources import (
+    STDIN,
+    STDIN_NAME,
+    InputError,
+    environ_bytes,
+    format_for,
+    manifest_bytes,
+    read_stdin,
+)
+from estconf.io.checks import Limits
+
+__all__ = ["NOT_SET", "TFConfigSource", "tf_config_source"]
+
+NOT_SET = "none (TF_CONFIG is not set)"
+"""What is said of the source when no TF_CONFIG is given or set."""
+
+_VARIABLE = "TF_CONFIG"
+
+
+@dataclass(frozen=True)
+class TFConfigSource:
+    """A TF_CONFIG found, and what is said of where it comes from.
+
+    Exactly one of ``text`` and ``file`` is set, or neither: no TF_CONFIG
+    (none is set, or the pod chosen gets none).
+
+    Attributes:
+        said: where the TF_CONFIG comes from, for people (``stdin``, a file,
+            ``FILE (path)``, the environment variable, ``none (...)``).
+        name: the name the TF_CONFIG's errors are reported under.
+        text: the TF_CONFIG's text, when it is not a file's.
+        file: the TF_CONFIG file to read, in ``format``.
+        format: the format of ``text`` or ``file`` (None: the file's name tells it).
+        variable: whether the text is the environment variable's.
+    """
+
+    said: str
+    name: str | None = None
+    text: str | bytes | None = None
+    file: str | None = None
+    format: str | None = "json"
+    variable: bool = False
+
+
+def tf_config_source(
+    given: str | None,
+    *,
+    input_format: str | None = None,
+    choice: PodChoice = (None, None),
+    limits: Limits | None = None,
+    note: Callable[[str], object] = lambda _: None,
+) -> TFConfigSource:
+    """The TF_CONFIG of ``given`` (a file or ``-``), else of the environment, else none.
+
+    Args:
+        given: the file or ``-`` given, if any.
+        input_format: the format of standard input, and of a file whose name tells none.
+        choice: ``--pod NAME`` and ``--task TYPE:INDEX``: a pod of a TFJob given.
+        limits: the limits of reading (the defaults if None).
+        note: given what is said beside the TF_CONFIG (see :func:`pod_tf_config`).
+
+    Raises:
+        InputError: a pod is chosen and the input holds no TFJob, or it holds
+            one and no pod is chosen, or the manifests given set several
+            TF_CONFIGs.
+        ConfigFileError: standard input is too large, or the TFJob cannot be
+            read or is refused.
+    """
+    limits = limits or Limits()
+
+    def pod_of(raw: str | bytes | None, name: str) -> TFConfigSource | None:
+        found = None
+        if raw is not None:
+            raw = raw.encode("utf-8", "surrogateescape") if isinstance(raw, str) else raw
+            found = pod_tf_config(raw, name, choice, limits, note)
+        if found is None and choice != (None, None):
+            raise InputError(
+                f"--pod and --task name a pod of a TFJob manifest; {name} holds no TFJob"
+            )
+        return None if found is None else _set(*found)
+
+    if given == STDIN:
+        text = read_stdin(limits.max_size)
+        pod = pod_of(text, STDIN_NAME)
+        if pod is not None:
+            return pod
+        return TFConfigSource("stdin", STDIN_NAME, text, format=input_format or "json")
+    if given is not None:
+        found = _set_in_manifest(given, input_format, limits, pod_of)
+        if found is not None:
+            return found
+        return TFConfigSource(given, given, file=given, format=format_for(given, input_format))
+    if _VARIABLE in os.environ:
+        text = environ_bytes(_VARIABLE)
+        return TFConfigSource(
+            "the TF_CONFIG environment variable", f"${_VARIABLE}", text, variable=True
+        )
+    return TFConfigSource(NOT_SET)
+
+
+def _set(text: str | None, where: str) -> TFConfigSource:
+    return TFConfigSource(where, where, text)
+
+
+def _set_in_manifest(
+    given: str,
+    input_format: str | None,
+    limits: Limits,
+    pod_of: Callable[[str | bytes | None, str], TFConfigSource | None],
+) -> TFConfigSource | None:
+    """The TF_CONFIG a Kubernetes manifest given sets, and where; else None.
+
+    For a TFJob, the TF_CONFIG the operator gives the pod chosen (none where
+    it sets none).
+    """
+    from estconf.inputs.manifests import tf_config_set_in
+
+    manifest = manifest_bytes(given, None, format_for(given, input_format), limits.max_size)
+    if manifest is None:
+        return pod_of(None, given)
+    raw, manifest_format = manifest
+    pod = pod_of(raw, given)
+    if pod is not None:
+        return pod
+    try:
+        found = tf_config_set_in(raw, manifest_format, given, limits)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    return None if found is None else _set(*found)
