@@ -16,6 +16,7 @@ from estconf.profiles import registry as profile_registry
 if TYPE_CHECKING:
     from estconf import TFConfig
     from estconf.io.checks import Limits as ReadingLimits
+    from estconf.io.errors import FileError
     from estconf.io.report import Result
 
 PROG = "estconf"
@@ -275,6 +276,15 @@ def manifest_bytes(
     from estconf.io.checks import MAX_SIZE
 
     return sources.manifest_bytes(name, content, input_format, limits.get("max_size", MAX_SIZE))
+
+
+def say_unreadable(name: str, errors: list[FileError]) -> list[Result]:
+    """Say on stderr why the input ``name`` cannot be read; its results, for :func:`exit_status`."""
+    from estconf.io import report
+
+    results = [report.Result(name, None, errors)]
+    out(report.write_text(results), sys.stderr)
+    return results
 
 
 def read_stdin(limits: Limits) -> str | bytes:

@@ -14,7 +14,6 @@ from estconf.cli._common import (
     EXIT_OK,
     FORMATTER,
     PROFILES,
-    Invalid,
     Limits,
     UsageError,
     add_limits,
@@ -22,9 +21,9 @@ from estconf.cli._common import (
     exit_status,
     limit_args,
     out,
-    read_stdin,
     reading_limits,
     refuse_larger_output,
+    say_unreadable,
     task_argument,
 )
 
@@ -194,51 +193,23 @@ def run(args: argparse.Namespace) -> int:
 
 def _from_cluster_file(args: argparse.Namespace) -> int:
     """The TF_CONFIG of each task of the cluster file, each checked."""
-    from estconf import files
-    from estconf.io import kinds, report
+    from estconf.inputs.cluster_files import read_cluster_file, tasks_of
+    from estconf.inputs.sources import InputError, NotThisInput
+    from estconf.io.errors import ConfigFileError
 
     limits = limit_args(args)
     name = args.cluster
     try:
-        data = files.read_data(name, **limits)
-    except files.ConfigFileError as exc:
-        results = [report.Result(name, None, exc.errors)]
-        out(report.write_text(results), sys.stderr)
-        return exit_status(results)
-    if not isinstance(data, dict):
-        print(
-            f"{name}: a cluster file holds an object (a mapping) at the top level", file=sys.stderr
-        )
+        template = read_cluster_file(name, reading_limits(limits))
+    except ConfigFileError as exc:
+        return exit_status(say_unreadable(name, exc.errors))
+    except NotThisInput as exc:
+        print(exc, file=sys.stderr)
         return EXIT_INVALID
-    if kinds.is_tfjob(data):
-        raise UsageError(f"{name} is a Kubeflow TFJob manifest: give it as --tfjob {name}")
-    manifest = kinds.manifest_of(data)
-    if manifest is not None:
-        print(f"{name}: {manifest}, not a cluster file", file=sys.stderr)
-        return EXIT_INVALID
-    template = (
-        {k: v for k, v in data.items() if k != "task"} if "cluster" in data else {"cluster": data}
-    )
-    tasks = [args.task] if args.task else _tasks_of(template.get("cluster"))
+    except InputError as exc:
+        raise UsageError(str(exc)) from None
+    tasks = [args.task] if args.task else tasks_of(template.get("cluster"))
     return _write_tf_configs(name, template, tasks, args, limits)
-
-
-def _tasks_of(cluster: Any) -> list[tuple[str, int]]:
-    tasks: list[tuple[str, int]] = []
-    if not isinstance(cluster, dict):
-        return tasks
-    for job, addresses in cluster.items():
-        if isinstance(addresses, list):
-            tasks.extend((str(job), index) for index in range(len(addresses)))
-        elif isinstance(addresses, dict):
-            indices = []
-            for key in addresses:
-                try:
-                    indices.append(int(key))
-                except (TypeError, ValueError):
-                    indices.append(-1)  # validation says what is wrong with it
-            tasks.extend((str(job), index) for index in sorted(indices))
-    return tasks
 
 
 def _write_tf_configs(
@@ -378,8 +349,7 @@ def _from_replicas(args: argparse.Namespace) -> int:
 
 def _from_tfjob(args: argparse.Namespace) -> int:
     """The TF_CONFIGs the operator would write for a TFJob manifest, unjudged."""
-    from estconf.inputs.sources import read_file
-    from estconf.io import report
+    from estconf.inputs.sources import read_given
     from estconf.io.checks import MAX_SIZE
     from estconf.io.errors import ConfigFileError
     from estconf.kubeflow import Operator, check, predict, read_tfjobs
@@ -387,15 +357,9 @@ def _from_tfjob(args: argparse.Namespace) -> int:
 
     name = args.tfjob
     try:
-        if name == "-":
-            text = read_stdin(limit_args(args))
-        else:
-            text = read_file(name, limit_args(args).get("max_size", MAX_SIZE))
-    except Invalid as exc:
-        out(report.write_text(exc.results), sys.stderr)
-        return EXIT_INVALID
+        text = read_given(name, limit_args(args).get("max_size", MAX_SIZE))
     except ConfigFileError as exc:
-        out(report.write_text([report.Result(name, None, exc.errors)]), sys.stderr)
+        say_unreadable(exc.file, exc.errors)
         return EXIT_INVALID
     shown = "<stdin>" if name == "-" else name
     operator = Operator(cluster_domain=args.cluster_domain)

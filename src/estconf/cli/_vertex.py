@@ -19,7 +19,6 @@ from estconf.cli._common import (
     UsageError,
     limit_args,
     out,
-    read_stdin,
     reading_limits,
     refuse_larger_output,
 )
@@ -65,12 +64,10 @@ def check_usage(args: argparse.Namespace) -> None:
 def _document(name: str, args: argparse.Namespace) -> Document:
     """The spec file, read and parsed with the command's limits."""
     from estconf.inputs.launchers import vertex_spec
-    from estconf.inputs.sources import STDIN, InputError
+    from estconf.inputs.sources import InputError
 
-    limits = limit_args(args)
-    stdin = read_stdin(limits) if name == STDIN else None
     try:
-        return vertex_spec(name, reading_limits(limits), stdin)
+        return vertex_spec(name, reading_limits(limit_args(args)))
     except InputError as exc:
         raise UsageError(f"--vertex {exc}") from None
 
@@ -91,7 +88,7 @@ def run(args: argparse.Namespace, write: Writer) -> int:
     from pydantic import ValidationError
 
     from estconf import vertex
-    from estconf.cli._common import Invalid, errors_of
+    from estconf.cli._common import errors_of, say_unreadable
     from estconf.io import report
     from estconf.io.errors import ConfigFileError
 
@@ -99,11 +96,8 @@ def run(args: argparse.Namespace, write: Writer) -> int:
     shown = "<stdin>" if name == "-" else name
     try:
         document = _document(name, args)
-    except Invalid as exc:
-        out(report.write_text(exc.results), sys.stderr)
-        return EXIT_INVALID
     except ConfigFileError as exc:
-        out(report.write_text([report.Result(shown, None, exc.errors)]), sys.stderr)
+        say_unreadable(shown, exc.errors)
         return EXIT_INVALID
     data = document.data
     if not isinstance(data, dict):

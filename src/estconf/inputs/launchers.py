@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from estconf.inputs.readers import read_config
-from estconf.inputs.sources import STDIN_NAME, InputError, format_of, read_file
+from estconf.inputs.sources import STDIN, STDIN_NAME, InputError, format_of, read_file, read_stdin
 from estconf.io import parse
 from estconf.io.checks import Limits
 from estconf.io.errors import ConfigFileError
@@ -26,15 +26,17 @@ def vertex_spec(name: str, limits: Limits, stdin: bytes | str | None = None) -> 
     Args:
         name: the spec file.
         limits: the limits of reading.
-        stdin: standard input's content, when the spec is given there: JSON
-            when its text starts as an object does, else YAML.
+        stdin: standard input's content, when the spec is given there as
+            ``-`` (read here if None): JSON when its text starts as an object
+            does, else YAML.
 
     Raises:
         ConfigFileError: the spec cannot be read, or holds what no config may.
         InputError: the file's name says it is TOML.
     """
-    if stdin is not None:
-        [read] = read_config(stdin, STDIN_NAME, None, limits)
+    if name == STDIN:
+        given = read_stdin(limits.max_size) if stdin is None else stdin
+        [read] = read_config(given, STDIN_NAME, None, limits)
     else:
         text = parse.decode(read_file(name, limits.max_size), name)
         fmt = format_of(name) or "yaml"

@@ -23,12 +23,14 @@ __all__ = [
     "STDIN_NAME",
     "Input",
     "InputError",
+    "NotThisInput",
     "environ_bytes",
     "expand",
     "format_for",
     "format_of",
     "manifest_bytes",
     "read_file",
+    "read_given",
     "read_stdin",
 ]
 
@@ -41,6 +43,10 @@ STDIN_NAME = "<stdin>"
 
 class InputError(ValueError):
     """An input given where a command cannot take it: its message says why (a usage error)."""
+
+
+class NotThisInput(ValueError):
+    """An input that is not what it was given as: its message says what it is instead."""
 
 
 @dataclass(frozen=True)
@@ -120,6 +126,15 @@ def read_stdin(max_size: int = MAX_SIZE) -> str | bytes:
     if buffer is None:
         return sys.stdin.read()
     return read_stream(buffer, STDIN_NAME, max_size)
+
+
+def read_given(name: str, max_size: int = MAX_SIZE) -> str | bytes:
+    """The bytes of the file ``name``, or of standard input when it is :data:`STDIN`.
+
+    Raises:
+        ConfigFileError: the input cannot be read, or is larger than ``max_size``.
+    """
+    return read_stdin(max_size) if name == STDIN else read_file(name, max_size)
 
 
 def environ_bytes(name: str) -> bytes:

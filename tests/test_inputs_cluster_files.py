@@ -1,0 +1,63 @@
+"""estconf.inputs.cluster_files: the cluster ``tf-config`` makes a TF_CONFIG of for each task."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from estconf.inputs.cluster_files import read_cluster_file, tasks_of
+from estconf.inputs.sources import InputError, NotThisInput
+from estconf.io.errors import ConfigFileError
+
+
+def write(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_a_cluster_alone(tmp_path: Path) -> None:
+    name = write(tmp_path, "c.yaml", "chief: [c:1]\nworker: [w:1, w:2]\n")
+    assert read_cluster_file(name) == {"cluster": {"chief": ["c:1"], "worker": ["w:1", "w:2"]}}
+
+
+def test_a_tf_config_loses_its_task(tmp_path: Path) -> None:
+    name = write(
+        tmp_path,
+        "t.json",
+        '{"cluster": {"chief": ["c:1"]}, "task": {"type": "chief", "index": 0}, '
+        '"rpc_layer": "grpc"}',
+    )
+    assert read_cluster_file(name) == {"cluster": {"chief": ["c:1"]}, "rpc_layer": "grpc"}
+
+
+def test_a_value_no_config_may_hold_is_refused(tmp_path: Path) -> None:
+    name = write(tmp_path, "c.json", '{"chief": ["c:1"], "x": NaN}')
+    with pytest.raises(ConfigFileError):
+        read_cluster_file(name)
+
+
+def test_a_tfjob_is_given_as_one(tmp_path: Path) -> None:
+    name = write(tmp_path, "j.yaml", "apiVersion: kubeflow.org/v1\nkind: TFJob\nspec: {}\n")
+    with pytest.raises(InputError, match="give it as --tfjob"):
+        read_cluster_file(name)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("[1]\n", r"holds an object \(a mapping\) at the top level"),
+        ("apiVersion: v1\nkind: Service\nmetadata: {name: s}\n", "not a cluster file"),
+    ],
+)
+def test_what_is_no_cluster_file(tmp_path: Path, text: str, said: str) -> None:
+    name = write(tmp_path, "c.yaml", text)
+    with pytest.raises(NotThisInput, match=said):
+        read_cluster_file(name)
+
+
+def test_tasks_of_a_cluster() -> None:
+    cluster = {"chief": ["c:1"], "worker": {"3": "w:3", "1": "w:1", "x": "w:x"}, "ps": "p"}
+    assert tasks_of(cluster) == [("chief", 0), ("worker", -1), ("worker", 1), ("worker", 3)]
+    assert tasks_of(["not", "a", "cluster"]) == []
