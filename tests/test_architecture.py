@@ -219,6 +219,34 @@ def test_estconf_derives_values_without_dict_writes_thread_locals_or_pydantic_fl
     assert forbidden_constructs(SRC, "estconf") == []
 
 
+def private_cli_imports(tests: Path) -> list[str]:
+    """The imports of a private ``estconf.cli._name`` module by the test modules under ``tests``."""
+    found = []
+    for path in sorted(tests.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module is not None:
+                names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            if any(name.startswith("estconf.cli._") for name in names):
+                found.append(f"{path.name}:{getattr(node, 'lineno', 0)}")
+    return found
+
+
+def test_tests_test_the_cli_through_its_command_not_its_private_modules() -> None:
+    """What the CLI does alone is run through ``main``; what it reads is the input layer's."""
+    assert private_cli_imports(SRC.parent / "tests") == []
+
+
+def test_checker_finds_a_private_cli_import(tmp_path: Path) -> None:
+    (tmp_path / "test_x.py").write_text(
+        "import estconf.cli\nfrom estconf.cli import _tfjob\nimport estconf.cli._common\n",
+        encoding="utf-8",
+    )
+    assert private_cli_imports(tmp_path) == ["test_x.py:2", "test_x.py:3"]
+
+
 # The checker, on small packages made for it.
 
 

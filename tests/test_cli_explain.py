@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from cli_main import run
-from estconf.cli._common import PROFILES
+from estconf.deployment.readers import PROFILES as READER_PROFILES
 from estconf.profiles import Profile
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,8 +40,19 @@ def rows(out: str) -> dict[str, str]:
     return {key: value for key, value in lines}
 
 
-def test_every_profile_of_the_library_is_a_choice_of_the_cli() -> None:
+PROFILES = tuple(READER_PROFILES)
+
+
+def test_every_profile_of_the_library_is_a_choice_of_the_cli(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("TF_CONFIG", raising=False)
     assert tuple(profile.value for profile in Profile) == PROFILES
+    for profile in PROFILES:
+        assert run(capsys, "explain", "--profile", profile)[0] != 2  # not a usage error
+    status, _, err = run(capsys, "explain", "--profile", "nope")
+    assert status == 2
+    assert "invalid choice: 'nope'" in err
 
 
 class TestEveryProfileOnALocalTFConfig:

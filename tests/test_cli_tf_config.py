@@ -1,4 +1,4 @@
-"""estconf.cli._tf_config: ``estconf tf-config`` from replica counts and from a TFJob.
+"""``estconf tf-config`` from replica counts and from a TFJob.
 
 The addresses are those Kubeflow's training operator (v1.9.0) gives a TFJob's
 pods: ``<job>-<type>-<index>.<namespace>.svc:<port>``, from
@@ -8,7 +8,6 @@ pods: ``<job>-<type>-<index>.<namespace>.svc:<port>``, from
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import io
 import json
@@ -22,9 +21,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from estconf.cli import main
-from estconf.cli._tf_config import FORMATS, output_size
-from estconf.kubeflow import TFJob
-from estconf.kubeflow.size import tf_config_size
 from estconf.profiles import check_profile
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,6 +53,19 @@ def run(*argv: str, stdin: bytes | None = None) -> tuple[int, str, str]:
     finally:
         sys.stdin = saved
     return status, out.getvalue(), err.getvalue()
+
+
+def _formats() -> tuple[str, ...]:
+    """The choices of ``--format``, as ``estconf tf-config --help`` lists them."""
+    import re
+
+    _, out, _ = run("tf-config", "--help")
+    found = re.search(r"--format \{([a-z0-9,]+)\}", out)
+    assert found is not None
+    return tuple(found[1].split(","))
+
+
+FORMATS = _formats()
 
 
 JOB = ("tf-config", "--job", "mnist", "--namespace", "ml", "--chief", "1", "--worker", "2")
@@ -219,10 +228,12 @@ class TestFromATFJob:
             if out_dir
             else len(out.encode())
         )
-        args = argparse.Namespace(format=fmt, out_dir=str(tmp_path) if out_dir else None)
-        size = tf_config_size(TFJob.from_yaml(manifest))
         assert "'" in out or out_dir
-        assert output_size(size, args) == written
+        # the size worked out before writing is the size written, to the byte
+        assert run(*argv, "--max-size", str(written))[0] == 0
+        status, _, err = run(*argv, "--max-size", str(written - 1))
+        assert status == 2
+        assert f"would take {written:,} bytes, more than --max-size {written - 1:,}" in err
 
     def test_output_larger_than_max_size_is_refused_before_writing(self) -> None:
         path = "tests/data/kubeflow/dist_mnist.yaml"
