@@ -373,3 +373,13 @@ class TestChecked:
         )
         assert status == 1
         assert "There must be at least one ps." in out
+
+
+@pytest.mark.parametrize("option", ["--port-base", "--gpus-per-node", "--rank"])
+@pytest.mark.parametrize("given", ["-1", "x", "\u0661"])
+def test_a_count_is_ascii_digits(
+    capsys: pytest.CaptureFixture[str], option: str, given: str
+) -> None:
+    status, _, err = run(capsys, "tf-config", "--slurm", option, given)
+    assert status == 2
+    assert f"{option}: expected a number, 0 or more, not {given!r}" in err

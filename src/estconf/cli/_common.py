@@ -7,7 +7,7 @@ import os
 import re
 import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypedDict
 
 from estconf.io import kinds
@@ -110,6 +110,17 @@ def use_color(choice: str, stream: TextIO | None = None) -> bool:
         return False
     isatty = getattr(stream or sys.stdout, "isatty", None)
     return bool(isatty and isatty())
+
+
+def number_argument(minimum: int) -> Callable[[str], int]:
+    """An option's type: a number written in ASCII digits, ``minimum`` or more."""
+
+    def number(text: str) -> int:
+        if not text.isascii() or not text.isdigit() or int(text) < minimum:
+            raise argparse.ArgumentTypeError(f"expected a number, {minimum} or more, not {text!r}")
+        return int(text)
+
+    return number
 
 
 def positive_int(text: str) -> int:

@@ -20,7 +20,7 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from estconf.cli._common import EXIT_INVALID, EXIT_OK, UsageError, out
+from estconf.cli._common import EXIT_INVALID, EXIT_OK, UsageError, number_argument, out
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
@@ -67,12 +67,6 @@ def _groups(text: str) -> list[dict[str, Any]]:
     return groups
 
 
-def _count(text: str) -> int:
-    if not text.isascii() or not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a number, 1 or more, not {text!r}")
-    return int(text)
-
-
 def register(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``--sagemaker`` to the ``tf-config`` command's ``parser``."""
     group = parser.add_argument_group("a SageMaker training job (--sagemaker)")
@@ -81,7 +75,9 @@ def register(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="the TF_CONFIG SageMaker's TensorFlow toolkit gives each host of a job",
     )
-    group.add_argument("--instance-count", type=_count, metavar="N", help="the job's instances")
+    group.add_argument(
+        "--instance-count", type=number_argument(1), metavar="N", help="the job's instances"
+    )
     group.add_argument(
         "--instance-groups",
         type=_groups,

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Final
 
-from estconf.cli._common import EXIT_INVALID, UsageError, out
+from estconf.cli._common import EXIT_INVALID, UsageError, number_argument, out
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
@@ -65,12 +65,6 @@ def _jobs(text: str) -> dict[str, int]:
     return jobs
 
 
-def _number(text: str) -> int:
-    if not text.isascii() or not text.isdigit():
-        raise argparse.ArgumentTypeError(f"expected a number, 0 or more, not {text!r}")
-    return int(text)
-
-
 def register(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``--slurm`` to the ``tf-config`` command's ``parser``."""
     slurm = parser.add_argument_group("a SLURM step (--slurm)")
@@ -97,9 +91,13 @@ def register(parser: argparse.ArgumentParser) -> None:
         metavar="JOB=N,...",
         help="each job's tasks (ps=1,worker=7); default: every task a worker",
     )
-    slurm.add_argument("--port-base", type=_number, default=8888, metavar="P", help="default: 8888")
-    slurm.add_argument("--gpus-per-node", type=_number, metavar="N", help="GPUs on each node")
-    slurm.add_argument("--rank", type=_number, metavar="R", help="only this rank")
+    slurm.add_argument(
+        "--port-base", type=number_argument(0), default=8888, metavar="P", help="default: 8888"
+    )
+    slurm.add_argument(
+        "--gpus-per-node", type=number_argument(0), metavar="N", help="GPUs on each node"
+    )
+    slurm.add_argument("--rank", type=number_argument(0), metavar="R", help="only this rank")
     slurm.add_argument(
         "--write",
         action="store_true",
