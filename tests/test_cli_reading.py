@@ -242,6 +242,15 @@ READING_PATHS: dict[str, Callable[[dict[str, str]], tuple[Any, ...]]] = {
         {"pod.yaml": POD.format(NODE.format(v["json"]))},
     ),
     "explain environment": lambda v: (["explain"], {}, None, {"TF_CONFIG": NODE.format(v["json"])}),
+    "explain TFJob pod": lambda v: (
+        ["explain", "--tf-config", "j.yaml", "--pod", "mnist-worker-0"],
+        {"j.yaml": TFJOB.format(v["yaml"])},
+    ),
+    "explain TFJob pod stdin": lambda v: (
+        ["explain", "--tf-config", "-", "--task", "worker:0"],
+        {},
+        TFJOB.format(v["yaml"]),
+    ),
     "check-cluster JSON": lambda v: (
         ["check-cluster", "f.json"],
         {"f.json": NODE.format(v["json"])},
@@ -253,6 +262,14 @@ READING_PATHS: dict[str, Callable[[dict[str, str]], tuple[Any, ...]]] = {
     "check-cluster TOML": lambda v: (
         ["check-cluster", "f.toml"],
         {"f.toml": TOML_NODE.format(v["toml"])},
+    ),
+    "check-cluster directory": lambda v: (
+        ["check-cluster", "nodes"],
+        {"nodes/a.json": NODE.format(v["json"])},
+    ),
+    "validate directory": lambda v: (
+        ["validate", "configs"],
+        {"configs/tf_config.yaml": YAML_NODE.format(v["yaml"])},
     ),
     "check-cluster JSON lines": lambda v: (
         ["check-cluster", "n.jsonl"],
@@ -328,6 +345,8 @@ PATHS_OF_READER = {
         "check-cluster TOML",
         "check-cluster manifest",
         "check-cluster manifest itself",
+        "check-cluster directory",
+        "validate directory",
         "tf-config cluster file",
         "tf-config Vertex spec",
         "tf-config Vertex spec JSON",
@@ -343,6 +362,8 @@ PATHS_OF_READER = {
         "check-cluster env lists",
         "tf-config TFJob",
         "tf-config TFJob stdin",
+        "explain TFJob pod",
+        "explain TFJob pod stdin",
     ),
     "json_lines": (
         "check-cluster JSON lines",
@@ -380,6 +401,7 @@ def test_every_reading_path_refuses_a_value_no_config_may_hold(
     defaults: tuple[Any, ...] = (None, {})
     argv, written, stdin, environ = (*given, *defaults[len(given) - 2 :])
     for name, text in written.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
         (tmp_path / name).write_text(text, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     stream = io.BytesIO((stdin or "").encode("utf-8"))
