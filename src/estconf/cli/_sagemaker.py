@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Final
 from estconf.cli._common import EXIT_INVALID, EXIT_OK, UsageError, number_argument, out
 
 if TYPE_CHECKING:
-    from pydantic import ValidationError
+    from pydantic_core import ErrorDetails
 
 Writer = Callable[[list[tuple[tuple[str, int], str]], argparse.Namespace, list[str]], int]
 """``tf-config``'s writer: each task's ``TF_CONFIG`` in ``--format``, after its label."""
@@ -193,40 +193,36 @@ def _configs(args: argparse.Namespace) -> list[tuple[str, Mapping[str, Any]]]:
 
 def run(args: argparse.Namespace, write: Writer) -> int:
     """Write each host's ``TF_CONFIG`` with ``write``; 1 when a host meets a trap of the toolkit."""
-    from pydantic import ValidationError
-
-    from estconf import sagemaker
+    from estconf.inputs.sagemaker_hosts import hosts, refused_by_the_reader
 
     hps = _hyperparameters(args)
     configs = _configs(args)
     _refuse_too_large(args, configs)
+    found = hosts(configs, hps)
     outputs: list[tuple[tuple[str, int], str]] = []
     labels: list[str] = []
     notes: list[str] = []
     problems: list[str] = []
     hints: list[str] = []
-    for name, config in configs:
-        host = str(config.get("current_host", name))
-        try:
-            tf_config = sagemaker.tf_config(config, hps)
-            server = sagemaker.ps_server(config, hps)
-        except ValidationError as exc:
-            problems.extend(_errors(exc, name, hints))
-            continue
-        if tf_config is None:
-            notes.append(_why_none(host, config, hps))
-            continue
-        task = tf_config["task"]
-        label = f"{host}: {task['type']}:{task['index']}"
-        if server is not None:
-            label += f", ps server ps:{server.task_index} at {server.address or 'no address'}"
-            problem = _server_problem(host, server)
-            if problem is not None:
-                problems.append(problem)
-        outputs.append(((task["type"], task["index"]), json.dumps(tf_config)))
-        labels.append(label)
+    for host in found:
+        if host.errors:
+            problems.extend(_lines(f"--sagemaker: {host.name}", host.errors, _HINTS, hints))
+        elif host.why_none is not None:
+            notes.append(f"--sagemaker: {host.host}: {host.why_none}")
+        elif host.tf_config is not None:
+            task = host.tf_config["task"]
+            label = f"{host.host}: {task['type']}:{task['index']}"
+            if host.server is not None:
+                address = host.server.address or "no address"
+                label += f", ps server ps:{host.server.task_index} at {address}"
+            if host.server_problem is not None:
+                problems.append(f"--sagemaker: {host.host}: {host.server_problem}")
+            outputs.append(((task["type"], task["index"]), json.dumps(host.tf_config)))
+            labels.append(label)
     status = write(outputs, args, labels) if outputs else EXIT_OK
-    problems.extend(_refused_by_the_reader(outputs, labels, args.profile, hints))
+    for refused in refused_by_the_reader(found, args.profile):
+        said = f"--sagemaker --profile {args.profile}: {refused.host}"
+        problems.extend(_lines(said, refused.errors, _PROFILE_HINTS, hints))
     one_host_ps = [note for note in notes if "one-host parameter-server" in note]
     text = "".join(f"{line}\n" for line in [*notes, *problems])
     text += "".join(f"hint: {hint}\n" for hint in hints)
@@ -237,6 +233,20 @@ def run(args: argparse.Namespace, write: Writer) -> int:
         )
     out(text, sys.stderr)
     return EXIT_INVALID if problems or one_host_ps else status
+
+
+def _lines(
+    said: str, errors: list[ErrorDetails], fixes: Mapping[str, str], hints: list[str]
+) -> list[str]:
+    """A line for each error, after ``said``; the fix of each, once, to ``hints``."""
+    lines = []
+    for detail in errors:
+        where = ".".join(str(part) for part in detail["loc"])
+        lines.append(f"{said}: {where}: {detail['msg']} [{detail['type']}]")
+        hint = fixes.get(str(detail["type"]))
+        if hint is not None and hint not in hints:
+            hints.append(hint)
+    return lines
 
 
 def _refuse_too_large(
@@ -255,82 +265,3 @@ def _refuse_too_large(
     refuse_larger_output(
         args, "--sagemaker", f"{len(configs):,} hosts", total, estimated=True, one=None
     )
-
-
-def _why_none(host: str, config: Mapping[str, Any], hps: Mapping[str, Any]) -> str:
-    """Why the toolkit gives ``host`` no ``TF_CONFIG``, as a note."""
-    from estconf.sagemaker import Hyperparameters, ResourceConfig
-
-    parameters = Hyperparameters.model_validate(hps)
-    resources = ResourceConfig.model_validate(config)
-    if parameters.parameter_server and len(resources.hosts) <= 1:
-        return (
-            f"--sagemaker: {host}: no TF_CONFIG and no ps server: a one-host parameter-server job"
-        )
-    if not (parameters.parameter_server or parameters.multi_worker_mirrored):
-        return f"--sagemaker: {host}: no TF_CONFIG: no --distribution"
-    return (
-        f"--sagemaker: {host}: no TF_CONFIG: its instance group "
-        f"{resources.current_group_name!r} is not a distribution group"
-    )
-
-
-def _server_problem(host: str, server: Any) -> str | None:
-    """A ps server whose index is not its own host's slot."""
-    own = f"{host}:"
-    if server.address is not None and server.address.startswith(own):
-        return None
-    why = "(the toolkit takes its index from hosts, its cluster from the distribution hosts)"
-    if server.address is not None:
-        return (
-            f"--sagemaker: {host}: its ps server is ps:{server.task_index}, which the cluster "
-            f"places at {server.address}, on another host: the tasks look for it there {why}"
-        )
-    tasks = len(server.cluster.get("ps", []))
-    return (
-        f"--sagemaker: {host}: its ps server is ps:{server.task_index}, which the cluster does "
-        f"not hold (its ps job has {tasks} tasks): TensorFlow cannot start it {why}"
-    )
-
-
-def _refused_by_the_reader(
-    outputs: list[tuple[tuple[str, int], str]], labels: list[str], profile: str, hints: list[str]
-) -> list[str]:
-    """What the reader of ``--profile`` refuses in each cluster the toolkit writes, once."""
-    from pydantic import ValidationError
-
-    from estconf.profiles import check_profile
-
-    lines: list[str] = []
-    checked: set[str] = set()
-    for (_, text), label in zip(outputs, labels, strict=True):
-        tf_config = json.loads(text)
-        cluster = json.dumps(tf_config["cluster"])
-        if cluster in checked:
-            continue
-        checked.add(cluster)
-        try:
-            check_profile(tf_config, profile)
-        except ValidationError as exc:
-            host = label.partition(":")[0]
-            for detail in exc.errors(include_url=False):
-                where = ".".join(str(part) for part in detail["loc"])
-                lines.append(
-                    f"--sagemaker --profile {profile}: {host}: {where}: {detail['msg']} "
-                    f"[{detail['type']}]"
-                )
-                hint = _PROFILE_HINTS.get(str(detail["type"]))
-                if hint is not None and hint not in hints:
-                    hints.append(hint)
-    return lines
-
-
-def _errors(exc: ValidationError, name: str, hints: list[str]) -> list[str]:
-    lines = []
-    for detail in exc.errors(include_url=False):
-        where = ".".join(str(part) for part in detail["loc"])
-        lines.append(f"--sagemaker: {name}: {where}: {detail['msg']} [{detail['type']}]")
-        hint = _HINTS.get(str(detail["type"]))
-        if hint is not None and hint not in hints:
-            hints.append(hint)
-    return lines

@@ -125,6 +125,8 @@ def read_json_lines(
 ) -> list[Read]:
     """Each non-blank line of JSON lines: a node's TF_CONFIG, named ``NAME:LINE``.
 
+    ``format`` is ``jsonl``, the one format of JSON lines.
+
     Raises:
         ConfigFileError: a line's TF_CONFIG holds a value no config may hold
             (see :func:`tf_config_text`).
