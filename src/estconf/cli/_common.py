@@ -276,19 +276,6 @@ def loads_or_fail(
         raise Invalid([Result(name, exc.kind, exc.errors)]) from None
 
 
-def manifest_bytes(
-    name: str, content: bytes | None, input_format: str | None, limits: Limits
-) -> tuple[bytes, str] | None:
-    """The bytes and format of an input that may hold Kubernetes manifests, or None.
-
-    :func:`estconf.inputs.sources.manifest_bytes` under the options' limits.
-    """
-    from estconf.inputs import sources
-    from estconf.io.checks import MAX_SIZE
-
-    return sources.manifest_bytes(name, content, input_format, limits.get("max_size", MAX_SIZE))
-
-
 def say_unreadable(name: str, errors: list[FileError]) -> list[Result]:
     """Say on stderr why the input ``name`` cannot be read; its results, for :func:`exit_status`."""
     from estconf.io import report
@@ -296,19 +283,6 @@ def say_unreadable(name: str, errors: list[FileError]) -> list[Result]:
     results = [report.Result(name, None, errors)]
     out(report.write_text(results), sys.stderr)
     return results
-
-
-def read_stdin(limits: Limits) -> str | bytes:
-    """Standard input's bytes (its text, if it has no bytes), refused past the size limit."""
-    from estconf.inputs import sources
-    from estconf.io.checks import MAX_SIZE
-    from estconf.io.errors import ConfigFileError
-    from estconf.io.report import Result
-
-    try:
-        return sources.read_stdin(limits.get("max_size", MAX_SIZE))
-    except ConfigFileError as exc:
-        raise Invalid([Result(sources.STDIN_NAME, "tf_config", exc.errors)]) from None
 
 
 def read_or_fail(path: str, limits: Limits, input_format: str | None = None) -> dict[str, Any]:
