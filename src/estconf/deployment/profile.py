@@ -24,11 +24,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Protocol
 
 from pydantic import ValidationError
 
+from estconf._path import format_path
 from estconf.cluster import ClusterSpec
+from estconf.finding import Finding, Loc
 from estconf.tf_config import TFConfig
 
 __all__ = [
@@ -40,12 +42,15 @@ __all__ = [
 ]
 
 
-class Problem(NamedTuple):
-    """A rule a TF_CONFIG breaks: its stable code, TensorFlow's sentence, and where."""
+class Problem(Finding):
+    """A rule a TF_CONFIG breaks: a :class:`~estconf.finding.Finding` in no file yet.
 
-    code: str
-    message: str
-    loc: tuple[str | int, ...] = ()
+    Made with its stable code, TensorFlow's sentence, and where in the
+    TF_CONFIG (``loc``); the node it is found in names the file.
+    """
+
+    def __init__(self, code: str, message: str, loc: Loc = ()) -> None:
+        super().__init__("", format_path(loc), tuple(loc), code, message)
 
 
 class NodeReader(Protocol):

@@ -22,11 +22,12 @@ from typing import TYPE_CHECKING, Any, Final
 from estconf.inputs.readers import documents as _documents
 from estconf.inputs.readers import read_stream
 from estconf.io import kinds, parse
-from estconf.io._positions import Loc, Position, Span
+from estconf.io._positions import Loc
 from estconf.io.checks import Limits
 from estconf.io.errors import ConfigFileError, FileError, error
 
 if TYPE_CHECKING:
+    from estconf.finding import Severity
     from estconf.io.report import Result
     from estconf.kubeflow import Finding, Prediction
 
@@ -150,33 +151,32 @@ def _check_manifest(
             **data,
             "metadata": {**(metadata if isinstance(metadata, Mapping) else {}), **trial},
         }
+    found: list[tuple[Loc, str, str, Severity, str | None]]
     try:
         tfjob = TFJob.model_validate(data)
     except ValidationError as exc:
         found = [
-            (tuple(e["loc"]), e["type"], _trial_value(e["msg"], e["input"], trial))
+            (tuple(e["loc"]), e["type"], _trial_value(e["msg"], e["input"], trial), "error", None)
             for e in exc.errors(include_url=False)
         ]
         # what the apiVersion alone tells is said beside what the model refuses
         older = api_version_finding(data.get("apiVersion"))
         if older is not None:
-            found.insert(0, (older.location, older.code, _message(older)))
+            found.insert(0, _found(older))
     else:
         findings = check(
             tfjob, node_check=node_check(profile), cluster_check=cluster_check, profile=profile
         )
         found = [
-            (tuple(f.location), f.code, _message(_of_trial(f) if trial is not None else f))
+            _found(_of_trial(f) if trial is not None else f)
             for f in findings
             if f.severity in FAILING
         ]
-    spans = document.locate((*prefix, *loc) for loc, _, _ in found)
-    errors = []
-    for loc, code, message in found:
-        where = (*prefix, *loc)
-        errors.append(error(name, code, message, where, position=_position(spans, where)))
-    errors.sort(key=lambda e: (e.line or 0, e.column or 0))
-    return errors
+    errors = [
+        error(name, code, text, (*prefix, *loc), on_key=True, severity=severity, hint=hint)
+        for loc, code, text, severity, hint in found
+    ]
+    return document.place(errors)
 
 
 def _trial_value(message: str, value: Any, trial: Mapping[str, Any] | None) -> str:
@@ -201,18 +201,19 @@ def _of_trial(finding: Finding) -> Finding:
     return finding.model_copy(update={"hint": hint})
 
 
-def _message(finding: Finding) -> str:
+def _found(finding: Finding) -> tuple[Loc, str, str, Severity, str | None]:
+    """A finding's place in its TFJob, code, message as reported, severity and hint."""
+    from estconf.kubeflow.finding import reported_severity
+
     hint = f" (hint: {finding.hint})" if finding.hint else ""
-    return f"{finding.severity}: {finding.message}{hint}"
-
-
-def _position(spans: Mapping[Loc, Span], path: Loc) -> Position | None:
-    """Where the nearest enclosing value the file has starts: at its key, when it has one."""
-    for end in range(len(path), -1, -1):
-        span = spans.get(path[:end])
-        if span is not None:
-            return span.key or span.value
-    return None
+    message = f"{finding.severity}: {finding.message}{hint}"
+    return (
+        tuple(finding.location),
+        finding.code,
+        message,
+        reported_severity(finding.severity),
+        finding.hint,
+    )
 
 
 def node_check(profile: str) -> Callable[[dict[str, Any]], object]:

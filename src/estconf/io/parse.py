@@ -91,7 +91,10 @@ class Document:
     def place(self, errors: list[FileError]) -> list[FileError]:
         """The errors with the line and column of what each is about, in the order of the text.
 
-        An error about a key the document leaves out is placed at the object that lacks it.
+        An error about a key the document leaves out is placed at the object
+        that lacks it; one ``on_key`` at the key of the value it is about (of
+        the nearest enclosing value the document has).  An error placed
+        already keeps its place.
         """
         spans = self.locate(e.loc for e in errors if e.line is None)
         placed = []
@@ -105,12 +108,11 @@ class Document:
 
 
 def _position(spans: Mapping[Loc, Span], path: Loc, on_key: bool) -> Position | None:
+    """Where the nearest enclosing value the text has starts: at its key, if ``on_key``."""
     for end in range(len(path), -1, -1):
         span = spans.get(path[:end])
         if span is not None:
-            if on_key and end == len(path) and span.key is not None:
-                return span.key
-            return span.value
+            return span.key if on_key and span.key is not None else span.value
     return None
 
 

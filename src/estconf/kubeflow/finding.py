@@ -11,7 +11,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
-__all__ = ["Finding", "Location", "Severity", "format_location"]
+from estconf import finding as located
+
+__all__ = ["Finding", "Location", "Severity", "format_location", "reported_severity"]
 
 Location = tuple[str | int, ...]
 """A path into the manifest: mapping keys and list positions, outermost first."""
@@ -24,6 +26,11 @@ apply`` fails). ``error``: the job is admitted but pods fail or are refused by
 the program they run. ``warning``: the operator does something silently that is
 likely not what the manifest means. ``note``: how the manifest was read.
 """
+
+
+def reported_severity(severity: Severity) -> located.Severity:
+    """The severity of a finding as every report gives it: ``refused`` is an ``error``."""
+    return "error" if severity == "refused" else severity
 
 
 def format_location(location: Location) -> str:

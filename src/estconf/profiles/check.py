@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
 from estconf._distributed import check_tf_config_file as estimator_file_check
+from estconf.finding import Finding, Loc
 from estconf.profiles.registry import READERS, REGISTRY, Profile, accepted_instead, as_options
 from estconf.tf_config import Task, TaskType, TFConfig
 
@@ -47,29 +48,25 @@ TFConfigInput = TFConfig | Mapping[str, Any]
 """A ``TF_CONFIG``: a :class:`~estconf.TFConfig` or its JSON object as a dict."""
 
 
-class _Found(BaseModel):
-    """One error of a profile's check, located inside the ``TF_CONFIG``."""
+def _found(error: ErrorDetails, prefix: str = "", loc: Loc | None = None) -> Finding:
+    """A reader's error as a finding in the ``TF_CONFIG``, without its ``tf_config`` prefix.
 
-    code: str
-    loc: tuple[str | int, ...]
-    message: str
-    input: Any
-
-    @classmethod
-    def of(cls, error: ErrorDetails, prefix: str = "") -> _Found:
-        """Take a reader's error, dropping its ``tf_config`` location prefix."""
+    ``loc``, when given, is where the finding is put instead.
+    """
+    if loc is None:
         loc = tuple(error["loc"])
         if loc[:1] == ("tf_config",):
             loc = loc[1:]
-        return cls(code=error["type"], loc=loc, message=prefix + error["msg"], input=error["input"])
+    return Finding.at(error["type"], prefix + error["msg"], loc, value=error["input"])
 
-    def detail(self, suffix: str = "") -> InitErrorDetails:
-        """The error to raise, with ``suffix`` after its message."""
-        return InitErrorDetails(
-            type=PydanticCustomError(self.code, "{message}", {"message": self.message + suffix}),
-            loc=self.loc,
-            input=self.input,
-        )
+
+def _detail(found: Finding, suffix: str = "") -> InitErrorDetails:
+    """The error to raise for a finding, with ``suffix`` after its message."""
+    return InitErrorDetails(
+        type=PydanticCustomError(found.code, "{message}", {"message": found.message + suffix}),
+        loc=found.loc,
+        input=found.value,
+    )
 
 
 def _read(tf_config: TFConfigInput, profile: Profile) -> BaseModel | list[ErrorDetails]:
@@ -81,7 +78,7 @@ def _read(tf_config: TFConfigInput, profile: Profile) -> BaseModel | list[ErrorD
     return model
 
 
-def _cluster_task_errors(tf_config: TFConfig, profile: Profile) -> list[_Found]:
+def _cluster_task_errors(tf_config: TFConfig, profile: Profile) -> list[Finding]:
     """The errors of every task of the cluster, each read with this TF_CONFIG as its own.
 
     A reader's verdict on a task of the cluster depends on the task's job and
@@ -90,7 +87,7 @@ def _cluster_task_errors(tf_config: TFConfig, profile: Profile) -> list[_Found]:
     only when that one is refused (to report each task in its own words).  So
     a cluster whose tasks all pass costs a few reads, not one per task.
     """
-    found: list[_Found] = []
+    found: list[Finding] = []
     cluster = tf_config.cluster
     passed: set[tuple[str | None, bool]] = set()
     for job in cluster.jobs:
@@ -105,9 +102,7 @@ def _cluster_task_errors(tf_config: TFConfig, profile: Profile) -> list[_Found]:
                 passed.add(task_class)
                 continue
             found.extend(
-                _Found.of(error, f"task {job}:{index} of this cluster: ").model_copy(
-                    update={"loc": ("cluster", job, index)}
-                )
+                _found(error, f"task {job}:{index} of this cluster: ", ("cluster", job, index))
                 for error in result
             )
     return found
@@ -121,11 +116,11 @@ _KNOWN_JOBS: Final = frozenset(
 
 def _profile_errors(
     tf_config: TFConfigInput, profile: Profile
-) -> tuple[BaseModel | None, list[_Found]]:
+) -> tuple[BaseModel | None, list[Finding]]:
     """The node's reader model (if it reads) and every error of the profile's check."""
     result = _read(tf_config, profile)
     if not isinstance(result, BaseModel):
-        return None, [_Found.of(error) for error in result]
+        return None, [_found(error) for error in result]
     node_tf_config: TFConfig = getattr(result, "tf_config")  # noqa: B009 - every reader has one
     return result, _cluster_task_errors(node_tf_config, profile)
 
@@ -172,13 +167,13 @@ def check_profile(
     raise _naming(f"TF_CONFIG (profile {profile})", errors, valid_for)
 
 
-def _naming(title: str, errors: list[_Found], valid_for: list[Profile]) -> ValidationError:
+def _naming(title: str, errors: list[Finding], valid_for: list[Profile]) -> ValidationError:
     """The errors, each ending with the profiles that accept the TF_CONFIG, unless it names them."""
     suffix = ""
     if valid_for:
         suffix = f" (this cluster is valid for {as_options(valid_for)})"
     return ValidationError.from_exception_data(
-        title, [error.detail("" if _names_all(error, valid_for) else suffix) for error in errors]
+        title, [_detail(error, "" if _names_all(error, valid_for) else suffix) for error in errors]
     )
 
 
@@ -208,14 +203,14 @@ def check_tf_config_file(tf_config: TFConfigInput, *, name_others: bool = True) 
     try:
         estimator_file_check(model)
     except ValidationError as refused:
-        found = [_Found.of(error) for error in refused.errors()]
+        found = [_found(error) for error in refused.errors()]
         valid_for = other_readers(tf_config, {e.code for e in found}) if name_others else []
         if not valid_for:
             raise
         raise _naming(refused.title, found, valid_for) from None
 
 
-def _names_all(error: _Found, profiles: list[Profile]) -> bool:
+def _names_all(error: Finding, profiles: list[Profile]) -> bool:
     """Whether the error's own hint already names every profile it could say."""
     return all(f"--profile {profile}" in error.message for profile in profiles)
 

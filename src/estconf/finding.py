@@ -1,0 +1,135 @@
+"""One located finding: what every check of estconf reports, wherever it looked.
+
+A :class:`Finding` is one problem with one input: its stable ``code`` (listed
+in ``docs/errors.md``), a ``severity``, the ``message`` (in TensorFlow's words
+where it has them), a ``hint`` when the fix is plain, the input it is about as
+given (a file name, ``<stdin>``), the ``line`` and ``column`` there when they
+are known, and the path inside the document (``cluster.worker[1]``).  The file
+pipeline's errors (:class:`estconf.io.errors.FileError`), a profile's problems
+with a ``TF_CONFIG`` (:class:`estconf.deployment.Problem`) and the findings of
+the TFJob and whole-cluster checks, once placed in their input, are all
+findings, and every report format (text, JSON, GitHub annotations, SARIF) is
+written from them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar
+
+from estconf._path import format_path
+
+__all__ = ["NO_VALUE", "Finding", "Loc", "Severity", "show_value"]
+
+Loc = tuple[str | int, ...]
+"""A path into a document: mapping keys and list positions, outermost first."""
+
+Severity = Literal["error", "warning", "note"]
+"""How bad a finding is: ``error`` fails the check, ``warning`` too, ``note`` does not."""
+
+
+class _NoValue:
+    def __repr__(self) -> str:
+        return "NO_VALUE"
+
+
+NO_VALUE: Any = _NoValue()
+"""The :attr:`Finding.value` of a finding that is not about one value."""
+
+_Found = TypeVar("_Found", bound="Finding")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem with one input, and where it is.
+
+    Attributes:
+        file: the input, as given (a file name, ``<stdin>``); empty when it
+            is about no input in particular.
+        path: where in the input, as text (``tf_config.cluster.worker[3]``);
+            empty for the input as a whole.
+        loc: the same path as a tuple of keys and indices.
+        code: a stable error type (``syntax``, ``depth``, ``unknown_key``,
+            ``address``, ...; see ``docs/errors.md``).
+        message: what is wrong, in TensorFlow's words where it has them.
+        line: the 1-based line, where the format tells it, else ``None``.
+        column: the 1-based column (in characters), with ``line``.
+        value: the bad value, or :data:`NO_VALUE` when it is not about one.
+        on_key: whether it is about the key at ``loc`` (an unknown key, a bad
+            job name) rather than its value; it is placed at the key.
+        severity: ``error`` (the default), ``warning`` or ``note``.
+        hint: how to fix it, when the fix is plain.
+    """
+
+    file: str
+    path: str
+    loc: Loc
+    code: str
+    message: str
+    line: int | None = None
+    column: int | None = None
+    value: Any = NO_VALUE
+    on_key: bool = False
+    severity: Severity = "error"
+    hint: str | None = None
+
+    @classmethod
+    def at(
+        cls: type[_Found],
+        code: str,
+        message: str,
+        loc: Loc = (),
+        *,
+        file: str = "",
+        line: int | None = None,
+        column: int | None = None,
+        value: Any = NO_VALUE,
+        on_key: bool = False,
+        severity: Severity = "error",
+        hint: str | None = None,
+    ) -> _Found:
+        """A finding at ``loc`` (of ``file``), with its path written out.
+
+        Example:
+            >>> Finding.at("address", "bad address", ("cluster", "worker", 1)).path
+            'cluster.worker[1]'
+        """
+        path = format_path(loc)
+        return cls(file, path, loc, code, message, line, column, value, on_key, severity, hint)
+
+    def __str__(self) -> str:
+        """``file:line:column: path: message (got value)``, leaving out what is not known."""
+        where = self.file if self.line is None else f"{self.file}:{self.line}:{self.column}"
+        return f"{where}: {self.describe()}"
+
+    def describe(self) -> str:
+        """``path: message (got value)`` on one line, without the file and position."""
+        message = " ".join(self.message.split())
+        if self.value is not NO_VALUE and not _names_value(message, self.value):
+            message += f" (got {show_value(self.value)})"
+        return f"{self.path}: {message}" if self.path else message
+
+
+def _names_value(message: str, value: Any) -> bool:
+    """Whether a message already shows the value it is about."""
+    if isinstance(value, str):  # '' too
+        quoted = f"'{value}'" in message or f'"{value}"' in message
+        return quoted or (bool(value) and message.startswith(f"{value} "))
+    return f"got {value}" in message or f"({value!r})" in message or message.startswith(f"{value} ")
+
+
+def show_value(value: Any, limit: int = 60) -> str:
+    """Write a value as JSON, cut to ``limit`` characters.
+
+    Values that JSON cannot hold (a TOML or YAML date) are written the way
+    the file wrote them, or as their ``repr``.
+    """
+    if hasattr(value, "isoformat"):
+        text = str(value.isoformat())
+    else:
+        try:
+            text = json.dumps(value, ensure_ascii=False)
+        except (TypeError, ValueError):
+            text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -1,0 +1,87 @@
+"""estconf.finding: the one located finding every check reports."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from pydantic import ValidationError
+
+from estconf import TFConfig
+from estconf.deployment import Problem
+from estconf.deployment.profile import problems_of
+from estconf.finding import NO_VALUE, Finding
+from estconf.io.errors import FileError, error
+from estconf.io.parse import parse
+from estconf.kubeflow.finding import reported_severity
+
+
+def test_a_finding_holds_code_severity_message_hint_input_place_and_path() -> None:
+    found = Finding.at(
+        "address",
+        "'h' is not a valid task address",
+        ("cluster", "worker", 1),
+        file="tf_config.json",
+        line=4,
+        column=30,
+        value="h",
+        severity="warning",
+        hint="write host:port",
+    )
+    assert (found.code, found.severity, found.hint) == ("address", "warning", "write host:port")
+    assert (found.file, found.line, found.column) == ("tf_config.json", 4, 30)
+    assert (found.path, found.loc) == ("cluster.worker[1]", ("cluster", "worker", 1))
+    assert str(found) == "tf_config.json:4:30: cluster.worker[1]: 'h' is not a valid task address"
+
+
+def test_a_finding_is_an_error_about_no_value_in_no_file_unless_told() -> None:
+    found = Finding.at("missing_chief", "no chief")
+    assert (found.severity, found.hint, found.value) == ("error", None, NO_VALUE)
+    assert (found.file, found.line, found.column, found.path) == ("", None, None, "")
+    assert found.describe() == "no chief"
+
+
+def test_the_file_pipelines_errors_are_findings() -> None:
+    found = error("f.json", "bounds", "should be >= 0", ("save_summary_steps",), value=-1)
+    assert isinstance(found, Finding)
+    assert type(found) is FileError
+    assert found.severity == "error"
+    assert str(found) == "f.json: save_summary_steps: should be >= 0 (got -1)"
+    assert type(dataclasses.replace(found, line=1, column=2)) is FileError
+
+
+def test_a_profiles_problems_are_findings_in_no_file_yet() -> None:
+    problem = Problem("ps_refused", "no ps here", ("cluster", "ps"))
+    assert isinstance(problem, Finding)
+    assert (problem.code, problem.message, problem.loc) == (
+        "ps_refused",
+        "no ps here",
+        ("cluster", "ps"),
+    )
+    assert (problem.path, problem.file, problem.severity) == ("cluster.ps", "", "error")
+    with pytest.raises(ValidationError) as raised:
+        TFConfig.model_validate({"cluster": {"worker": ["h"]}})
+    (found,) = problems_of(raised.value)
+    assert (found.code, found.path) == ("address", "cluster.worker[0]")
+
+
+@pytest.mark.parametrize(
+    ("severity", "reported"),
+    [("refused", "error"), ("error", "error"), ("warning", "warning"), ("note", "note")],
+)
+def test_a_tfjob_finding_refused_by_the_webhook_is_reported_as_an_error(
+    severity: str, reported: str
+) -> None:
+    assert reported_severity(severity) == reported  # type: ignore[arg-type]
+
+
+def test_a_finding_on_a_key_is_placed_at_the_key_of_the_nearest_value_the_text_has() -> None:
+    document = parse("spec:\n  replicas: 2\n", "yaml", "job.yaml")
+    on_key, on_value = document.place(
+        [
+            error("job.yaml", "a", "m", ("spec", "template"), on_key=True),
+            error("job.yaml", "b", "m", ("spec", "template")),
+        ]
+    )
+    assert (on_key.line, on_key.column) == (1, 1)  # the key spec, which lacks template
+    assert (on_value.line, on_value.column) == (2, 3)  # the value of spec
