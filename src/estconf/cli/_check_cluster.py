@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from estconf.cli._common import (
     EXIT_INVALID,
@@ -17,14 +17,13 @@ from estconf.cli._common import (
     out,
     reading_limits,
 )
+from estconf.io import REPORT_FORMATS
 
 if TYPE_CHECKING:
     from estconf.deployment import ClusterReport, Finding
     from estconf.io.errors import FileError
 
 NAME = "check-cluster"
-
-_DIFFERENCES_SHOWN = 20
 
 _EPILOG = """\
 Each INPUT is a node's TF_CONFIG file (.json, .toml, .yaml, .yml), a
@@ -76,7 +75,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     parser.add_argument(
         "--format",
-        choices=("text", "json", "github"),
+        choices=REPORT_FORMATS,
         default="text",
         help="text: one line per finding (default); json: one JSON object; "
         "github: GitHub Actions annotations",
@@ -126,21 +125,12 @@ def run(args: argparse.Namespace) -> int:
         notes.append(f"{_NO_NODE} (--allow-empty)")
         findings = tuple(f for f in report.findings if f.code != NO_NODES)
         report = report.model_copy(update={"findings": findings})
-    hints = _hints(report, nodes)
-    writer = {"text": _text, "json": _json, "github": _github}[args.format]
-    out(writer(report, _Said(hints, notes, passed_over)))
+    said = file_report.Said(_hints(report, nodes), notes, passed_over)
+    out(file_report.write_cluster(report, args.format, said))
     return EXIT_OK if report.valid else EXIT_INVALID
 
 
 _NO_NODE = "no TF_CONFIG was given: there is no node to check"
-
-
-class _Said(NamedTuple):
-    """What the output says beside the findings."""
-
-    hints: list[str]
-    notes: list[str]
-    passed_over: list[tuple[str, str]]
 
 
 def _hints(report: ClusterReport, nodes: list[tuple[str, Any]]) -> list[str]:
@@ -178,63 +168,3 @@ def _hints(report: ClusterReport, nodes: list[tuple[str, Any]]) -> list[str]:
                 "of them: pass it if that is the reader"
             )
     return hints
-
-
-def _text(report: ClusterReport, said: _Said) -> str:
-    lines = []
-    for finding in report.findings:
-        lines.append(str(finding))
-        lines.extend(_diff(finding))
-    lines.extend(f"hint: {hint}" for hint in said.hints)
-    lines.extend(f"note: {note}" for note in said.notes)
-    lines.extend(f"{name}: passed over, {reason}" for name, reason in said.passed_over)
-    lines.append(report.summary())
-    return "".join(f"{line}\n" for line in lines)
-
-
-def _diff(finding: Finding) -> list[str]:
-    """A cluster mismatch as the lines of a diff: ``-`` the most common cluster, ``+`` this one."""
-    lines = []
-    for difference in finding.differences[:_DIFFERENCES_SHOWN]:
-        task = f"{difference.job}:{difference.index}"
-        if difference.reference is not None:
-            lines.append(f"  - {task} {difference.reference}")
-        if difference.other is not None:
-            lines.append(f"  + {task} {difference.other}")
-    rest = len(finding.differences) - _DIFFERENCES_SHOWN
-    if rest > 0:
-        lines.append(f"  ... and {rest} more tasks differ")
-    return lines
-
-
-def _json(report: ClusterReport, said: _Said) -> str:
-    import json
-
-    skipped = [{"file": name, "reason": reason} for name, reason in said.passed_over]
-    document = {
-        **report.model_dump(mode="json"),
-        "hints": said.hints,
-        "notes": said.notes,
-        "skipped": skipped,
-    }
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-
-
-def _github(report: ClusterReport, said: _Said) -> str:
-    """One ``::error`` per finding, at its first node's file (and line, for JSON lines)."""
-    from estconf.io.errors import FileError
-    from estconf.io.report import Result, write_github
-
-    errors = []
-    for finding in report.findings:
-        nodes = finding.nodes or finding.reference_nodes or report.nodes or ("<no input>",)
-        file, _, line = nodes[0].rpartition(":")
-        if not (file and line.isdigit()):
-            file, line = nodes[0], ""
-        number = int(line) if line else None
-        errors.append(
-            FileError(file, "", (), finding.code, str(finding), number, 1 if number else None)
-        )
-    notices = "".join(f"::notice title=estconf hint::{hint}\n" for hint in said.hints)
-    notices += "".join(f"::notice title=estconf note::{note}\n" for note in said.notes)
-    return write_github([Result("", None, errors)]) + notices

@@ -19,6 +19,7 @@ from estconf.cli._common import (
     reading_limits,
     use_color,
 )
+from estconf.io import REPORT_FORMATS
 
 if TYPE_CHECKING:
     from estconf.io.report import Result
@@ -72,7 +73,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     validate.add_argument(
         "--format",
-        choices=("text", "json", "github"),
+        choices=REPORT_FORMATS,
         default="text",
         help="text: file:line:col: path: message (default); json: one JSON object; "
         "github: GitHub Actions annotations",
@@ -100,12 +101,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 def _write(results: list[Result], args: argparse.Namespace) -> str:
     from estconf.io import report
 
-    if args.format == "json":
-        return report.write_json(results)
-    if args.format == "github":
-        return report.write_github(results)
-    color = use_color(args.color)
-    return report.write_text(results, quiet=args.quiet, verbose=args.verbose, color=color)
+    color = args.format == "text" and use_color(args.color)
+    return report.write(results, args.format, quiet=args.quiet, verbose=args.verbose, color=color)
 
 
 def run(args: argparse.Namespace) -> int:

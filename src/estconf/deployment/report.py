@@ -30,6 +30,8 @@ from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
+from estconf import finding as located
+
 __all__ = [
     "CLUSTER_MISMATCH",
     "CROSS_NODE_CODES",
@@ -180,6 +182,28 @@ class ClusterReport(BaseModel):
     def to_text(self) -> str:
         """One line per finding, then the summary line."""
         return "".join(f"{finding}\n" for finding in self.findings) + self.summary() + "\n"
+
+    def located(self) -> list[located.Finding]:
+        """Each finding placed at the first node it names, with its line of text as message.
+
+        A node read from a line of a file (``FILE:LINE``) is at that line; a
+        finding that names no node is at the first node checked, or at
+        ``<no input>`` when there was none.
+        """
+        found = []
+        for finding in self.findings:
+            nodes = finding.nodes or finding.reference_nodes or self.nodes or ("<no input>",)
+            file, _, line = nodes[0].rpartition(":")
+            if not (file and line.isdigit()):
+                file, line = nodes[0], ""
+            number = int(line) if line else None
+            column = None if number is None else 1
+            found.append(
+                located.Finding.at(
+                    finding.code, str(finding), file=file, line=number, column=column
+                )
+            )
+        return found
 
 
 def _plural(count: int, word: str) -> str:

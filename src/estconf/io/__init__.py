@@ -11,10 +11,14 @@ way is one :class:`~estconf.io.errors.FileError` with a stable code:
 - :mod:`estconf.io.keys`: which keys a file may give a model;
 - :mod:`estconf.io.kinds`: the kinds of config file and how a file's kind is told;
 - :mod:`estconf.io.files`: a file validated into its model;
-- :mod:`estconf.io.report`: results written for people, programs and GitHub Actions.
+- :mod:`estconf.io.report`: what a check found, written for people, programs
+  and GitHub Actions (:data:`REPORT_FORMATS`).
 
 The package sits above the models (it imports them when a file needs them;
 they never import it); :mod:`estconf.files` is its public face.
 """
 
-__all__: list[str] = []
+__all__ = ["REPORT_FORMATS"]
+
+REPORT_FORMATS = ("text", "json", "github")
+"""The formats of every report (``--format``): text, JSON, GitHub annotations."""

@@ -1,19 +1,48 @@
-"""Writing validation results: for people, for programs, and for GitHub Actions.
+"""Writing what a check found: for people, for programs, for GitHub Actions.
+
+The one set of reporters of every command, each in the formats of
+:data:`FORMATS`: ``text`` (a line per finding, then a summary), ``json`` and
+``github`` (workflow annotations).  Every finding
+they write is a :class:`~estconf.finding.Finding`, placed once.
 
 A :class:`Result` is what validating one file gave: its kind, if known, how
-the kind was told, and its errors.  Each ``write_*`` function turns a list of
-results into text.
+the kind was told, and its errors; :func:`write` turns a list of results into
+text.  :func:`write_cluster` writes the report of ``check-cluster``
+(:class:`~estconf.deployment.ClusterReport`) with what is said beside it
+(:class:`Said`).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Final
 
+from estconf.finding import Finding
+from estconf.io import REPORT_FORMATS
 from estconf.io.errors import NO_VALUE, FileError
 
-__all__ = ["Result", "kind_note", "plural", "summary", "write_github", "write_json", "write_text"]
+if TYPE_CHECKING:
+    from estconf.deployment.report import ClusterReport
+    from estconf.deployment.report import Finding as ClusterFinding
+
+__all__ = [
+    "FORMATS",
+    "Result",
+    "Said",
+    "kind_note",
+    "plural",
+    "summary",
+    "write",
+    "write_cluster",
+    "write_github",
+    "write_json",
+    "write_text",
+]
+
+FORMATS: Final = REPORT_FORMATS
+"""The formats of every report: for people, programs and GitHub Actions."""
 
 
 @dataclass
@@ -164,19 +193,108 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
+def _annotations(findings: Sequence[Finding]) -> list[str]:
+    """One GitHub Actions ``::error`` workflow command per finding, at its file, line and column."""
+    lines = []
+    for error in findings:
+        properties = [f"file={_escape_property(error.file)}"]
+        if error.line is not None:
+            properties.append(f"line={error.line}")
+            properties.append(f"col={error.column}")
+        properties.append(f"title={_escape_property(f'estconf {error.code}')}")
+        lines.append(f"::error {','.join(properties)}::{_escape_data(error.describe())}")
+    return lines
+
+
 def write_github(results: list[Result]) -> str:
     """One GitHub Actions ``::error`` workflow command per error."""
     lines = []
     for result in results:
-        for error in result.errors:
-            properties = [f"file={_escape_property(error.file)}"]
-            if error.line is not None:
-                properties.append(f"line={error.line}")
-                properties.append(f"col={error.column}")
-            properties.append(f"title={_escape_property(f'estconf {error.code}')}")
-            lines.append(f"::error {','.join(properties)}::{_escape_data(error.describe())}")
+        lines.extend(_annotations(result.errors))
         note = kind_note(result)
         if note is not None:
             file = _escape_property(result.file)
             lines.append(f"::notice file={file},title=estconf kind::{_escape_data(note)}")
     return "".join(line + "\n" for line in lines)
+
+
+def write(
+    results: list[Result],
+    format: str = "text",
+    *,
+    quiet: bool = False,
+    verbose: bool = False,
+    color: bool = False,
+) -> str:
+    """The results in one of :data:`FORMATS` (``quiet``, ``verbose``, ``color``: text only)."""
+    if format == "json":
+        return write_json(results)
+    if format == "github":
+        return write_github(results)
+    return write_text(results, quiet=quiet, verbose=verbose, color=color)
+
+
+_DIFFERENCES_SHOWN = 20
+
+
+@dataclass(frozen=True)
+class Said:
+    """What a cluster report says beside its findings."""
+
+    hints: Sequence[str] = ()
+    """How to fix what was found, where the fix is plain."""
+    notes: Sequence[str] = ()
+    """What the check did that the findings do not say (``--allow-empty``)."""
+    passed_over: Sequence[tuple[str, str]] = ()
+    """The files of a directory passed over, each with the reason."""
+
+
+def write_cluster(report: ClusterReport, format: str = "text", said: Said | None = None) -> str:
+    """A ``check-cluster`` report in one of :data:`FORMATS`.
+
+    ``text``: a line per finding (a cluster mismatch followed by its
+    differences as the lines of a diff), the hints, the notes, the files
+    passed over, then the summary; ``json``: the report as one object with
+    the ``hints``, ``notes`` and ``skipped``; ``github``: an ``::error`` per
+    finding at its first node's file (and line, for JSON lines), then a
+    ``::notice`` per hint and note.
+    """
+    said = Said() if said is None else said
+    if format == "json":
+        skipped = [{"file": name, "reason": reason} for name, reason in said.passed_over]
+        document = {
+            **report.model_dump(mode="json"),
+            "hints": list(said.hints),
+            "notes": list(said.notes),
+            "skipped": skipped,
+        }
+        return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    if format == "github":
+        lines = _annotations(report.located())
+        lines.extend(f"::notice title=estconf hint::{hint}" for hint in said.hints)
+        lines.extend(f"::notice title=estconf note::{note}" for note in said.notes)
+        return "".join(line + "\n" for line in lines)
+    lines = []
+    for finding in report.findings:
+        lines.append(str(finding))
+        lines.extend(_diff(finding))
+    lines.extend(f"hint: {hint}" for hint in said.hints)
+    lines.extend(f"note: {note}" for note in said.notes)
+    lines.extend(f"{name}: passed over, {reason}" for name, reason in said.passed_over)
+    lines.append(report.summary())
+    return "".join(f"{line}\n" for line in lines)
+
+
+def _diff(finding: ClusterFinding) -> list[str]:
+    """A cluster mismatch as the lines of a diff: ``-`` the most common cluster, ``+`` this one."""
+    lines = []
+    for difference in finding.differences[:_DIFFERENCES_SHOWN]:
+        task = f"{difference.job}:{difference.index}"
+        if difference.reference is not None:
+            lines.append(f"  - {task} {difference.reference}")
+        if difference.other is not None:
+            lines.append(f"  + {task} {difference.other}")
+    rest = len(finding.differences) - _DIFFERENCES_SHOWN
+    if rest > 0:
+        lines.append(f"  ... and {rest} more tasks differ")
+    return lines
