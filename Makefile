@@ -7,7 +7,7 @@ DOCS_STAMP := $(VENV)/.installed-docs
 RELEASE_STAMP := $(VENV)/.installed-release
 DIST_CHECK := build/dist-check
 
-.PHONY: demo test lint typecheck unit compat bench fmt clean schemas docs docs-serve docs-examples dist mutants fuzz
+.PHONY: demo test lint typecheck unit compat bench fmt clean schemas docs docs-serve docs-examples error-codes dist mutants fuzz
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -56,6 +56,10 @@ docs-serve: $(DOCS_STAMP)
 # Rewrite the output shown under each command of the docs' console examples.
 docs-examples: $(STAMP)
 	$(BIN)/python tests/cli_docs.py --update
+
+# Rewrite src/estconf/io/error_codes.json (each code's meaning, for SARIF) from docs/errors.md.
+error-codes:
+	$(PYTHON) tools/error_codes.py
 
 # `make dist`: the wheel and the sdist into dist/, checked with twine and for
 # their contents; then the wheel alone, in a bare venv, must run the command.

@@ -23,6 +23,7 @@ WHEEL_FILES = {
     "estconf/__init__.py",
     "estconf/_version.py",
     "estconf/cli/__init__.py",
+    "estconf/io/error_codes.json",
     "estconf/py.typed",
 }
 SDIST_FILES = {

@@ -11,8 +11,8 @@ way is one :class:`~estconf.io.errors.FileError` with a stable code:
 - :mod:`estconf.io.keys`: which keys a file may give a model;
 - :mod:`estconf.io.kinds`: the kinds of config file and how a file's kind is told;
 - :mod:`estconf.io.files`: a file validated into its model;
-- :mod:`estconf.io.report`: what a check found, written for people, programs
-  and GitHub Actions (:data:`REPORT_FORMATS`).
+- :mod:`estconf.io.report`: what a check found, written for people, programs,
+  GitHub Actions and SARIF readers (:data:`REPORT_FORMATS`).
 
 The package sits above the models (it imports them when a file needs them;
 they never import it); :mod:`estconf.files` is its public face.
@@ -20,5 +20,5 @@ they never import it); :mod:`estconf.files` is its public face.
 
 __all__ = ["REPORT_FORMATS"]
 
-REPORT_FORMATS = ("text", "json", "github")
-"""The formats of every report (``--format``): text, JSON, GitHub annotations."""
+REPORT_FORMATS = ("text", "json", "github", "sarif")
+"""The formats of every report (``--format``): text, JSON, GitHub annotations, SARIF 2.1.0."""

@@ -1,8 +1,8 @@
-"""Writing what a check found: for people, for programs, for GitHub Actions.
+"""Writing what a check found: for people, for programs, for GitHub Actions, as SARIF.
 
-The one set of reporters of every command, each in the formats of
-:data:`FORMATS`: ``text`` (a line per finding, then a summary), ``json`` and
-``github`` (workflow annotations).  Every finding
+The one set of reporters of every command, each in the four formats of
+:data:`FORMATS`: ``text`` (a line per finding, then a summary), ``json``,
+``github`` (workflow annotations) and ``sarif`` (SARIF 2.1.0).  Every finding
 they write is a :class:`~estconf.finding.Finding`, placed once.
 
 A :class:`Result` is what validating one file gave: its kind, if known, how
@@ -38,11 +38,12 @@ __all__ = [
     "write_cluster",
     "write_github",
     "write_json",
+    "write_sarif",
     "write_text",
 ]
 
 FORMATS: Final = REPORT_FORMATS
-"""The formats of every report: for people, programs and GitHub Actions."""
+"""The formats of every report: for people, programs, GitHub Actions and SARIF readers."""
 
 
 @dataclass
@@ -218,6 +219,17 @@ def write_github(results: list[Result]) -> str:
     return "".join(line + "\n" for line in lines)
 
 
+def _sarif(findings: Sequence[Finding]) -> str:
+    from estconf.io._sarif import sarif_log
+
+    return json.dumps(sarif_log(findings), indent=2, ensure_ascii=False) + "\n"
+
+
+def write_sarif(results: list[Result]) -> str:
+    """A SARIF 2.1.0 log: one result per error of every file checked, at its line and column."""
+    return _sarif([error for result in results for error in result.errors])
+
+
 def write(
     results: list[Result],
     format: str = "text",
@@ -231,6 +243,8 @@ def write(
         return write_json(results)
     if format == "github":
         return write_github(results)
+    if format == "sarif":
+        return write_sarif(results)
     return write_text(results, quiet=quiet, verbose=verbose, color=color)
 
 
@@ -257,7 +271,7 @@ def write_cluster(report: ClusterReport, format: str = "text", said: Said | None
     passed over, then the summary; ``json``: the report as one object with
     the ``hints``, ``notes`` and ``skipped``; ``github``: an ``::error`` per
     finding at its first node's file (and line, for JSON lines), then a
-    ``::notice`` per hint and note.
+    ``::notice`` per hint and note; ``sarif``: a result per finding, there.
     """
     said = Said() if said is None else said
     if format == "json":
@@ -274,6 +288,8 @@ def write_cluster(report: ClusterReport, format: str = "text", said: Said | None
         lines.extend(f"::notice title=estconf hint::{hint}" for hint in said.hints)
         lines.extend(f"::notice title=estconf note::{note}" for note in said.notes)
         return "".join(line + "\n" for line in lines)
+    if format == "sarif":
+        return _sarif(report.located())
     lines = []
     for finding in report.findings:
         lines.append(str(finding))
