@@ -21,6 +21,7 @@ from compat.harness import (
 )
 from compat.mutations import tf_config_texts
 from estconf.profiles import check_profile
+from estconf.profiles.registry import NAMES
 from estconf.tf_config import parse_json
 
 import_tensorflow()
@@ -50,6 +51,10 @@ def cluster_tasks(data: Any) -> list[tuple[str, int]]:
 
 def as_task(data: dict[str, Any], task: tuple[str, int]) -> str:
     return json.dumps({**data, "task": {"type": task[0], "index": task[1]}})
+
+
+def test_every_profile_has_its_tensorflow_reader_and_section_6_rules() -> None:
+    assert sorted(TENSORFLOW_READERS) == sorted(PROFILE_RULES) == sorted(NAMES)
 
 
 @pytest.mark.parametrize("profile", sorted(TENSORFLOW_READERS))
