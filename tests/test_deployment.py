@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
 
 from estconf import ClusterSpec, TFConfig
-from estconf._distributed import derive_distributed
 from estconf.deployment import (
     CROSS_NODE_CODES,
     MWMS,
@@ -29,6 +28,7 @@ from estconf.deployment import (
     read_json_lines,
 )
 from estconf.deployment.profile import problems_of
+from estconf.estimator.reading import derive_distributed
 
 from complexity import BOUND, SMALL_TO_LARGE, growth
 from strategies import deployments, tf_config_documents

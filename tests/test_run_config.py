@@ -19,8 +19,8 @@ from pydantic import ValidationError
 
 import estconf.run_config
 from estconf import ClusterSpec, RunConfig, TFConfig, TPURunConfig
-from estconf._distributed import distributed_settings
-from estconf._strategies import Strategies
+from estconf.estimator.reading import distributed_settings
+from estconf.estimator.strategies import Strategies
 from estconf.run_config import REPLACEABLE
 from estconf.session_config import ConfigProto
 

@@ -32,30 +32,31 @@ from pydantic_core import PydanticCustomError
 from typing_extensions import Self
 
 from estconf._derived import read_back_derived
-from estconf._distributed import Distributed, derive_distributed, with_estimator_errors
 from estconf._errors import Errors, KnownKeys, Refused, raise_refused, validate_along
-from estconf._estimator_rules import (
+from estconf._tensorflow import tensorflow, tf_config_environ
+from estconf._types import Bool, Integer, ModelDir, Number
+from estconf.cluster import ClusterSpec
+from estconf.estimator.lenient import with_estimator_errors
+from estconf.estimator.reading import Distributed, derive_distributed
+from estconf.estimator.rules import (
     REPLACEABLE,
     check_properties,
     fspath,
     model_dir_rule,
     replaced_values,
 )
-from estconf._session_config_field import (
+from estconf.estimator.session_config_field import (
     LazySessionConfig,
     between_graph_session_config,
     config_proto_from_proto,
 )
-from estconf._strategies import (
+from estconf.estimator.strategies import (
     STRATEGY_KEYS,
     Strategies,
     refuse_v2_parameter_server,
     strategies_from_distribute_config,
     strategy_arguments,
 )
-from estconf._tensorflow import tensorflow, tf_config_environ
-from estconf._types import Bool, Integer, ModelDir, Number
-from estconf.cluster import ClusterSpec
 from estconf.tf_config import TFConfig, read_env
 
 if TYPE_CHECKING:

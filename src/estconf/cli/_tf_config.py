@@ -230,7 +230,7 @@ def _write_tf_configs(
     from pydantic import ValidationError
 
     from estconf import TFConfig, files
-    from estconf._distributed import derive_distributed
+    from estconf.estimator.reading import derive_distributed
     from estconf.io import report
     from estconf.io.errors import FileError
     from estconf.profiles import check_profile

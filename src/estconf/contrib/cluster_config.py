@@ -28,10 +28,10 @@ from pydantic import (
 from typing_extensions import Self
 
 from estconf._derived import read_back_derived
-from estconf._distributed import GRPC, check_task_in_cluster, single_task
 from estconf._errors import Errors, Refused, fail, raise_refused
 from estconf._types import String
 from estconf.cluster import ClusterSpec
+from estconf.estimator.reading import GRPC, check_task_in_cluster, single_task
 from estconf.tf_config import TF_CONFIG, TFConfig, read_env
 
 __all__ = [

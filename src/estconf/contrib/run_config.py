@@ -27,9 +27,9 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 from typing_extensions import Self
 
-from estconf._estimator_rules import REPLACEABLE, check_properties, model_dir_rule, replaced_values
 from estconf._types import Bool, Integer, Number, String, bool_error, whole_number
 from estconf.contrib.cluster_config import ClusterConfig
+from estconf.estimator.rules import REPLACEABLE, check_properties, model_dir_rule, replaced_values
 from estconf.run_config import RunConfig as EstimatorRunConfig
 from estconf.session_config import ConfigProto, GPUOptions, SessionConfig
 from estconf.tf_config import TF_CONFIG

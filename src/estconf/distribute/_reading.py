@@ -14,8 +14,8 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BeforeValidator, ValidationError
 
-from estconf._distributed import read_like_tensorflow
 from estconf._errors import Errors, Refused, with_errors_of
+from estconf.estimator.lenient import read_like_tensorflow
 from estconf.tf_config import TF_CONFIG, Task, TFConfig, parse_as_tensorflow, read_env
 
 __all__ = ["ReaderTFConfig", "check_task_readable", "read_like_resolver", "tf_config_from_env"]

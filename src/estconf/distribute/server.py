@@ -28,10 +28,10 @@ from pydantic import ModelWrapValidatorHandler, ValidationError, computed_field,
 from typing_extensions import Self
 
 from estconf._derived import read_back_derived
-from estconf._distributed import read_like_tensorflow
 from estconf._errors import Errors, Refused, details_of, fail
 from estconf.cluster import ClusterSpec
 from estconf.distribute._strategy import StrategyConfig
+from estconf.estimator.lenient import read_like_tensorflow
 from estconf.tf_config import Task, TFConfig, parse_as_tensorflow
 
 __all__ = ["ServerConfig", "check_index_as_written", "read_like_server"]

@@ -16,7 +16,7 @@ from typing import Any, Final
 from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
-from estconf._distributed import check_tf_config_file as estimator_file_check
+from estconf.estimator.reading import check_tf_config_file as estimator_file_check
 from estconf.finding import Finding, Loc
 from estconf.profiles.registry import READERS, REGISTRY, Profile, accepted_instead, as_options
 from estconf.tf_config import Task, TaskType, TFConfig
@@ -191,7 +191,7 @@ def other_readers(tf_config: TFConfigInput, refused: Collection[str] = ()) -> li
 def check_tf_config_file(tf_config: TFConfigInput, *, name_others: bool = True) -> None:
     """The Estimator's rules on a ``TF_CONFIG`` file, for its own task.
 
-    As :func:`estconf._distributed.check_tf_config_file`, and when the
+    As :func:`estconf.estimator.reading.check_tf_config_file`, and when the
     Estimator refuses the file, every error names the profiles that accept it
     (:func:`other_readers`, run on the same data), unless ``name_others`` is
     false.

@@ -130,7 +130,7 @@ REGISTRY: Final[Mapping[Profile, ProfileEntry]] = {
         "tf.estimator.RunConfig",
         "estconf.run_config:RunConfig",
         # the rules of local, chief and master mode alone: what the distributed properties need
-        node_check="estconf._distributed:derive_distributed",
+        node_check="estconf.estimator.reading:derive_distributed",
         offered_for=frozenset(),
     ),
     Profile.MWMS: ProfileEntry(

@@ -20,11 +20,11 @@ from pydantic import (
 from pydantic.json_schema import SkipJsonSchema
 from typing_extensions import Self
 
-from estconf._distributed import Distributed
 from estconf._errors import Errors, Refused, details_of, raise_refused, validate_along
-from estconf._session_config_field import cluster_session_config, session_config_adapter
 from estconf._types import DocumentModel, String, from_document
 from estconf.cluster import ClusterSpec
+from estconf.estimator.reading import Distributed
+from estconf.estimator.session_config_field import cluster_session_config, session_config_adapter
 from estconf.run_config import RunConfig as EstimatorRunConfig
 from estconf.tf_config import UNREADABLE, TaskType, TFConfig
 from estconf.tpu.config import (
