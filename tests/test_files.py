@@ -107,7 +107,6 @@ class TestKinds:
     @pytest.mark.parametrize(
         ("keys", "model"),
         [
-            ("_RUN_CONFIG_KEYS", "estconf.run_config:RunConfig"),
             ("_TPU_CONFIG_KEYS", "estconf.tpu:TPUConfig"),
             ("TF_CONFIG_KEYS", "estconf.tf_config:TFConfig"),
         ],

@@ -209,12 +209,13 @@ def near_miss(key: str) -> str | None:
             f"unknown key {key!r} of TF_CONFIG: a TF_CONFIG file holds the value of the "
             "variable, its keys (cluster, task, ...) at the top level"
         )
-    if key in kinds.RUN_CONFIG_ARGUMENTS:
+    arguments = kinds.run_config_arguments()
+    if key in arguments:
         return f"{key!r} is an argument of RunConfig, not a key of TF_CONFIG"
     own = closest(key, sorted(kinds.TF_CONFIG_KEYS), NEAR_MISS)
     if own is not None:
         return f"unknown key {key!r} of TF_CONFIG; did you mean {own!r}?"
-    argument = closest(key, sorted(kinds.RUN_CONFIG_ARGUMENTS - kinds.TF_CONFIG_KEYS), NEAR_MISS)
+    argument = closest(key, sorted(arguments - kinds.TF_CONFIG_KEYS), NEAR_MISS)
     if argument is not None:
         return f"unknown key {key!r} of TF_CONFIG; did you mean {argument!r} of RunConfig?"
     return None

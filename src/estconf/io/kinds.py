@@ -2,7 +2,8 @@
 
 A kind names a model and how a file of that kind is validated.  Models are
 imported only when a file of their kind is read, so reading a TF_CONFIG file
-does not pay for building the TPU models.
+does not pay for building the TPU models; ``RunConfig``'s keys are read from
+its model, imported when a file's keys are looked up among them.
 
 A file's kind is, first match wins (:func:`resolve`): the kind given (``--kind``,
 ``kind=``, a project's settings); a top-level ``"$schema"`` key naming the
@@ -43,7 +44,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "KINDS",
-    "RUN_CONFIG_ARGUMENTS",
     "SCHEMA_KEY",
     "TF_CONFIG_KEYS",
     "Kind",
@@ -57,6 +57,7 @@ __all__ = [
     "manifest_of",
     "of_model",
     "resolve",
+    "run_config_arguments",
 ]
 
 SCHEMA_KEY = "$schema"
@@ -70,13 +71,21 @@ class Kind:
     name: str
     title: str
     model_path: str
-    markers: frozenset[str]
+    marked_by: frozenset[str] | Callable[[], frozenset[str]]
+    """The top-level keys that mark a file of this kind, or the function that reads them
+    from the model (see :attr:`markers`)."""
     description: str
     checks: tuple[str | Callable[[Any], object], ...] = ()
     """Checks run on the model: ``module:function`` paths, or functions."""
     checks_read_data: bool = False
     """Whether the checks are given the file's data rather than the model (a profile's
     reader sees how each value was written: a task index ``"1"`` or ``1``)."""
+
+    @property
+    def markers(self) -> frozenset[str]:
+        """The top-level keys that mark a file of this kind."""
+        marked_by = self.marked_by
+        return marked_by if isinstance(marked_by, frozenset) else marked_by()
 
     @property
     def schema_id(self) -> str:
@@ -153,45 +162,22 @@ TF_CONFIG_KEYS = frozenset(
     }
 )
 
-RUN_CONFIG_ARGUMENTS = frozenset(
-    {
-        "model_dir",
-        "tf_random_seed",
-        "save_summary_steps",
-        "save_checkpoints_steps",
-        "save_checkpoints_secs",
-        "session_config",
-        "keep_checkpoint_max",
-        "keep_checkpoint_every_n_hours",
-        "log_step_count_steps",
-        "train_distribute",
-        "device_fn",
-        "protocol",
-        "eval_distribute",
-        "experimental_distribute",
-        "experimental_max_worker_delay_secs",
-        "session_creation_timeout_secs",
-        "checkpoint_save_graph_def",
-        "tf_config",
-    }
-)
-"""The arguments of ``tf.estimator.RunConfig`` (and ``tf_config``)."""
+_RUN_CONFIG = "estconf.run_config:RunConfig"
 
-_RUN_CONFIG_KEYS = RUN_CONFIG_ARGUMENTS | frozenset(
-    {
-        # derived, found in dumps
-        "cluster_spec",
-        "task_type",
-        "task_id",
-        "master",
-        "evaluation_master",
-        "is_chief",
-        "num_ps_replicas",
-        "num_worker_replicas",
-        "global_id_in_cluster",
-        "service",
-    }
-)
+
+@functools.cache
+def run_config_arguments() -> frozenset[str]:
+    """The arguments of ``tf.estimator.RunConfig`` (and ``tf_config``), read from the model."""
+    model: type[BaseModel] = _resolve(_RUN_CONFIG)
+    return frozenset(model.model_fields)
+
+
+@functools.cache
+def _run_config_markers() -> frozenset[str]:
+    """``RunConfig``'s arguments and derived keys (found in dumps) that TF_CONFIG does not have."""
+    model: type[BaseModel] = _resolve(_RUN_CONFIG)
+    return (run_config_arguments() | frozenset(model.model_computed_fields)) - TF_CONFIG_KEYS
+
 
 _TPU_CONFIG_KEYS = frozenset(
     {
@@ -219,7 +205,7 @@ KINDS: dict[str, Kind] = {
         name="tpu_run_config",
         title="tpu.RunConfig",
         model_path="estconf.tpu.run_config:RunConfig",
-        markers=frozenset({"tpu_config"}),
+        marked_by=frozenset({"tpu_config"}),
         description="The arguments of tf.estimator.tpu.RunConfig: those of "
         "tf.estimator.RunConfig, with `tpu_config`, `master` and `evaluation_master`.",
     ),
@@ -227,21 +213,21 @@ KINDS: dict[str, Kind] = {
         name="tpu_config",
         title="TPUConfig",
         model_path="estconf.tpu.config:TPUConfig",
-        markers=_TPU_CONFIG_KEYS,
+        marked_by=_TPU_CONFIG_KEYS,
         description="The arguments of tf.estimator.tpu.TPUConfig.",
     ),
     "run_config": Kind(
         name="run_config",
         title="RunConfig",
-        model_path="estconf.run_config:RunConfig",
-        markers=_RUN_CONFIG_KEYS - TF_CONFIG_KEYS,
+        model_path=_RUN_CONFIG,
+        marked_by=_run_config_markers,
         description="The arguments of tf.estimator.RunConfig, with the TF_CONFIG they see.",
     ),
     "tf_config": Kind(
         name="tf_config",
         title="TF_CONFIG",
         model_path="estconf.tf_config:TFConfig",
-        markers=TF_CONFIG_KEYS,
+        marked_by=TF_CONFIG_KEYS,
         description="The TF_CONFIG environment variable of a distributed job, checked "
         "with the rules tf.estimator.RunConfig applies to it.",
         checks=_TF_CONFIG_CHECKS,
@@ -251,7 +237,7 @@ KINDS: dict[str, Kind] = {
         name="vertex_custom_job",
         title="Vertex AI CustomJob",
         model_path="estconf.vertex.spec:CustomJobSpec",
-        markers=frozenset({"workerPoolSpecs", "worker_pool_specs", "jobSpec", "job_spec"}),
+        marked_by=frozenset({"workerPoolSpecs", "worker_pool_specs", "jobSpec", "job_spec"}),
         description="A Vertex AI CustomJob spec (gcloud ai custom-jobs create --config), or a "
         "whole CustomJob: its worker pools, from which each replica's TF_CONFIG is written.",
     ),
