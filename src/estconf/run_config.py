@@ -38,13 +38,7 @@ from estconf._types import Bool, Integer, ModelDir, Number
 from estconf.cluster import ClusterSpec
 from estconf.estimator.lenient import with_estimator_errors
 from estconf.estimator.reading import Distributed, derive_distributed
-from estconf.estimator.rules import (
-    REPLACEABLE,
-    check_properties,
-    fspath,
-    model_dir_rule,
-    replaced_values,
-)
+from estconf.estimator.rules import check_properties, fspath, model_dir_rule, replaced_values
 from estconf.estimator.session_config_field import (
     LazySessionConfig,
     between_graph_session_config,
@@ -164,7 +158,6 @@ class RunConfig(KnownKeys):
         description="The TF_CONFIG the distributed properties are derived from.",
     )
 
-    _REPLACEABLE: ClassVar[tuple[str, ...]] = REPLACEABLE
     _NOT_TENSORFLOW_ARGUMENTS: ClassVar[tuple[str, ...]] = ("tf_config",)
     _SETTING_ARGUMENTS: ClassVar[tuple[str, ...]] = ()
     """Constructor arguments that are no field but set a distributed setting (see ``_settings``)."""
@@ -565,7 +558,7 @@ class RunConfig(KnownKeys):
         Raises:
             pydantic.ValidationError: a key may not be replaced, or a value is invalid.
         """
-        changed = replaced_values(type(self).__name__, kwargs, self._REPLACEABLE)
+        changed = replaced_values(type(self).__name__, kwargs, REPLACEABLE)
         current = {name: getattr(self, name) for name in type(self).model_fields}
         both = "save_checkpoints_steps" in kwargs and "save_checkpoints_secs" in kwargs
         checked = check_properties(RunConfig, {**current, **changed}, both_replaced=both)
@@ -573,6 +566,12 @@ class RunConfig(KnownKeys):
             update={name: checked.get(name, value) for name, value in changed.items()}
         )
 
+
+REPLACEABLE: Final = tuple(
+    name for name in RunConfig.model_fields if name not in RunConfig._NOT_TENSORFLOW_ARGUMENTS
+)
+"""The properties :meth:`RunConfig.replace` may change, in TensorFlow's order: every argument
+of ``tf.estimator.RunConfig``."""
 
 _PROTOCOLS: Final = ("grpc", "grpc+verbs")
 _POSITIVE: Final = frozenset(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import inspect
 import json
 from typing import Any
 
@@ -30,6 +31,7 @@ from compat.mutations import (
     tf_config_texts,
 )
 from estconf import RunConfig
+from estconf.run_config import REPLACEABLE
 
 tf = import_tensorflow()
 
@@ -382,3 +384,16 @@ def test_generated_with_strategies(
     """
     rules = deliberate_unread(text) | deliberate_kwargs(kwargs)
     check_strategies(text, {**kwargs, **strategies}, replace, frozenset(rules))
+
+
+def test_the_arguments_are_tensorflows() -> None:
+    """RunConfig's fields are tf.estimator.RunConfig's arguments, in its order, then tf_config."""
+    arguments = list(inspect.signature(tf.estimator.RunConfig).parameters)
+    assert list(RunConfig.model_fields) == [*arguments, "tf_config"]
+
+
+def test_every_argument_may_be_replaced_as_in_tensorflow() -> None:
+    """REPLACEABLE, read from the model, is the list tf.estimator.RunConfig.replace allows."""
+    from tensorflow_estimator.python.estimator import run_config as tf_run_config
+
+    assert list(REPLACEABLE) == tf_run_config._DEFAULT_REPLACEABLE_LIST

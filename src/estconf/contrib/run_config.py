@@ -29,7 +29,8 @@ from typing_extensions import Self
 
 from estconf._types import Bool, Integer, Number, String, bool_error, whole_number
 from estconf.contrib.cluster_config import ClusterConfig
-from estconf.estimator.rules import REPLACEABLE, check_properties, model_dir_rule, replaced_values
+from estconf.estimator.rules import check_properties, model_dir_rule, replaced_values
+from estconf.run_config import REPLACEABLE
 from estconf.run_config import RunConfig as EstimatorRunConfig
 from estconf.session_config import ConfigProto, GPUOptions, SessionConfig
 from estconf.tf_config import TF_CONFIG

@@ -19,28 +19,7 @@ from pydantic_core import PydanticCustomError
 from estconf._errors import Refused, fail
 from estconf.tf_config import TFConfig, parse_as_tensorflow
 
-__all__ = ["REPLACEABLE", "check_properties", "fspath", "model_dir_rule", "replaced_values"]
-
-REPLACEABLE: Final = (
-    "model_dir",
-    "tf_random_seed",
-    "save_summary_steps",
-    "save_checkpoints_steps",
-    "save_checkpoints_secs",
-    "session_config",
-    "keep_checkpoint_max",
-    "keep_checkpoint_every_n_hours",
-    "log_step_count_steps",
-    "train_distribute",
-    "device_fn",
-    "protocol",
-    "eval_distribute",
-    "experimental_distribute",
-    "experimental_max_worker_delay_secs",
-    "session_creation_timeout_secs",
-    "checkpoint_save_graph_def",
-)
-"""The properties :meth:`RunConfig.replace` may change, in TensorFlow's order."""
+__all__ = ["check_properties", "fspath", "model_dir_rule", "replaced_values"]
 
 
 def fspath(value: Any) -> Any:
