@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from cli_main import run
+from estconf import RunConfig
 from estconf.deployment.readers import PROFILES as READER_PROFILES
 from estconf.profiles import Profile
 
@@ -53,6 +54,12 @@ def test_every_profile_of_the_library_is_a_choice_of_the_cli(
     status, _, err = run(capsys, "explain", "--profile", "nope")
     assert status == 2
     assert "invalid choice: 'nope'" in err
+
+
+def test_every_property_the_estimator_derives_is_shown(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "explain", "--tf-config", ONE_CHIEF, "--format", "json")
+    assert status == 0
+    assert set(RunConfig.model_computed_fields) <= set(json.loads(out))
 
 
 class TestEveryProfileOnALocalTFConfig:

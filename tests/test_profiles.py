@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from estconf import RunConfig, TFConfig
 from estconf.distribute import MultiWorkerConfig, ParameterServerConfig
-from estconf.profiles import READERS, Profile, check_profile, explain
+from estconf.profiles import ESTIMATOR_VALUES, READERS, Profile, check_profile, explain
 from estconf.profiles.registry import ProfileEntry
 
 from strategies import distribute_tf_configs
@@ -200,6 +200,11 @@ class TestExplain:
         }
         assert views[2].values is not None
         assert views[2].values["role"] == "worker"
+
+    def test_the_estimator_shows_every_property_it_derives(self) -> None:
+        """Every derived property of RunConfig but ``service``, TF_CONFIG's own passed on."""
+        derived = tuple(name for name in RunConfig.model_computed_fields if name != "service")
+        assert derived == ESTIMATOR_VALUES
 
     def test_an_unreadable_tf_config_is_every_readers_error(self) -> None:
         views = explain({"task": {"index": "x"}})
