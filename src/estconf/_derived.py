@@ -9,11 +9,11 @@ values only if they equal what the model computed.
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from types import MappingProxyType
 from typing import Any, Final, TypeVar
 
-from pydantic import BaseModel, ModelWrapValidatorHandler
+from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
 from estconf._errors import Errors
@@ -34,7 +34,7 @@ def _derived_keys(cls: type[BaseModel], arguments: tuple[str, ...]) -> frozenset
 def read_back_derived(
     cls: type[Model],
     data: Any,
-    handler: ModelWrapValidatorHandler[Model],
+    handler: Callable[[Any], Model],
     hints: Mapping[str, str] = _NO_HINTS,
     arguments: Collection[str] = (),
 ) -> Model:
@@ -43,7 +43,7 @@ def read_back_derived(
     Args:
         cls: The model being validated.
         data: The input; only a mapping can hold computed keys.
-        handler: The wrap validator's handler, which builds the model.
+        handler: What builds the model from the rest of ``data`` (a wrap validator's handler).
         hints: Text to append to the error for a key, by key.
         arguments: Computed keys that are also constructor arguments (left in ``data``).
 

@@ -97,7 +97,7 @@ class RunConfig(KnownKeys):
     )
 
     _distributed: Distributed = PrivateAttr()
-    """The distributed settings, derived once by ``distributed_from_tf_config``."""
+    """The distributed settings, derived once by ``_distributed_from_tf_config``."""
 
     model_dir: Annotated[ModelDir, BeforeValidator(fspath)] = Field(
         None,
@@ -166,7 +166,27 @@ class RunConfig(KnownKeys):
 
     @model_validator(mode="wrap")
     @classmethod
-    def distributed_from_tf_config(
+    def read_in_tensorflows_order(cls, data: Any, handler: ModelWrapValidatorHandler[Self]) -> Self:
+        """Read the arguments in the order TensorFlow's constructor reads them.
+
+        1. A dump's derived keys are set aside, kept only if they agree with
+           what is derived (``read_back_derived``).
+        2. A v2 parameter-server strategy is refused: the estimator takes the v1 one.
+        3. The strategies ``experimental_distribute`` carries are this config's,
+           as in TensorFlow; giving a strategy both ways is an error.
+        4. TF_CONFIG is checked by the estimator's rules and the distributed
+           settings derived (``_distributed_from_tf_config``); the validators
+           below run within this step.
+        """
+        return read_back_derived(
+            cls,
+            data,
+            lambda rest: cls._distributed_from_tf_config(_strategies_read(rest), handler),
+            arguments=cls._SETTING_ARGUMENTS,
+        )
+
+    @classmethod
+    def _distributed_from_tf_config(
         cls, data: Any, handler: ModelWrapValidatorHandler[Self]
     ) -> Self:
         """Check TF_CONFIG by the estimator's rules and derive the distributed settings, once.
@@ -206,34 +226,6 @@ class RunConfig(KnownKeys):
         assert settings is not None  # else the handler raised
         config._distributed = settings
         return config
-
-    # Wrap validators run before the others, the one defined last first: a strategy
-    # is refused as an argument, then taken from experimental_distribute, then TF_CONFIG read.
-    @model_validator(mode="wrap")
-    @classmethod
-    def strategies_from_experimental_distribute(
-        cls, data: Any, handler: ModelWrapValidatorHandler[Self]
-    ) -> Self:
-        """The strategies ``experimental_distribute`` carries are this config's strategies.
-
-        As in TensorFlow, where ``train_distribute`` and ``eval_distribute``
-        give them; giving a strategy both ways is an error.
-        """
-        return handler(
-            strategies_from_distribute_config(data) if isinstance(data, Mapping) else data
-        )
-
-    @model_validator(mode="wrap")
-    @classmethod
-    def estimator_strategy(cls, data: Any, handler: ModelWrapValidatorHandler[Self]) -> Self:
-        """The estimator takes the v1 parameter-server strategy as an argument, not the v2 one."""
-        return handler(refuse_v2_parameter_server(data) if isinstance(data, Mapping) else data)
-
-    @model_validator(mode="wrap")
-    @classmethod
-    def derived_keys_agree(cls, data: Any, handler: ModelWrapValidatorHandler[Self]) -> Self:
-        """A dump's derived keys are read back only if they agree with what is derived."""
-        return read_back_derived(cls, data, handler, arguments=cls._SETTING_ARGUMENTS)
 
     @model_validator(mode="before")
     @classmethod
@@ -353,7 +345,7 @@ class RunConfig(KnownKeys):
 
         Then the estimator's own complaints (no chief, …) are reported with its
         other errors (say, a bad address).  A valid one is checked with the
-        whole input, in ``distributed_from_tf_config``.
+        whole input, in ``_distributed_from_tf_config``.
         """
         try:
             tf_config: TFConfig = handler(value)
@@ -572,6 +564,14 @@ REPLACEABLE: Final = tuple(
 )
 """The properties :meth:`RunConfig.replace` may change, in TensorFlow's order: every argument
 of ``tf.estimator.RunConfig``."""
+
+
+def _strategies_read(data: Any) -> Any:
+    """Steps 2 and 3 of ``read_in_tensorflows_order``: the strategy arguments, as read."""
+    if not isinstance(data, Mapping):
+        return data
+    return strategies_from_distribute_config(refuse_v2_parameter_server(data))
+
 
 _PROTOCOLS: Final = ("grpc", "grpc+verbs")
 _POSITIVE: Final = frozenset(
