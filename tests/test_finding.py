@@ -85,3 +85,23 @@ def test_a_finding_on_a_key_is_placed_at_the_key_of_the_nearest_value_the_text_h
     )
     assert (on_key.line, on_key.column) == (1, 1)  # the key spec, which lacks template
     assert (on_value.line, on_value.column) == (2, 3)  # the value of spec
+
+
+def test_a_pydantic_error_is_a_finding_at_its_place_less_the_documents_root() -> None:
+    with pytest.raises(ValidationError) as raised:
+        TFConfig.model_validate({"cluster": {"worker": ["h"]}})
+    (detail,) = raised.value.errors(include_url=False)
+    found = FileError.of_error(detail, file="f.json")
+    assert type(found) is FileError
+    assert (found.file, found.code, found.path, found.value) == (
+        "f.json",
+        "address",
+        "cluster.worker[0]",
+        NO_VALUE,
+    )
+    wrapped = {**detail, "loc": ("tf_config", *detail["loc"])}
+    assert Finding.of_error(wrapped, root=("tf_config",)).loc == ("cluster", "worker", 0)
+    assert Finding.of_error(wrapped, root=("other",)).loc == ("tf_config", "cluster", "worker", 0)
+    moved = Finding.of_error(detail, prefix="task worker:0: ", loc=("cluster",), value=True)
+    assert (moved.loc, moved.value) == (("cluster",), "h")
+    assert moved.message.startswith("task worker:0: 'h' is not a valid task address")

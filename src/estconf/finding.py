@@ -15,6 +15,7 @@ written from them.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
@@ -97,6 +98,36 @@ class Finding:
         """
         path = format_path(loc)
         return cls(file, path, loc, code, message, line, column, value, on_key, severity, hint)
+
+    @classmethod
+    def of_error(
+        cls: type[_Found],
+        detail: Mapping[str, Any],
+        *,
+        file: str = "",
+        root: Loc = (),
+        prefix: str = "",
+        loc: Loc | None = None,
+        value: bool = False,
+    ) -> _Found:
+        """The finding of one error of a pydantic ``ValidationError``, an entry of ``errors()``.
+
+        Its ``type`` is the code and its ``msg`` the message, after ``prefix``.
+        It is at its ``loc``, less ``root`` where the location starts with it
+        (where the document sits in the model that raised), or at ``loc`` when
+        given; with ``value``, its ``input`` is the finding's value.
+
+        Example:
+            >>> detail = {"type": "address", "msg": "bad", "loc": ("tf_config", "cluster")}
+            >>> Finding.of_error(detail, root=("tf_config",)).path
+            'cluster'
+        """
+        if loc is None:
+            loc = tuple(detail["loc"])
+            if root and loc[: len(root)] == root:
+                loc = loc[len(root) :]
+        found_value = detail["input"] if value else NO_VALUE
+        return cls.at(detail["type"], prefix + detail["msg"], loc, file=file, value=found_value)
 
     def __str__(self) -> str:
         """``file:line:column: path: message (got value)``, leaving out what is not known."""

@@ -303,11 +303,9 @@ def read_or_fail(path: str, limits: Limits, input_format: str | None = None) -> 
 
 def errors_of(exc: Any, name: str) -> list[Any]:
     """The errors of a ValidationError about no file in particular, as file errors."""
-    from estconf.io.errors import error
+    from estconf.io.errors import FileError
 
-    return [
-        error(name, e["type"], e["msg"], tuple(e["loc"])) for e in exc.errors(include_url=False)
-    ]
+    return [FileError.of_error(e, file=name) for e in exc.errors(include_url=False)]
 
 
 def exit_status(results: list[Result]) -> int:

@@ -97,13 +97,8 @@ def problems_of(error: ValidationError, root: tuple[str, ...] = ()) -> list[Prob
     ``tf_config`` field); a location that starts with it is made relative to
     the TF_CONFIG.
     """
-    problems = []
-    for detail in error.errors(include_url=False):
-        loc = tuple(detail["loc"])
-        if root and loc[: len(root)] == root:
-            loc = loc[len(root) :]
-        problems.append(Problem(detail["type"], detail["msg"], loc))
-    return problems
+    found = (Finding.of_error(detail, root=root) for detail in error.errors(include_url=False))
+    return [Problem(problem.code, problem.message, problem.loc) for problem in found]
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
 from estconf.estimator.reading import check_tf_config_file as estimator_file_check
-from estconf.finding import Finding, Loc
+from estconf.finding import Finding
 from estconf.profiles.registry import READERS, REGISTRY, Profile, accepted_instead, as_options
 from estconf.tf_config import Task, TaskType, TFConfig
 
@@ -48,16 +48,8 @@ TFConfigInput = TFConfig | Mapping[str, Any]
 """A ``TF_CONFIG``: a :class:`~estconf.TFConfig` or its JSON object as a dict."""
 
 
-def _found(error: ErrorDetails, prefix: str = "", loc: Loc | None = None) -> Finding:
-    """A reader's error as a finding in the ``TF_CONFIG``, without its ``tf_config`` prefix.
-
-    ``loc``, when given, is where the finding is put instead.
-    """
-    if loc is None:
-        loc = tuple(error["loc"])
-        if loc[:1] == ("tf_config",):
-            loc = loc[1:]
-    return Finding.at(error["type"], prefix + error["msg"], loc, value=error["input"])
+_ROOT: Final = ("tf_config",)
+"""Where the ``TF_CONFIG`` sits in each reader's model: dropped from its errors' locations."""
 
 
 def _detail(found: Finding, suffix: str = "") -> InitErrorDetails:
@@ -102,7 +94,12 @@ def _cluster_task_errors(tf_config: TFConfig, profile: Profile) -> list[Finding]
                 passed.add(task_class)
                 continue
             found.extend(
-                _found(error, f"task {job}:{index} of this cluster: ", ("cluster", job, index))
+                Finding.of_error(
+                    error,
+                    prefix=f"task {job}:{index} of this cluster: ",
+                    loc=("cluster", job, index),
+                    value=True,
+                )
                 for error in result
             )
     return found
@@ -120,7 +117,7 @@ def _profile_errors(
     """The node's reader model (if it reads) and every error of the profile's check."""
     result = _read(tf_config, profile)
     if not isinstance(result, BaseModel):
-        return None, [_found(error) for error in result]
+        return None, [Finding.of_error(error, root=_ROOT, value=True) for error in result]
     node_tf_config: TFConfig = getattr(result, "tf_config")  # noqa: B009 - every reader has one
     return result, _cluster_task_errors(node_tf_config, profile)
 
@@ -203,7 +200,7 @@ def check_tf_config_file(tf_config: TFConfigInput, *, name_others: bool = True) 
     try:
         estimator_file_check(model)
     except ValidationError as refused:
-        found = [_found(error) for error in refused.errors()]
+        found = [Finding.of_error(error, root=_ROOT, value=True) for error in refused.errors()]
         valid_for = other_readers(tf_config, {e.code for e in found}) if name_others else []
         if not valid_for:
             raise
