@@ -26,17 +26,14 @@ from estconf.cli._common import (
     say_unreadable,
     task_argument,
 )
+from estconf.inputs.node_formats import FORMATS, label
 
 if TYPE_CHECKING:
     from estconf.kubeflow.size import TFConfigSize
 
 NAME = "tf-config"
-FORMATS = ("jsonl", "json", "shell", "env", "k8s")
 REPLICA_TYPES = ("Chief", "Master", "Worker", "PS", "Evaluator")
 """The replica types of a TFJob, as the operator names them; ``--chief N`` and so on."""
-
-_SUFFIXES = {"jsonl": ".json", "json": ".json", "shell": ".sh", "env": ".env", "k8s": ".yaml"}
-"""The file name suffix of each format under ``--out-dir``: one TF_CONFIG per file."""
 
 _TF_CONFIG_EPILOG = """\
 The TF_CONFIGs come from one of:
@@ -245,7 +242,7 @@ def _write_tf_configs(
         print(f"{name}: a TF_CONFIG is JSON, which cannot hold this: {exc}", file=sys.stderr)
         return EXIT_INVALID
     errors: list[FileError] = []
-    first = f"{name} ({_label(tasks[0])})"
+    first = f"{name} ({label(tasks[0])})"
     try:
         if args.profile == "estimator":
             base = files.loads(text, "json", TFConfig, name=first, **limits)
@@ -267,7 +264,7 @@ def _write_tf_configs(
             elif number == 0:
                 check_profile(tf_config, args.profile)
         except ValidationError as exc:
-            errors.extend(errors_of(exc, f"{name} ({_label(task)})"))
+            errors.extend(errors_of(exc, f"{name} ({label(task)})"))
             continue
         dump = json.dumps(tf_config.model_dump(mode="json"), separators=(",", ":"))
         outputs.append((task, dump))
@@ -341,7 +338,7 @@ def _from_replicas(args: argparse.Namespace) -> int:
         try:
             check_profile(json.loads(outputs[0][1]), args.profile)
         except ValidationError as exc:
-            errors = errors_of(exc, f"{name} ({_label(outputs[0][0])})")
+            errors = errors_of(exc, f"{name} ({label(outputs[0][0])})")
             out(report.write_text([report.Result(name, "tf_config", errors)]), sys.stderr)
             return EXIT_INVALID
     return _write(outputs, args)
@@ -400,30 +397,12 @@ def _from_tfjob(args: argparse.Namespace) -> int:
     return _write(_predicted(prediction, args), args)
 
 
-def output_size(size: TFConfigSize, args: argparse.Namespace) -> int:
-    """The bytes :func:`_write` writes for TF_CONFIGs of these sizes, in ``args.format``.
-
-    Each format wraps a TF_CONFIG in the same bytes, a ``# type:index`` label
-    on standard output, and quotes its ``'`` characters (shell: 4 more bytes
-    each, YAML: 1); ``k8s`` separates its documents with ``---``.  JSON lines
-    have no labels, nor do the files of ``--out-dir``, which are counted.
-    """
-    if not size.pods:
-        return 0
-    label = None if args.out_dir is not None else ""
-    around = len(_block(label, "", args.format).encode())
-    extra = {"shell": 4, "k8s": 1}.get(args.format, 0)
-    total = size.pods * around + size.text_bytes + extra * size.quotes
-    if label is not None and args.format not in ("json", "jsonl"):
-        total += size.label_bytes
-        if args.format == "k8s":
-            total += len("---\n") * (size.pods - 1)
-    return total
-
-
 def _refuse_too_large(size: TFConfigSize, args: argparse.Namespace, name: str) -> None:
     """Refuse, before anything is written, TF_CONFIGs larger than ``--max-size``."""
-    refuse_larger_output(args, name, f"{size.pods:,} pods", output_size(size, args))
+    from estconf.inputs.node_formats import written_size
+
+    total = written_size(size, args.format, files=args.out_dir is not None)
+    refuse_larger_output(args, name, f"{size.pods:,} pods", total)
 
 
 def _named(tfjob: Any, shown: str, name: str | None) -> None:
@@ -463,48 +442,20 @@ def _write(
 
     ``labels`` are the comments before each (default ``TYPE:INDEX``).
     """
+    from estconf.inputs.node_formats import SUFFIXES, block, blocks
+
     if args.out_dir is None:
-        separator = "---\n" if args.format == "k8s" else ""  # YAML documents
-        shown = labels or [_label(task) for task, _ in outputs]
-        out(
-            separator.join(
-                _block(label, text, args.format)
-                for label, (_, text) in zip(shown, outputs, strict=True)
-            )
-        )
+        out(blocks(outputs, args.format, labels))
         return EXIT_OK
     directory = Path(args.out_dir)
     try:
         directory.mkdir(parents=True, exist_ok=True)
         for (task_type, index), text in outputs:
-            path = directory / f"{task_type}-{index}{_SUFFIXES[args.format]}"
-            path.write_text(_block(None, text, args.format), encoding="utf-8")
+            path = directory / f"{task_type}-{index}{SUFFIXES[args.format]}"
+            path.write_text(block(None, text, args.format), encoding="utf-8")
             out(f"{path}\n")
     except OSError as exc:
         raise UsageError(
             f"cannot write to --out-dir {args.out_dir}: {exc.strerror or exc}"
         ) from None
     return EXIT_OK
-
-
-def _label(task: tuple[str, int]) -> str:
-    return f"{task[0]}:{task[1]}"
-
-
-def _block(label: str | None, text: str, fmt: str) -> str:
-    """One task's TF_CONFIG in ``fmt``, after a ``# label`` comment where the format has them."""
-    import shlex
-
-    comment = "" if label is None else f"# {label}\n"
-    if fmt in ("json", "jsonl"):
-        return f"{text}\n"
-    if fmt == "shell":
-        return f"{comment}export TF_CONFIG={shlex.quote(text)}\n"
-    if fmt == "env":
-        return f"{comment}TF_CONFIG={text}\n"
-    return f"{comment}env:\n  - name: TF_CONFIG\n    value: {_yaml_quoted(text)}\n"
-
-
-def _yaml_quoted(text: str) -> str:
-    """A YAML single-quoted scalar: any printable text, with ``'`` doubled."""
-    return "'" + text.replace("'", "''") + "'"

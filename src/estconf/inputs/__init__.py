@@ -15,6 +15,18 @@ through this package; the checkers (:mod:`estconf.kubeflow`,
 
 from __future__ import annotations
 
-from estconf.inputs.checks import Report, check
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from estconf.inputs.checks import Report, check
 
 __all__ = ["Report", "check"]
+
+
+def __getattr__(name: str) -> Any:
+    # imported on first use: a command imports the modules of this package it uses
+    if name in __all__:
+        from estconf.inputs import checks
+
+        return getattr(checks, name)
+    raise AttributeError(f"module 'estconf.inputs' has no attribute {name!r}")
