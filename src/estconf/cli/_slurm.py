@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import os
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
 from estconf.cli._common import EXIT_INVALID, UsageError, number_argument, out
@@ -23,9 +22,6 @@ if TYPE_CHECKING:
     from pydantic import ValidationError
 
     from estconf.distribute.placement import Misplaced
-
-Output = tuple[tuple[str, int], str, str]
-"""A rank's task, its ``TF_CONFIG`` as JSON text, and the label written before it."""
 
 Writer = Callable[[list[tuple[tuple[str, int], str]], argparse.Namespace, list[str]], int]
 """``tf-config``'s writer: each task's ``TF_CONFIG`` in ``--format``, after its label."""
@@ -137,60 +133,30 @@ def run(args: argparse.Namespace, write: Writer) -> int:
     """
     from pydantic import ValidationError
 
+    from estconf.inputs.slurm_steps import Step, ranks, step_environ
+    from estconf.inputs.sources import InputError
+
     _check_step(args)
-    misplaced: list[Misplaced] = []
+    step = Step(args.jobs, args.port_base, args.gpus_per_node, args.rank)
     try:
-        environ = _environ(args)
-        if args.write:
-            ranks = _written(args, environ)
-        else:
-            ranks, misplaced = _tensorflow_view(args, environ)
+        try:
+            environ = step_environ(args.from_env, args.nodelist, args.tasks_per_node)
+        except InputError as exc:
+            raise UsageError(f"--from-env: {exc}") from None
+        views, misplaced = ranks(
+            step,
+            environ,
+            write=args.write,
+            before=lambda wanted, one: _refuse_too_large(args, wanted, one),
+        )
+    except InputError as exc:
+        raise UsageError(str(exc)) from None
     except ValidationError as exc:
         _report(exc, args)
         return EXIT_INVALID
-    status = write(
-        [(task, text) for task, text, _ in ranks], args, [label for _, _, label in ranks]
-    )
+    status = write([(view.task, view.text) for view in views], args, [view.label for view in views])
     _report_misplaced(misplaced)
     return EXIT_INVALID if misplaced else status
-
-
-def _environ(args: argparse.Namespace) -> Mapping[str, str]:
-    from estconf.distribute.placement import step_environ
-
-    if args.from_env:
-        _refuse_undecodable(os.environ)
-        return os.environ
-    tasks: int | str = args.tasks_per_node
-    if args.tasks_per_node.isascii() and args.tasks_per_node.isdigit():
-        tasks = int(args.tasks_per_node)
-    return step_environ(args.nodelist, tasks)
-
-
-def _refuse_undecodable(environ: Mapping[str, str]) -> None:
-    """Refuse a ``SLURM_*`` or ``CUDA_VISIBLE_DEVICES`` variable whose bytes are not UTF-8.
-
-    Python keeps such bytes as lone surrogates, which no error report can print.
-    """
-    for name in sorted(environ):
-        if not (name.startswith("SLURM") or name == "CUDA_VISIBLE_DEVICES"):
-            continue
-        data = environ[name].encode("utf-8", "surrogateescape")
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise UsageError(
-                f"--from-env: ${name} is not UTF-8 text (byte 0x{data[exc.start]:02x} "
-                f"at position {exc.start})"
-            ) from None
-
-
-def _ranks(args: argparse.Namespace, count: int) -> range:
-    if args.rank is None:
-        return range(count)
-    if args.rank >= count:
-        raise UsageError(f"--rank {args.rank}: the step has {count} tasks, ranks 0 to {count - 1}")
-    return range(args.rank, args.rank + 1)
 
 
 def _refuse_too_large(args: argparse.Namespace, ranks: range, one: str) -> None:
@@ -201,57 +167,6 @@ def _refuse_too_large(args: argparse.Namespace, ranks: range, one: str) -> None:
     refuse_larger_output(
         args, "--slurm", f"{len(ranks):,} ranks", total, estimated=True, one="--rank R"
     )
-
-
-def _written(args: argparse.Namespace, environ: Mapping[str, str]) -> list[Output]:
-    import json
-
-    from estconf.distribute.placement import rank_hosts, slurm_tf_configs
-
-    configs = slurm_tf_configs(args.jobs, args.port_base, environ=environ)
-    hosts = rank_hosts(environ=environ)
-    ranks = _ranks(args, len(configs))
-    _refuse_too_large(args, ranks, json.dumps(configs[ranks[0]], separators=(",", ":")))
-    written: list[Output] = []
-    for rank in ranks:
-        task = configs[rank]["task"]
-        text = json.dumps(configs[rank], separators=(",", ":"))
-        label = f"rank {rank} on {hosts[rank]}: {task['type']}:{task['index']}"
-        written.append(((task["type"], task["index"]), text, label))
-    return written
-
-
-def _tensorflow_view(
-    args: argparse.Namespace, environ: Mapping[str, str]
-) -> tuple[list[Output], list[Misplaced]]:
-    import json
-
-    from estconf.distribute import SlurmClusterResolver
-    from estconf.distribute.placement import misplaced_ranks, rank_hosts
-
-    def resolver(rank: int) -> SlurmClusterResolver:
-        return SlurmClusterResolver(
-            args.jobs,
-            args.port_base,
-            args.gpus_per_node,
-            environ={**environ, "SLURM_PROCID": str(rank)},
-        )
-
-    hosts = rank_hosts(environ=environ)
-    ranks = _ranks(args, len(hosts))
-    first = resolver(ranks[0] if ranks else 0)
-    _refuse_too_large(args, ranks, json.dumps(first.tf_config, separators=(",", ":")))
-    views: list[Output] = []
-    for rank in ranks:
-        view = first if rank == ranks[0] else resolver(rank)
-        task = (view.task_type or "", view.task_id or 0)
-        text = json.dumps(view.tf_config, separators=(",", ":"))
-        label = (
-            f"rank {rank} on {hosts[rank]}: {task[0]}:{task[1]}, master {view.master()}, "
-            f"CUDA_VISIBLE_DEVICES={view.cuda_visible_devices}"
-        )
-        views.append((task, text, label))
-    return views, misplaced_ranks(first)
 
 
 def _report_misplaced(misplaced: list[Misplaced]) -> None:

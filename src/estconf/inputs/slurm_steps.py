@@ -1,0 +1,160 @@
+"""A SLURM step, as ``estconf tf-config --slurm`` is given it, and the view of each rank.
+
+A step is given by its hosts and tasks per node (``--nodelist``,
+``--tasks-per-node``: the variables SLURM sets, worked out by
+:func:`estconf.distribute.placement.step_environ`) or by the environment of a
+task inside ``srun``.  Each rank's view is TensorFlow's
+(:class:`estconf.distribute.SlurmClusterResolver`, and the ranks it places on
+another host than SLURM runs them on), or a correct ``TF_CONFIG`` at the
+rank's own host (:func:`estconf.distribute.slurm_tf_configs`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from estconf.inputs.sources import InputError
+
+if TYPE_CHECKING:
+    from estconf.distribute.placement import Misplaced
+
+__all__ = ["Rank", "Step", "ranks", "step_environ"]
+
+
+@dataclass(frozen=True)
+class Step:
+    """What a step is asked for: its jobs, ports, GPUs, and the ranks wanted."""
+
+    jobs: dict[str, int] | None
+    port_base: int = 8888
+    gpus_per_node: int | None = None
+    rank: int | None = None
+    """One rank's view alone, or every rank's (None)."""
+
+
+@dataclass(frozen=True)
+class Rank:
+    """One rank's view: its task, its ``TF_CONFIG`` as JSON text, and what is said of it."""
+
+    task: tuple[str, int]
+    text: str
+    label: str
+
+
+def step_environ(
+    from_env: bool, nodelist: str | None = None, tasks_per_node: str | None = None
+) -> Mapping[str, str]:
+    """The variables of the step: the environment's (``from_env``), or those SLURM would set.
+
+    Raises:
+        InputError: a ``SLURM_*`` or ``CUDA_VISIBLE_DEVICES`` variable of the
+            environment is not UTF-8 text.
+    """
+    from estconf.distribute.placement import step_environ as made
+
+    if from_env:
+        _refuse_undecodable(os.environ)
+        return os.environ
+    tasks: int | str = tasks_per_node or ""
+    if isinstance(tasks, str) and tasks.isascii() and tasks.isdigit():
+        tasks = int(tasks)
+    return made(nodelist or "", tasks)
+
+
+def _refuse_undecodable(environ: Mapping[str, str]) -> None:
+    """Refuse a ``SLURM_*`` or ``CUDA_VISIBLE_DEVICES`` variable whose bytes are not UTF-8.
+
+    Python keeps such bytes as lone surrogates, which no error report can print.
+    """
+    for name in sorted(environ):
+        if not (name.startswith("SLURM") or name == "CUDA_VISIBLE_DEVICES"):
+            continue
+        data = environ[name].encode("utf-8", "surrogateescape")
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(
+                f"${name} is not UTF-8 text (byte 0x{data[exc.start]:02x} at position {exc.start})"
+            ) from None
+
+
+def _wanted(step: Step, count: int) -> range:
+    if step.rank is None:
+        return range(count)
+    if step.rank >= count:
+        raise InputError(f"--rank {step.rank}: the step has {count} tasks, ranks 0 to {count - 1}")
+    return range(step.rank, step.rank + 1)
+
+
+def ranks(
+    step: Step,
+    environ: Mapping[str, str],
+    *,
+    write: bool = False,
+    before: Callable[[range, str], object] = lambda ranks, one: None,
+) -> tuple[list[Rank], list[Misplaced]]:
+    """Each rank's view (``write``: a correct ``TF_CONFIG``), and the ranks placed elsewhere.
+
+    ``before`` is given the ranks and the first one's ``TF_CONFIG`` text before
+    the others are built: a job of many ranks may be refused there.
+
+    Raises:
+        InputError: ``step.rank`` is not a rank of the step.
+        pydantic.ValidationError: the resolver refuses the step.
+    """
+    if write:
+        return _written(step, environ, before), []
+    return _tensorflow_view(step, environ, before)
+
+
+def _written(
+    step: Step, environ: Mapping[str, str], before: Callable[[range, str], object]
+) -> list[Rank]:
+    from estconf.distribute.placement import rank_hosts, slurm_tf_configs
+
+    configs = slurm_tf_configs(step.jobs, step.port_base, environ=environ)
+    hosts = rank_hosts(environ=environ)
+    wanted = _wanted(step, len(configs))
+    before(wanted, json.dumps(configs[wanted[0]], separators=(",", ":")))
+    written = []
+    for rank in wanted:
+        task = configs[rank]["task"]
+        text = json.dumps(configs[rank], separators=(",", ":"))
+        label = f"rank {rank} on {hosts[rank]}: {task['type']}:{task['index']}"
+        written.append(Rank((task["type"], task["index"]), text, label))
+    return written
+
+
+def _tensorflow_view(
+    step: Step, environ: Mapping[str, str], before: Callable[[range, str], object]
+) -> tuple[list[Rank], list[Misplaced]]:
+    from estconf.distribute import SlurmClusterResolver
+    from estconf.distribute.placement import misplaced_ranks, rank_hosts
+
+    def resolver(rank: int) -> SlurmClusterResolver:
+        return SlurmClusterResolver(
+            step.jobs,
+            step.port_base,
+            step.gpus_per_node,
+            environ={**environ, "SLURM_PROCID": str(rank)},
+        )
+
+    hosts = rank_hosts(environ=environ)
+    wanted = _wanted(step, len(hosts))
+    first = resolver(wanted[0] if wanted else 0)
+    before(wanted, json.dumps(first.tf_config, separators=(",", ":")))
+    views = []
+    for rank in wanted:
+        view = first if rank == wanted[0] else resolver(rank)
+        task = (view.task_type or "", view.task_id or 0)
+        text = json.dumps(view.tf_config, separators=(",", ":"))
+        label = (
+            f"rank {rank} on {hosts[rank]}: {task[0]}:{task[1]}, master {view.master()}, "
+            f"CUDA_VISIBLE_DEVICES={view.cuda_visible_devices}"
+        )
+        views.append(Rank(task, text, label))
+    return views, misplaced_ranks(first)
