@@ -918,6 +918,17 @@ class TestDumps:
         [error] = info.value.errors()
         assert (error["type"], error["loc"]) == ("derived_mismatch", ("is_chief",))
 
+    @pytest.mark.parametrize(
+        "keys", [("is_chief", "master", "task_id"), ("task_id", "master", "is_chief")]
+    )
+    def test_derived_keys_that_disagree_in_the_order_given(self, keys: tuple[str, ...]) -> None:
+        wrong = {"is_chief": True, "master": "grpc://elsewhere:1", "task_id": 7}
+        data = config_for("worker", 1).model_dump(mode="json", exclude=set(keys))
+        data.update((key, wrong[key]) for key in keys)
+        with pytest.raises(ValidationError) as info:
+            RunConfig.model_validate(data)
+        assert [error["loc"] for error in info.value.errors()] == [(key,) for key in keys]
+
 
 def training_nodes(cluster: ClusterSpec) -> list[tuple[str, int]]:
     return [

@@ -58,7 +58,7 @@ def read_back_derived(
     if isinstance(data, Mapping):
         derived = _derived_keys(cls, tuple(arguments))
         if not derived.isdisjoint(data):
-            given = {key: data[key] for key in derived if key in data}
+            given = {key: value for key, value in data.items() if key in derived}
             data = {key: value for key, value in data.items() if key not in given}
     model = handler(data)
     if given:
