@@ -16,7 +16,7 @@ The kind of a file and its profile are, when not given, those the nearest
     >>> report = estconf.check(folder)
     >>> report.valid
     False
-    >>> [(error.code, error.path, error.line) for error in report.results[0].errors]
+    >>> [(found.code, found.path, found.line) for found in report.findings]
     [('task_index_out_of_range', 'task.index', 1)]
 """
 
@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Final
 from estconf.io.checks import Limits
 
 if TYPE_CHECKING:
+    from estconf.finding import Finding
     from estconf.inputs.sources import Input
     from estconf.io.project import Project
     from estconf.io.report import Result
@@ -55,6 +56,11 @@ class Report:
     def valid(self) -> bool:
         """Whether every file checked is valid."""
         return all(result.valid for result in self.results)
+
+    @property
+    def findings(self) -> list[Finding]:
+        """Every finding of every file, in the order of the files, each at its line and column."""
+        return [found for result in self.results for found in result.errors]
 
     @property
     def unreadable(self) -> bool:

@@ -1,0 +1,79 @@
+"""estconf.inputs.checks: ``estconf.check`` checks inputs as ``estconf validate`` does."""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+import pytest
+
+import estconf
+from estconf.finding import Finding
+from estconf.inputs import Report, check
+from estconf.io.checks import Limits
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture(autouse=True)
+def _no_project(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)  # no pyproject.toml of estconf's own settings
+
+
+def test_estconf_check_is_the_layers() -> None:
+    assert estconf.check is check
+
+
+def test_a_config_file_by_its_kind() -> None:
+    report = check(DATA / "valid" / "run_config.yaml")
+    assert report.valid
+    assert [(r.kind, r.kind_from) for r in report.results] == [("run_config", "file name")]
+
+
+def test_a_tfjob_each_finding_at_its_line() -> None:
+    report = check(str(DATA / "kubeflow" / "dist_mnist.yaml"), profile="mwms")
+    [result] = report.results
+    assert result.kind == "tfjob"
+    assert all(isinstance(found, Finding) and found.line for found in report.findings)
+    assert report.valid == (not report.findings)
+
+
+def test_manifests_that_set_tf_config() -> None:
+    [result] = check(DATA / "kubernetes" / "configmap.yaml").results
+    assert result.kind == "manifest"
+
+
+def test_a_directory_passes_over_other_tools_files(tmp_path: Path) -> None:
+    (tmp_path / "tf_config.json").write_text(
+        '{"cluster": {"chief": ["c:1"]}, "task": {"type": "chief", "index": 0}}', encoding="utf-8"
+    )
+    (tmp_path / "values.yaml").write_text("replicas: 2\n", encoding="utf-8")
+    report = check(tmp_path)
+    assert report.valid
+    assert [r.skipped is not None for r in report.results] == [False, True]
+
+
+def test_the_kind_given_wins(tmp_path: Path) -> None:
+    path = tmp_path / "values.yaml"
+    path.write_text("replicas: 2\n", encoding="utf-8")
+    [found] = check(path, kind="run_config").findings
+    assert (found.code, found.path) == ("unknown_key", "replicas")
+
+
+def test_a_missing_file_is_unreadable() -> None:
+    report = check(["nope.json"])
+    assert (report.valid, report.unreadable) == (False, True)
+
+
+def test_standard_input_and_its_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = b'{"cluster": {"chief": ["c:1"]}, "task": {"type": "chief", "index": 0}}'
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text)))
+    assert check("-").valid
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text)))
+    [found] = check("-", limits=Limits(max_size=10)).findings
+    assert (found.file, found.code) == ("<stdin>", "size")
+
+
+def test_a_report_of_no_results_is_valid() -> None:
+    assert Report(()).valid
