@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from estconf.inputs.cluster_files import read_cluster_file, tasks_of
+from estconf.inputs.cluster_files import read_cluster_file, task_tf_configs, tasks_of
 from estconf.inputs.sources import InputError, NotThisInput
 from estconf.io.errors import ConfigFileError
 
@@ -61,3 +61,39 @@ def test_tasks_of_a_cluster() -> None:
     cluster = {"chief": ["c:1"], "worker": {"3": "w:3", "1": "w:1", "x": "w:x"}, "ps": "p"}
     assert tasks_of(cluster) == [("chief", 0), ("worker", -1), ("worker", 1), ("worker", 3)]
     assert tasks_of(["not", "a", "cluster"]) == []
+
+
+class TestTaskTFConfigs:
+    """Each task's TF_CONFIG, made from the file's and checked."""
+
+    CLUSTER = {"cluster": {"chief": ["c:1"], "worker": ["w:1", "w:2"]}}
+
+    def test_each_task(self) -> None:
+        found = task_tf_configs("c.yaml", self.CLUSTER, tasks_of(self.CLUSTER["cluster"]))
+        assert [task for task, _ in found.outputs] == [("chief", 0), ("worker", 0), ("worker", 1)]
+        assert (found.errors, found.others) == ([], ())
+
+    def test_a_cluster_the_estimator_refuses_names_the_profiles_that_read_it(self) -> None:
+        workers = {"cluster": {"worker": ["w:1", "w:2"]}}
+        found = task_tf_configs("c.yaml", workers, tasks_of(workers["cluster"]))
+        assert found.outputs == []
+        assert {error.code for error in found.errors} == {"missing_chief"}
+        assert all(error.line is None for error in found.errors)
+        assert "mwms" in found.others
+
+    def test_another_profile_checks_the_first_task(self) -> None:
+        workers = {"cluster": {"worker": ["w:1", "w:2"]}}
+        found = task_tf_configs("c.yaml", workers, tasks_of(workers["cluster"]), "mwms")
+        assert (len(found.outputs), found.errors) == (2, [])
+
+    @pytest.mark.parametrize(
+        ("template", "said"),
+        [
+            ({"cluster": {}}, "the cluster has no tasks"),
+            ({"cluster": {"a": [1]}, "x": {1, 2}}, "JSON"),
+        ],
+    )
+    def test_what_makes_no_tf_config(self, template: dict[str, object], said: str) -> None:
+        tasks = tasks_of(template["cluster"])
+        with pytest.raises(NotThisInput, match=said):
+            task_tf_configs("c.yaml", template, tasks)

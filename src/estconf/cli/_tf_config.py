@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 from estconf.cli import _sagemaker, _slurm, _vertex
 from estconf.cli._common import (
@@ -216,96 +216,27 @@ def _write_tf_configs(
     args: argparse.Namespace,
     limits: Limits,
 ) -> int:
-    """Check and write each task's TF_CONFIG.
-
-    The file's keys are checked once, as a TF_CONFIG of the first task; then
-    each task is checked with the estimator's rules against that cluster, or
-    under another profile, the first task and with it every task of the cluster.
-    """
-    import dataclasses
-
-    from pydantic import ValidationError
-
-    from estconf import TFConfig, files
-    from estconf.estimator.reading import derive_distributed
+    """Check and write each task's TF_CONFIG (see :mod:`estconf.inputs.cluster_files`)."""
+    from estconf.inputs.cluster_files import task_tf_configs
+    from estconf.inputs.sources import NotThisInput
     from estconf.io import report
-    from estconf.io.errors import FileError
-    from estconf.profiles import check_profile
-    from estconf.tf_config import Task
-
-    if not tasks:
-        print(f"{name}: the cluster has no tasks", file=sys.stderr)
-        return EXIT_INVALID
-    try:
-        text = json.dumps({**template, "task": {"type": tasks[0][0], "index": tasks[0][1]}})
-    except (TypeError, ValueError) as exc:
-        print(f"{name}: a TF_CONFIG is JSON, which cannot hold this: {exc}", file=sys.stderr)
-        return EXIT_INVALID
-    errors: list[FileError] = []
-    first = f"{name} ({label(tasks[0])})"
-    try:
-        if args.profile == "estimator":
-            base = files.loads(text, "json", TFConfig, name=first, **limits)
-        else:  # a TF_CONFIG file is checked with the estimator's rules: only its values here
-            base = TFConfig.model_validate(json.loads(text), strict=True)
-    except files.ConfigFileError as exc:
-        errors.extend(exc.errors)
-        tasks = []  # the cluster itself is not valid: nothing more to check
-    except ValidationError as exc:
-        errors.extend(errors_of(exc, first))
-        tasks = []
-    hinted = bool(tasks) or len(errors) <= _HINTED_ERRORS
-    outputs: list[tuple[tuple[str, int], str]] = []
-    for number, task in enumerate(tasks):
-        tf_config = base.model_copy(update={"task": Task(type=task[0], index=task[1])})
-        try:
-            if args.profile == "estimator":
-                derive_distributed(tf_config)
-            elif number == 0:
-                check_profile(tf_config, args.profile)
-        except ValidationError as exc:
-            errors.extend(errors_of(exc, f"{name} ({label(task)})"))
-            continue
-        dump = json.dumps(tf_config.model_dump(mode="json"), separators=(",", ":"))
-        outputs.append((task, dump))
-    if errors:
-        # a line and column would be those of the generated JSON, not of the file
-        unplaced = [dataclasses.replace(error, line=None, column=None) for error in errors]
-        out(report.write_text([report.Result(name, "tf_config", unplaced)]), sys.stderr)
-        if args.profile == "estimator" and hinted:
-            _name_another_profile(json.loads(text))
-        return EXIT_INVALID
-    return _write(outputs, args)
-
-
-_HINTED_ERRORS: Final = 100
-"""The most errors of a file's own TF_CONFIG for the other profiles to be tried on it.
-
-Each profile reads the whole cluster again, which takes seconds for tens of
-thousands of errors; the profiles differ in a few rules, not in thousands
-of values.
-"""
-
-
-def _name_another_profile(tf_config: Any) -> None:
-    """Say which other profiles, if any, read a TF_CONFIG the estimator refuses."""
-    from pydantic import ValidationError
-
-    from estconf.profiles import check_profile, other_readers
     from estconf.profiles.registry import as_options
 
     try:
-        check_profile(tf_config, "estimator", name_others=False)
-    except ValidationError as refused:
-        readers = other_readers(tf_config, {error["type"] for error in refused.errors()})
-    else:
-        return
-    if readers:
+        found = task_tf_configs(name, template, tasks, args.profile, reading_limits(limits))
+    except NotThisInput as exc:
+        print(exc, file=sys.stderr)
+        return EXIT_INVALID
+    if not found.errors:
+        return _write(found.outputs, args)
+    out(report.write_text([report.Result(name, "tf_config", found.errors)]), sys.stderr)
+    if found.others:
         print(
-            f"hint: tf.estimator refuses this cluster; {as_options(readers)} reads it, "
-            "if that is the reader",
+            f"hint: tf.estimator refuses this cluster; {as_options(found.others)} reads "
+            "it, if that is the reader",
             file=sys.stderr,
         )
+    return EXIT_INVALID
 
 
 def _from_replicas(args: argparse.Namespace) -> int:
