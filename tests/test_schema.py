@@ -13,6 +13,7 @@ from jsonschema import Draft202012Validator
 from estconf import RunConfig, TPURunConfig
 from estconf.files import ConfigFileError, loads
 from estconf.io import files as io_files
+from estconf.run_config import REPLACEABLE
 from estconf.schema import DIALECT, KINDS, _tidy, dumps, json_schema, schema_id, write_schemas
 
 from strategies import (
@@ -128,6 +129,14 @@ WORKER = {"type": "worker", "index": 1}
 
 class TestInvariants:
     """Rules the schema expresses: each document is refused by the models and the schema."""
+
+    @pytest.mark.parametrize("value", [-1, 0, 1, 0.5])
+    @pytest.mark.parametrize("name", REPLACEABLE)  # every argument of tf.estimator.RunConfig
+    def test_each_argument_bounded_as_the_model_bounds_it(self, name: str, value: float) -> None:
+        """An argument whose bounds the schema does not repeat (``schema._run_config``) fails."""
+        document = {name: value}
+        accepted = model_accepts("run_config", document)
+        assert (schema_errors("run_config", document) == []) == accepted
 
     @pytest.mark.parametrize(
         "document",
