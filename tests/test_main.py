@@ -15,6 +15,8 @@ def test_python_m_estconf_runs_the_command_and_exits_with_its_status(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr(sys, "argv", ["estconf", "validate", str(INVALID)])
+    # as in a fresh process: a test that imported the module (the doctests) warns runpy
+    monkeypatch.delitem(sys.modules, "estconf.__main__", raising=False)
     with pytest.raises(SystemExit) as exited:
         runpy.run_module("estconf", run_name="__main__")
     assert exited.value.code == 1
