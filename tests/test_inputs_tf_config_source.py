@@ -9,7 +9,13 @@ from pathlib import Path
 import pytest
 
 from estconf.inputs.sources import InputError
-from estconf.inputs.tf_config_source import NOT_SET, TFConfigSource, tf_config_source
+from estconf.inputs.tf_config_source import (
+    NOT_SET,
+    TFConfigSource,
+    read_tf_config,
+    tf_config_source,
+)
+from estconf.io.errors import ConfigFileError
 
 KUBEFLOW = Path(__file__).parent / "data" / "kubeflow"
 TEXT = '{"cluster": {"chief": ["c:1"]}, "task": {"type": "chief", "index": 0}}'
@@ -69,3 +75,29 @@ def test_a_pod_of_a_file_that_holds_no_tfjob_is_a_usage_error(tmp_path: Path) ->
     path.write_text(TEXT, encoding="utf-8")
     with pytest.raises(InputError, match="holds no TFJob"):
         tf_config_source(str(path), choice=("chief-0", None))
+
+
+class TestReadTFConfig:
+    def test_text_and_a_file_read_the_same(self, tmp_path: Path) -> None:
+        path = tmp_path / "tf.json"
+        path.write_text(TEXT, encoding="utf-8")
+        from_file = read_tf_config(tf_config_source(str(path)), "tf_config")
+        from_text = read_tf_config(TFConfigSource("x", "x", TEXT), "tf_config")
+        assert from_file == from_text is not None
+
+    def test_none_is_none(self) -> None:
+        assert read_tf_config(TFConfigSource(NOT_SET), "tf_config") is None
+
+    @pytest.mark.parametrize("variable", [True, False])
+    def test_empty_text(self, variable: bool) -> None:
+        found = TFConfigSource("s", "$TF_CONFIG", b"  ", variable=variable)
+        with pytest.raises(ConfigFileError) as info:
+            read_tf_config(found, "tf_config", empty_refused=False)
+        [error] = info.value.errors
+        assert error.code == ("tf_config_empty" if variable else "empty")
+
+    def test_a_value_no_config_may_hold(self) -> None:
+        found = TFConfigSource("s", "<stdin>", '{"task": {"type": "chief", "index": NaN}}')
+        with pytest.raises(ConfigFileError) as info:
+            read_tf_config(found, "tf_config")
+        assert info.value.file == "<stdin>"

@@ -14,7 +14,6 @@ from estconf.io import kinds
 from estconf.profiles import registry as profile_registry
 
 if TYPE_CHECKING:
-    from estconf import TFConfig
     from estconf.io.checks import Limits as ReadingLimits
     from estconf.io.errors import FileError
     from estconf.io.report import Result
@@ -256,24 +255,6 @@ def load_or_fail(path: str, kind: str, limits: Limits, input_format: str | None 
         return files.load(path, kind, format=format_for(path, input_format), **limits)
     except files.ConfigFileError as exc:
         raise Invalid([Result(path, exc.kind, exc.errors)]) from None
-
-
-def loads_or_fail(
-    text: str | bytes, name: str, limits: Limits, input_format: str = "json"
-) -> TFConfig:
-    from estconf import TFConfig, files
-    from estconf.io.errors import error
-    from estconf.io.report import Result
-
-    if not text.strip():
-        empty = error(
-            name, "tf_config_empty", "TF_CONFIG is set but empty; unset it or give a JSON object"
-        )
-        raise Invalid([Result(name, "tf_config", [empty])])
-    try:
-        return files.loads(text, input_format, TFConfig, name=name, **limits)
-    except files.ConfigFileError as exc:
-        raise Invalid([Result(name, exc.kind, exc.errors)]) from None
 
 
 def say_unreadable(name: str, errors: list[FileError]) -> list[Result]:

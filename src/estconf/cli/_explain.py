@@ -20,7 +20,6 @@ from estconf.cli._common import (
     exit_status,
     limit_args,
     load_or_fail,
-    loads_or_fail,
     out,
     read_or_fail,
     reading_limits,
@@ -133,11 +132,7 @@ def _explained(args: argparse.Namespace) -> tuple[RunConfig, str]:
         return config, f"{args.config} (tf_config)"
     found = _source(args, limits)
     source = found.said
-    tf_config: TFConfig | None = None
-    if found.file is not None:
-        tf_config = load_or_fail(found.file, "tf_config", limits, args.input_format)
-    elif found.text is not None and found.name is not None:
-        tf_config = loads_or_fail(found.text, found.name, limits, found.format or "json")
+    tf_config = _read(found, "tf_config", limits)
     if config is None:
         return RunConfig(tf_config=tf_config), source
     from pydantic import ValidationError
@@ -262,37 +257,35 @@ def _tf_config_only(args: argparse.Namespace, limits: Limits) -> tuple[TFConfig,
     """The TF_CONFIG to explain, read as ``TFConfig`` alone: no reader's rules yet."""
     import dataclasses
 
-    from estconf import TFConfig, files
+    from estconf import TFConfig
     from estconf.io import kinds
-    from estconf.io.report import Result
 
     plain = dataclasses.replace(
         kinds.get("tf_config"), checks=_as_written_checks(args), checks_read_data=True
     )
     found = _source(args, limits)
+    return _read(found, plain, limits, empty_refused=False) or TFConfig(), found.said
+
+
+def _read(
+    found: TFConfigSource, kind: Any, limits: Limits, *, empty_refused: bool = True
+) -> TFConfig | None:
+    """The TF_CONFIG found, read as ``kind``: :mod:`estconf.inputs.tf_config_source`."""
+    from estconf import TFConfig
+    from estconf.inputs.tf_config_source import read_tf_config
+    from estconf.io.errors import ConfigFileError
+    from estconf.io.report import Result
+
     try:
-        if found.file is not None:
-            loaded = files.load(found.file, plain, format=found.format, **limits)
-            return _loaded(loaded), found.said
-        if found.text is not None and found.name is not None:
-            if found.variable and not found.text.strip():
-                loads_or_fail(found.text, found.name, limits)  # reports the empty variable
-            text, fmt = found.text, found.format or "json"
-            return _loaded(files.loads(text, fmt, plain, name=found.name, **limits)), found.said
-    except files.ConfigFileError as exc:
-        raise Invalid([Result(found.name or found.said, exc.kind, exc.errors)]) from None
-    return TFConfig(), found.said
+        model = read_tf_config(found, kind, reading_limits(limits), empty_refused=empty_refused)
+    except ConfigFileError as exc:
+        raise Invalid([Result(exc.file, exc.kind, exc.errors)]) from None
+    assert model is None or isinstance(model, TFConfig)
+    return model
 
 
 def _note(text: str) -> None:
     print(text, file=sys.stderr)
-
-
-def _loaded(model: Any) -> TFConfig:
-    from estconf import TFConfig
-
-    assert isinstance(model, TFConfig)
-    return model
 
 
 def _other_readers(args: argparse.Namespace) -> int:

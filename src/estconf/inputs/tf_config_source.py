@@ -9,9 +9,11 @@ that text as the model it explains.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from estconf.inputs.pods import PodChoice, pod_tf_config
 from estconf.inputs.sources import (
@@ -24,11 +26,20 @@ from estconf.inputs.sources import (
     read_stdin,
 )
 from estconf.io.checks import Limits
+from estconf.io.errors import ConfigFileError, error
 
-__all__ = ["NOT_SET", "TFConfigSource", "tf_config_source"]
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from estconf.io.kinds import Kind
+
+__all__ = ["EMPTY", "NOT_SET", "TFConfigSource", "read_tf_config", "tf_config_source"]
 
 NOT_SET = "none (TF_CONFIG is not set)"
 """What is said of the source when no TF_CONFIG is given or set."""
+
+EMPTY = "TF_CONFIG is set but empty; unset it or give a JSON object"
+"""The ``tf_config_empty`` error of a TF_CONFIG given as empty text."""
 
 _VARIABLE = "TF_CONFIG"
 
@@ -143,3 +154,32 @@ def _set_in_manifest(
     except ValueError as exc:
         raise InputError(str(exc)) from None
     return None if found is None else _set(*found)
+
+
+def read_tf_config(
+    found: TFConfigSource,
+    kind: str | type[BaseModel] | Kind,
+    limits: Limits | None = None,
+    *,
+    empty_refused: bool = True,
+) -> BaseModel | None:
+    """The TF_CONFIG found, read as ``kind`` with every check of a TF_CONFIG file; None if none.
+
+    Empty text is refused (``tf_config_empty``): a variable's always, other
+    text when ``empty_refused``, else as an empty file is.
+
+    Raises:
+        ConfigFileError: the TF_CONFIG is not valid, its errors at ``found.name``.
+    """
+    from estconf import files
+
+    given = dataclasses.asdict(limits or Limits())
+    if found.file is not None:
+        return files.load(found.file, kind, format=found.format, **given)
+    if found.text is None or found.name is None:
+        return None
+    if (empty_refused or found.variable) and not found.text.strip():
+        raise ConfigFileError(
+            found.name, [error(found.name, "tf_config_empty", EMPTY)], kind="tf_config"
+        )
+    return files.loads(found.text, found.format or "json", kind, name=found.name, **given)
