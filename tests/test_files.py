@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -161,6 +163,15 @@ class TestKinds:
         assert kinds.KINDS["tpu_run_config"].markers == (
             set(file_keys(TPURunConfig)) - set(file_keys(RunConfig))
         )
+
+    def test_a_tf_config_is_told_by_its_keys_without_importing_run_config(self) -> None:
+        code = (
+            "import sys\n"
+            "from estconf.files import detect_kind\n"
+            "print(detect_kind({'cluster': {}, 'task': {}}), 'estconf.run_config' in sys.modules)"
+        )
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        assert done.stdout == "tf_config False\n"
 
     def test_kinds_are_listed(self) -> None:
         assert KINDS == (

@@ -3,7 +3,7 @@
 A kind names a model and how a file of that kind is validated.  Models are
 imported only when a file of their kind is read, so reading a TF_CONFIG file
 does not pay for building the TPU models; ``RunConfig``'s keys are read from
-its model, imported when a file's keys are looked up among them.
+its model, imported when a file has keys other than ``TF_CONFIG``'s to look up.
 
 A file's kind is, first match wins (:func:`resolve`): the kind given (``--kind``,
 ``kind=``, a project's settings); a top-level ``"$schema"`` key naming the
@@ -73,7 +73,7 @@ class Kind:
     model_path: str
     marked_by: frozenset[str] | Callable[[], frozenset[str]]
     """The top-level keys that mark a file of this kind, or the function that reads them
-    from the model (see :attr:`markers`)."""
+    from the model, none of them a key of ``TF_CONFIG`` (see :meth:`is_marked`)."""
     description: str
     checks: tuple[str | Callable[[Any], object], ...] = ()
     """Checks run on the model: ``module:function`` paths, or functions."""
@@ -86,6 +86,18 @@ class Kind:
         """The top-level keys that mark a file of this kind."""
         marked_by = self.marked_by
         return marked_by if isinstance(marked_by, frozenset) else marked_by()
+
+    def is_marked(self, data: Mapping[str, Any]) -> bool:
+        """Whether a top-level key of ``data`` marks a file of this kind.
+
+        Markers read from a model are never keys of ``TF_CONFIG``: a file of
+        those keys alone is told without importing the model.
+        """
+        marked_by = self.marked_by
+        if isinstance(marked_by, frozenset):
+            return not marked_by.isdisjoint(data)
+        others = data.keys() - TF_CONFIG_KEYS
+        return bool(others) and not marked_by().isdisjoint(others)
 
     @property
     def schema_id(self) -> str:
@@ -278,7 +290,7 @@ def detect(data: Mapping[str, Any]) -> Kind | None:
     wrapper was forgotten, read as one so that this is reported.
     """
     for kind in KINDS.values():
-        if not kind.markers.isdisjoint(data):
+        if kind.is_marked(data):
             return kind
     from estconf.tf_config import top_level_jobs
 
