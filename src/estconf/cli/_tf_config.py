@@ -277,10 +277,11 @@ def _from_replicas(args: argparse.Namespace) -> int:
 
 def _from_tfjob(args: argparse.Namespace) -> int:
     """The TF_CONFIGs the operator would write for a TFJob manifest, unjudged."""
-    from estconf.inputs.sources import read_given
+    from estconf.inputs.sources import InputError, read_given
+    from estconf.inputs.tfjobs import one_tfjob
     from estconf.io.checks import MAX_SIZE
     from estconf.io.errors import ConfigFileError
-    from estconf.kubeflow import Operator, check, predict, read_tfjobs
+    from estconf.kubeflow import Operator, check, predict
     from estconf.kubeflow.size import tf_config_size
 
     name = args.tfjob
@@ -292,23 +293,20 @@ def _from_tfjob(args: argparse.Namespace) -> int:
     shown = "<stdin>" if name == "-" else name
     operator = Operator(cluster_domain=args.cluster_domain)
     try:
-        tfjobs = read_tfjobs(text, name=shown, limits=reading_limits(limit_args(args)))
-        if len(tfjobs) != 1:
-            raise ValueError(f"expected one TFJob, found {len(tfjobs)}")
-        _named(tfjobs[0], shown, args.name)
-        findings = check(tfjobs[0], name=args.name, operator=operator, node_check=None)
+        tfjob = one_tfjob(text, shown, reading_limits(limit_args(args)), job_name=args.name)
+        findings = check(tfjob, name=args.name, operator=operator, node_check=None)
         refused = [f for f in findings if f.severity == "refused" and f.code != _OLDER_VERSION]
         if not refused:
-            size = tf_config_size(tfjobs[0], name=args.name, operator=operator, task=args.task)
+            size = tf_config_size(tfjob, name=args.name, operator=operator, task=args.task)
             _refuse_too_large(size, args, shown)
         prediction = (
-            None
-            if refused
-            else predict(tfjobs[0], name=args.name, operator=operator, task=args.task)
+            None if refused else predict(tfjob, name=args.name, operator=operator, task=args.task)
         )
     except ConfigFileError as exc:  # not a manifest that can be read
         print("\n".join(str(found) for found in exc.errors), file=sys.stderr)
         return EXIT_INVALID
+    except InputError as exc:
+        raise UsageError(str(exc)) from None
     except ValueError as exc:
         print(f"{shown}: {' '.join(str(exc).split())}", file=sys.stderr)
         return EXIT_INVALID
@@ -316,7 +314,7 @@ def _from_tfjob(args: argparse.Namespace) -> int:
         # kubectl apply refuses it, but its replica specs read as v1's: predicted as v1
         print(
             f"{shown}: apiVersion: note: kubectl apply refuses a TFJob of "
-            f"{tfjobs[0].api_version} (the operator serves kubeflow.org/v1 only); these are "
+            f"{tfjob.api_version} (the operator serves kubeflow.org/v1 only); these are "
             "the TF_CONFIGs of the same job as kubeflow.org/v1 (hint: write apiVersion: "
             "kubeflow.org/v1)",
             file=sys.stderr,
@@ -334,18 +332,6 @@ def _refuse_too_large(size: TFConfigSize, args: argparse.Namespace, name: str) -
 
     total = written_size(size, args.format, files=args.out_dir is not None)
     refuse_larger_output(args, name, f"{size.pods:,} pods", total)
-
-
-def _named(tfjob: Any, shown: str, name: str | None) -> None:
-    """A manifest with only ``generateName`` needs ``--name``: the name the API server gave."""
-    generated = tfjob.metadata.generate_name
-    if tfjob.metadata.name or name is not None or not generated:
-        return
-    raise UsageError(
-        f"{shown}: the TFJob has only generateName {generated!r}: the API server picks its "
-        f"name when the job is created ({generated}xxxxx); give the name it got with --name "
-        "NAME (kubectl get tfjobs lists it)"
-    )
 
 
 def _predicted(prediction: Any, args: argparse.Namespace) -> list[tuple[tuple[str, int], str]]:

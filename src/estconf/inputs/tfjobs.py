@@ -29,13 +29,14 @@ from estconf.io.errors import ConfigFileError, FileError, error
 if TYPE_CHECKING:
     from estconf.finding import Severity
     from estconf.io.report import Result
-    from estconf.kubeflow import Finding, Prediction
+    from estconf.kubeflow import Finding, Prediction, TFJob
 
 __all__ = [
     "KIND",
     "check_text",
     "cluster_check",
     "node_check",
+    "one_tfjob",
 ]
 
 KIND: Final = "tfjob"
@@ -278,3 +279,36 @@ def _tf_configs(prediction: Prediction) -> Iterator[tuple[str, dict[str, Any]]]:
 
 def _accept(tf_config: object) -> None:
     """Accept every ``TF_CONFIG``: what one pod's reader refuses is the node check's."""
+
+
+def one_tfjob(
+    raw: str | bytes, name: str, limits: Limits | None = None, *, job_name: str | None = None
+) -> TFJob:
+    """The one TFJob of a manifest, whose pods are to be predicted (``tf-config --tfjob``).
+
+    Args:
+        raw: the manifest's bytes (or text).
+        name: the manifest's name in errors (``<stdin>``).
+        limits: the limits of reading (the defaults if None).
+        job_name: the name the API server gave a job created with
+            ``generateName`` alone (``--name``).
+
+    Raises:
+        ConfigFileError: the manifest cannot be read.
+        InputError: the TFJob has only ``generateName``, and no ``job_name`` is given.
+        ValueError: the manifest holds no TFJob or several, or one the model refuses.
+    """
+    from estconf.inputs.sources import InputError
+    from estconf.kubeflow import read_tfjobs
+
+    tfjobs = read_tfjobs(raw, name=name, limits=limits)
+    if len(tfjobs) != 1:
+        raise ValueError(f"expected one TFJob, found {len(tfjobs)}")
+    generated = tfjobs[0].metadata.generate_name
+    if not tfjobs[0].metadata.name and job_name is None and generated:
+        raise InputError(
+            f"{name}: the TFJob has only generateName {generated!r}: the API server picks its "
+            f"name when the job is created ({generated}xxxxx); give the name it got with --name "
+            "NAME (kubectl get tfjobs lists it)"
+        )
+    return tfjobs[0]
