@@ -919,6 +919,23 @@ class TestDumps:
         assert (error["type"], error["loc"]) == ("derived_mismatch", ("is_chief",))
 
     @pytest.mark.parametrize(
+        ("key", "value"),
+        [("is_chief", 0), ("task_id", False), ("num_ps_replicas", False), ("is_chief", 1)],
+    )
+    def test_a_derived_key_of_another_json_type_disagrees(self, key: str, value: object) -> None:
+        """As in the JSON Schema of a dump, ``0`` is not ``false`` nor ``true`` ``1``."""
+        cluster = {"chief": ["c:1"], "worker": ["w:1"]}
+        dumps = [
+            RunConfig(tf_config={"cluster": cluster, "task": task}).model_dump(mode="json")
+            for task in ({"type": "worker", "index": 0}, {"type": "chief", "index": 0})
+        ]
+        dump = next(dump for dump in dumps if dump[key] == value)  # equal in Python's eyes
+        with pytest.raises(ValidationError) as info:
+            RunConfig.model_validate({**dump, key: value})
+        [error] = info.value.errors()
+        assert (error["type"], error["loc"]) == ("derived_mismatch", (key,))
+
+    @pytest.mark.parametrize(
         "keys", [("is_chief", "master", "task_id"), ("task_id", "master", "is_chief")]
     )
     def test_derived_keys_that_disagree_in_the_order_given(self, keys: tuple[str, ...]) -> None:

@@ -65,7 +65,7 @@ def read_back_derived(
         actual = model.model_dump(mode="json", include=set(given))
         errors = Errors(cls.__name__)
         for key, value in given.items():
-            if to_jsonable_python(value) != actual[key]:
+            if not _same_json(to_jsonable_python(value), actual[key]):
                 errors.add(
                     "derived_mismatch",
                     "{key} is derived from TF_CONFIG and the other settings, which give "
@@ -76,3 +76,20 @@ def read_back_derived(
                 )
         errors.raise_if_any()
     return model
+
+
+def _same_json(given: Any, derived: Any) -> bool:
+    """Whether two JSON values are equal as JSON has them: ``true`` is not ``1``, nor ``0`` false.
+
+    Python's ``==`` takes a bool for the integer it stands for; the JSON
+    Schema of a dump does not, and neither does reading one back.
+    """
+    if isinstance(given, bool) or isinstance(derived, bool):
+        return type(given) is type(derived) and given == derived
+    if isinstance(given, list) and isinstance(derived, list):
+        return len(given) == len(derived) and all(map(_same_json, given, derived))
+    if isinstance(given, dict) and isinstance(derived, dict):
+        return given.keys() == derived.keys() and all(
+            _same_json(value, derived[key]) for key, value in given.items()
+        )
+    return bool(given == derived)
