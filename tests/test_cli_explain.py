@@ -523,3 +523,22 @@ class TestAPodOfATFJobWithoutAName:
         assert err.endswith(
             "tfjob.json: the TFJob has no metadata.name; pass its name as name=NAME\n"
         )
+
+
+@pytest.mark.skipif(not Path("/dev/fd").is_dir(), reason="no /dev/fd")
+def test_a_config_given_as_a_pipe_is_read_once(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--config <(command)`` names a pipe, which can be read once."""
+    monkeypatch.delenv("TF_CONFIG", raising=False)
+    read, write = os.pipe()
+    os.write(write, Path("tests/data/valid/run_config.yaml").read_bytes())
+    os.close(write)
+    try:
+        status, out, err = run(
+            capsys, "explain", "--config", f"/dev/fd/{read}", "--input-format", "yaml"
+        )
+    finally:
+        os.close(read)
+    assert (status, err) == (0, "")
+    assert out.startswith(f"TF_CONFIG from        /dev/fd/{read} (tf_config)\n")

@@ -246,17 +246,6 @@ class Invalid(Exception):
         self.results = results
 
 
-def load_or_fail(path: str, kind: str, limits: Limits, input_format: str | None = None) -> Any:
-    from estconf import files
-    from estconf.inputs.sources import format_for
-    from estconf.io.report import Result
-
-    try:
-        return files.load(path, kind, format=format_for(path, input_format), **limits)
-    except files.ConfigFileError as exc:
-        raise Invalid([Result(path, exc.kind, exc.errors)]) from None
-
-
 def say_unreadable(name: str, errors: list[FileError]) -> list[Result]:
     """Say on stderr why the input ``name`` cannot be read; its results, for :func:`exit_status`."""
     from estconf.io import report
@@ -264,22 +253,6 @@ def say_unreadable(name: str, errors: list[FileError]) -> list[Result]:
     results = [report.Result(name, None, errors)]
     out(report.write_text(results), sys.stderr)
     return results
-
-
-def read_or_fail(path: str, limits: Limits, input_format: str | None = None) -> dict[str, Any]:
-    from estconf import files
-    from estconf.inputs.sources import format_for
-    from estconf.io.errors import error
-    from estconf.io.report import Result
-
-    try:
-        data = files.read_data(path, format=format_for(path, input_format), **limits)
-    except files.ConfigFileError as exc:
-        raise Invalid([Result(path, None, exc.errors)]) from None
-    if not isinstance(data, dict):
-        refused = error(path, "not_an_object", "a RunConfig file holds an object")
-        raise Invalid([Result(path, None, [refused])])
-    return data
 
 
 def errors_of(exc: Any, name: str) -> list[Any]:

@@ -19,9 +19,7 @@ from estconf.cli._common import (
     errors_of,
     exit_status,
     limit_args,
-    load_or_fail,
     out,
-    read_or_fail,
     reading_limits,
     task_argument,
 )
@@ -120,12 +118,10 @@ def _explained(args: argparse.Namespace) -> tuple[RunConfig, str]:
     from estconf import RunConfig
 
     limits = limit_args(args)
-    config: RunConfig | None = None
+    config: Any = None
     data: dict[str, Any] = {}
     if args.config is not None:
-        data = read_or_fail(args.config, limits, args.input_format)
-        kind = "tpu_run_config" if "tpu_config" in data else "run_config"
-        config = load_or_fail(args.config, kind, limits, args.input_format)
+        data, config = _run_config_file(args.config, args.input_format, limits)
     if config is not None and "tf_config" in data:
         if args.tf_config is not None:
             raise UsageError(f"{args.config} has a tf_config key; drop it or --tf-config, not both")
@@ -230,6 +226,18 @@ def _as_written_checks(args: argparse.Namespace) -> tuple[Callable[[Any], object
     if args.readers or entry_named(args.profile).written_check is None:
         return ()
     return (functools.partial(check_profile, profile=args.profile),)
+
+
+def _run_config_file(path: str, input_format: str | None, limits: Limits) -> tuple[Any, Any]:
+    """The data and model of the ``--config`` file (:mod:`estconf.inputs.run_config_files`)."""
+    from estconf.inputs.run_config_files import read_run_config_file
+    from estconf.io.errors import ConfigFileError
+    from estconf.io.report import Result
+
+    try:
+        return read_run_config_file(path, input_format, reading_limits(limits))
+    except ConfigFileError as exc:
+        raise Invalid([Result(exc.file, exc.kind, exc.errors)]) from None
 
 
 def _source(args: argparse.Namespace, limits: Limits) -> TFConfigSource:

@@ -182,6 +182,7 @@ def read_data(
     path: str | PathLike[str],
     *,
     format: str | None = None,
+    content: bytes | None = None,
     max_size: int = MAX_SIZE,
     max_depth: int = MAX_DEPTH,
     max_values: int | None = None,
@@ -191,12 +192,18 @@ def read_data(
 
     Everything :func:`load` refuses before a model looks at the data is
     refused here too (bad UTF-8, repeated keys, NaN, deep nesting, ...).
+    ``content`` is the file's bytes when they are already read (``path``
+    then names the file).
 
     Raises:
         ConfigFileError: the file cannot be read as plain data.
     """
     name = str(path)
-    raw = parse.read(Path(path), name, max_size)
+    if content is None:
+        raw = parse.read(Path(path), name, max_size)
+    else:
+        check_size(name, len(content), max_size)
+        raw = content
     limits = Limits(max_size, max_depth, max_values, max_documents)
     return parse.document_of(raw, _format(name, format), name, limits).data
 
