@@ -77,22 +77,10 @@ def read_config(
     Raises:
         ConfigFileError: as :func:`estconf.io.parse.document_of`.
     """
-    limits = limits or Limits()
-    if isinstance(raw, bytes) and format is not None:
-        document = parse.document_of(raw, format, name, limits)
-    else:
-        text = raw if isinstance(raw, str) else parse.decode(raw, name)
-        if format is None:
-            format = "json" if text.lstrip().startswith("{") else "yaml"
-        document = parse.parse(
-            text,
-            format,
-            name,
-            limits.max_depth,
-            max_size=limits.max_size,
-            max_values=limits.max_values,
-            max_documents=limits.max_documents,
-        )
+    if format is None:
+        raw = raw if isinstance(raw, str) else parse.decode(raw, name)
+        format = "json" if raw.lstrip().startswith("{") else "yaml"
+    document = parse.document_of(raw, format, name, limits)
     return [Read(name, document.data, document)]
 
 
@@ -183,17 +171,8 @@ def tf_config_text(text: Any, name: str, limits: Limits | None = None) -> Any:
             return text
     if not isinstance(text, str):
         return text
-    limits = limits or Limits()
     try:
-        return parse.parse(
-            text,
-            "json",
-            name,
-            limits.max_depth,
-            max_size=limits.max_size,
-            max_values=limits.max_values,
-            max_documents=limits.max_documents,
-        ).data
+        return parse.document_of(text, "json", name, limits).data
     except ConfigFileError as exc:
         if exc.errors and all(e.code in _VALUE_CODES for e in exc.errors):
             # the node's name tells where it is (FILE:LINE); a place in its text would not

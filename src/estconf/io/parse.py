@@ -32,7 +32,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from estconf import _json
 from estconf.io._positions import Lines, Loc, Position, Span, position
@@ -281,42 +281,44 @@ def _yaml_documents(
 
 
 def documents_of(
-    raw: bytes, format: str, file: str, limits: Limits | None = None
+    raw: str | bytes, format: str, file: str, limits: Limits | None = None
 ) -> list[Document]:
-    """Decode ``raw`` and read every document of it, under ``limits`` (the defaults if None).
+    """Read every document of ``raw``, under ``limits`` (the defaults if None).
 
     The bytes of a stream of Kubernetes manifests, of a TFJob, of a node file:
     :func:`decode` then :func:`parse_documents`, with the same limits
-    everywhere.
+    everywhere.  Text (``str``) is read as it is.
 
     Raises:
         ConfigFileError: as :func:`decode` and :func:`parse_documents`.
     """
-    limits = limits or Limits()
-    check_size(file, len(raw), limits.max_size)
-    return parse_documents(
-        decode(raw, file),
-        format,
-        file,
-        limits.max_depth,
-        max_size=limits.max_size,
-        max_values=limits.max_values,
-        max_documents=limits.max_documents,
-    )
+    return _under_limits(parse_documents, raw, format, file, limits)
 
 
-def document_of(raw: bytes, format: str, file: str, limits: Limits | None = None) -> Document:
-    """Decode ``raw`` and read its one document, under ``limits`` (the defaults if None).
+def document_of(raw: str | bytes, format: str, file: str, limits: Limits | None = None) -> Document:
+    """Read the one document of ``raw``, under ``limits`` (the defaults if None).
 
-    The bytes of a config file: :func:`decode` then :func:`parse`.
+    The bytes of a config file: :func:`decode` then :func:`parse`.  Text
+    (``str``) is read as it is.
 
     Raises:
         ConfigFileError: as :func:`decode` and :func:`parse`.
     """
+    return _under_limits(parse, raw, format, file, limits)
+
+
+Parsed = TypeVar("Parsed", Document, list[Document])
+
+
+def _under_limits(
+    read: Callable[..., Parsed], raw: str | bytes, format: str, file: str, limits: Limits | None
+) -> Parsed:
     limits = limits or Limits()
-    check_size(file, len(raw), limits.max_size)
-    return parse(
-        decode(raw, file),
+    if isinstance(raw, bytes):
+        check_size(file, len(raw), limits.max_size)
+        raw = decode(raw, file)
+    return read(
+        raw,
         format,
         file,
         limits.max_depth,
