@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -143,34 +142,6 @@ def _explained(args: argparse.Namespace) -> tuple[RunConfig, str]:
     return merged, source
 
 
-_TPU_EXPLAINED = (
-    "iterations_per_loop",
-    "iterations_per_loop_counter",
-    "num_shards",
-    "num_cores_per_replica",
-    "per_host_input_for_training",
-    "tpu_job_name",
-)
-
-
-_EXPLAINED = (
-    "task_type",
-    "task_id",
-    "master",
-    "evaluation_master",
-    "is_chief",
-    "num_ps_replicas",
-    "num_worker_replicas",
-    "global_id_in_cluster",
-    "cluster_spec",
-    "service",
-    "model_dir",
-    "session_config",
-    "save_checkpoints_steps",
-    "save_checkpoints_secs",
-)
-
-
 def run(args: argparse.Namespace) -> int:
     """Print what the reader derives; 1 when the input is not valid."""
     from estconf.io import report
@@ -191,23 +162,17 @@ def run(args: argparse.Namespace) -> int:
     except Invalid as exc:
         out(report.write_text(exc.results), sys.stderr)
         return exit_status(exc.results)
-    data = config.model_dump(mode="json", include={*_EXPLAINED, "tpu_config"})
-    facts = {"tf_config_source": source, **{key: data.get(key) for key in _EXPLAINED}}
-    if "tpu_config" in data:
-        facts["tpu_config"] = {key: data["tpu_config"][key] for key in _TPU_EXPLAINED}
-    reasons: dict[str, str] = {}
-    if args.why:
-        from estconf.cli._why import estimator_reasons
+    from estconf.inputs.explain import explain_run_config
 
-        reasons = estimator_reasons(config.tf_config, facts)
-        if args.config is not None:
-            reasons.pop("device_filters")  # the file may give its own session_config
-    if args.format == "json":
-        if args.why:
-            facts["reasons"] = reasons
-        out(json.dumps(facts, indent=2) + "\n")
-    else:
-        out(_table(facts, reasons))
+    out(
+        explain_run_config(
+            config,
+            source,
+            output=args.format,
+            why=args.why,
+            session_config_given=args.config is not None,
+        )
+    )
     return EXIT_OK
 
 
@@ -300,181 +265,19 @@ def _other_readers(args: argparse.Namespace) -> int:
     """``--readers`` (each reader side by side) or ``--profile mwms|ps|server``."""
     from pydantic import ValidationError
 
+    from estconf.inputs.explain import explain_profile, explain_readers
     from estconf.io.report import Result
-    from estconf.profiles import check_profile, explain
+    from estconf.profiles import check_profile
 
     tf_config, source = _tf_config_only(args, limit_args(args))
     if args.readers:
-        views = [view.model_dump(mode="json") for view in explain(tf_config)]
-        if args.format == "json":
-            out(json.dumps({"tf_config_source": source, "readers": views}, indent=2) + "\n")
-        else:
-            out(_side_by_side(source, views))
-        return EXIT_OK if any(view["values"] is not None for view in views) else EXIT_INVALID
+        text, accepted = explain_readers(tf_config, source, output=args.format)
+        out(text)
+        return EXIT_OK if accepted else EXIT_INVALID
     try:
         model = check_profile(tf_config, args.profile)
     except ValidationError as exc:
         name = f"TF_CONFIG from {source}"
         raise Invalid([Result(name, "tf_config", errors_of(exc, name))]) from None
-    values = model.model_dump(mode="json", exclude={"tf_config"})
-    facts = {"tf_config_source": source, "profile": args.profile, **values}
-    reasons: dict[str, str] = {}
-    if args.why:
-        from estconf.cli._why import mwms_reasons, ps_reasons
-
-        reason_of = {"mwms": mwms_reasons, "ps": ps_reasons}.get(args.profile)
-        reasons = {} if reason_of is None else reason_of(values)
-    if args.format == "json":
-        if args.why:
-            facts["reasons"] = reasons
-        out(json.dumps(facts, indent=2) + "\n")
-    else:
-        out(_reader_table(facts, reasons))
+    out(explain_profile(model, source, args.profile, output=args.format, why=args.why))
     return EXIT_OK
-
-
-_HIDDEN = ("cluster_spec", "task_type", "task_id")
-
-
-def _reader_table(facts: dict[str, Any], reasons: dict[str, str]) -> str:
-    rows: list[tuple[str, str]] = [
-        ("TF_CONFIG from", facts["tf_config_source"]),
-        ("profile", facts["profile"]),
-        ("task", _task(facts["task_type"], facts["task_id"])),
-    ]
-    rows += _cluster_rows(facts["cluster_spec"])
-    for key, value in facts.items():
-        if key in (*_HIDDEN, "tf_config_source", "profile"):
-            continue
-        if key == "device_filters":
-            rows.append((key, ""))
-            rows += [(f"  {task}", ", ".join(filters)) for task, filters in value.items()]
-            continue
-        rows.append((key, _cell(value)))
-    return _rows(rows, reasons)
-
-
-def _side_by_side(source: str, views: list[dict[str, Any]]) -> str:
-    """One column per reader: its values, or ``refused`` and its first error below."""
-    from estconf.io.errors import format_path
-
-    keys: list[str] = []
-    for view in views:
-        for key in view["values"] or {}:
-            if key not in keys and key not in _HIDDEN:
-                keys.append(key)
-    header = [view["profile"] for view in views]
-    table: list[list[str]] = [["", *header]]
-    table.append(["task", *(_task_cell(view) for view in views)])
-    for key in keys:
-        cells = []
-        for view in views:
-            values = view["values"]
-            if values is None:
-                cells.append("")
-            elif key not in values:
-                cells.append("-")
-            elif key == "device_filters":
-                cells.append(f"{len(values[key])} tasks")
-            else:
-                cells.append(_cell(values[key]))
-        table.append([key, *cells])
-    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
-    lines = [f"TF_CONFIG from  {source}"]
-    lines += [
-        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in table
-    ]
-    for view in views:
-        error = view["error"]
-        if error is not None:
-            where = format_path(error["loc"])
-            lines.append(f"{view['profile']}: {where + ': ' if where else ''}{error['msg']}")
-    return "\n".join(lines) + "\n"
-
-
-def _task_cell(view: dict[str, Any]) -> str:
-    values = view["values"]
-    if values is None:
-        return f"refused ({view['error']['type']})"
-    return _task(values["task_type"], values["task_id"])
-
-
-def _task(task_type: str | None, task_id: int | None) -> str:
-    """``type:index``, or ``(none)`` where the reader reads no task (no cluster)."""
-    if task_type is None and task_id is None:
-        return "(none)"
-    return f"{_cell(task_type)}:{_cell(task_id)}"
-
-
-def _cluster_rows(cluster: dict[str, Any] | None) -> list[tuple[str, str]]:
-    """The cluster's size, then one row per job; ``(none)`` where the reader has no cluster."""
-    from estconf.io.report import plural
-
-    if cluster is None:
-        return [("cluster_spec", "(none)")]
-    tasks = sum(len(addresses) for addresses in cluster.values())
-    rows = [("cluster_spec", f"{plural(len(cluster), 'job')}, {plural(tasks, 'task')}")]
-    for job, addresses in cluster.items():
-        items = (
-            addresses if isinstance(addresses, list) else [f"{i}={a}" for i, a in addresses.items()]
-        )
-        rows.append((f"  {job}", ", ".join(items)))
-    return rows
-
-
-def _rows(rows: list[tuple[str, str]], reasons: dict[str, str]) -> str:
-    width = max(len(key) for key, _ in rows)
-    lines = []
-    for key, value in rows:
-        reason = reasons.get(key)
-        line = f"{key.ljust(width)}  {value}"
-        if reason is not None:
-            line += f"  ({reason})"
-        lines.append(line.rstrip() + "\n")
-    return "".join(lines)
-
-
-def _table(facts: dict[str, Any], reasons: dict[str, str]) -> str:
-    rows: list[tuple[str, str]] = [("TF_CONFIG from", facts["tf_config_source"])]
-    rows.append(("task", f"{facts['task_type']}:{facts['task_id']}"))
-    for key in (
-        "master",
-        "evaluation_master",
-        "is_chief",
-        "num_ps_replicas",
-        "num_worker_replicas",
-        "global_id_in_cluster",
-    ):
-        rows.append((key, _cell(facts[key])))
-    rows += _cluster_rows(facts["cluster_spec"])
-    session_config = facts["session_config"] or {}
-    filters = session_config.get("device_filters")
-    rows.append(("device_filters", ", ".join(filters) if filters else "(none)"))
-    rows.append(("model_dir", _cell(facts["model_dir"])))
-    steps, secs = facts["save_checkpoints_steps"], facts["save_checkpoints_secs"]
-    if steps is not None:
-        rows.append(("checkpoints", f"every {steps} steps"))
-    elif secs is not None:
-        rows.append(("checkpoints", f"every {secs} s"))
-    else:
-        rows.append(("checkpoints", "(none)"))
-    if facts["service"] is not None:
-        rows.append(("service", json.dumps(facts["service"])))
-    tpu = facts.get("tpu_config")
-    if tpu is not None:
-        counter = tpu.pop("iterations_per_loop_counter")
-        rows.append(("tpu_config", ""))
-        for key, value in tpu.items():
-            rows.append((f"  {key}", _cell(value)))
-        rows.append(
-            ("  per loop", f"{counter['value']} {'steps' if counter['unit'] == 'count' else 's'}")
-        )
-    return _rows(rows, reasons)
-
-
-def _cell(value: Any) -> str:
-    if value is None:
-        return "(none)"
-    if value == "":
-        return "''"
-    return str(value)

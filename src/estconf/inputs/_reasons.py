@@ -1,7 +1,7 @@
-"""``estconf explain --why``: the rule behind each value a reader derives from TF_CONFIG.
+"""The rule behind each value a reader derives from TF_CONFIG, in words (``explain --why``).
 
-The values themselves come from the models; this module only says, in words,
-which of the rules (docs/tf_config.md, docs/readers.md) gave each one.
+The values themselves come from the models; this module only says which of
+the rules (docs/tf_config.md, docs/readers.md) gave each one.
 """
 
 from __future__ import annotations

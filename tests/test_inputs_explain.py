@@ -1,0 +1,145 @@
+"""What a reader derives from a TF_CONFIG, as a table or JSON, with the rule behind each value."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from estconf import RunConfig, TFConfig
+from estconf.inputs.explain import explain_profile, explain_readers, explain_run_config
+from estconf.profiles import check_profile
+from estconf.tpu import RunConfig as TPURunConfig
+
+PS_CLUSTER = {
+    "cluster": {
+        "chief": ["chief-0.train:2222"],
+        "worker": ["worker-0.train:2222", "worker-1.train:2222"],
+        "ps": ["ps-0.train:2222"],
+    },
+    "task": {"type": "worker", "index": 1},
+}
+WORKERS = {
+    "cluster": {"worker": ["w0:2222", "w1:2222"]},
+    "task": {"type": "worker", "index": 0},
+}
+
+
+def rows(text: str) -> dict[str, str]:
+    """The table as {key: the rest of the line}; indented rows keep their key."""
+    found = {}
+    for line in text.splitlines():
+        key, _, rest = line.strip().partition("  ")
+        found[key] = rest.strip()
+    return found
+
+
+def run_config(tf_config: dict[str, Any]) -> RunConfig:
+    return RunConfig(tf_config=TFConfig.model_validate(tf_config))
+
+
+class TestRunConfig:
+    def test_a_row_per_derived_value_and_a_row_per_job(self) -> None:
+        table = rows(explain_run_config(run_config(PS_CLUSTER), "tf_config.json"))
+        assert table["TF_CONFIG from"] == "tf_config.json"
+        assert table["task"] == "worker:1"
+        assert table["master"] == "grpc://worker-1.train:2222"
+        assert table["num_worker_replicas"] == "3"
+        assert table["global_id_in_cluster"] == "2"
+        assert table["cluster_spec"] == "3 jobs, 4 tasks"
+        assert table["worker"] == "worker-0.train:2222, worker-1.train:2222"
+        assert table["device_filters"] == "/job:ps, /job:worker/task:1"
+        assert table["model_dir"] == "(none)"
+        assert table["checkpoints"] == "every 600 s"
+        assert "service" not in table
+
+    def test_why_says_the_rule_behind_each_value(self) -> None:
+        text = explain_run_config(run_config(PS_CLUSTER), "env", why=True)
+        table = rows(text)
+        assert table["num_worker_replicas"] == "3  (2 workers + 1 chief)"
+        assert table["global_id_in_cluster"] == (
+            "2  (jobs in the order chief, worker, ps: 1 chief before worker, then index 1)"
+        )
+        assert table["device_filters"].endswith("(the default session_config of a worker task)")
+        assert "(2 workers + 1 chief)" not in explain_run_config(run_config(PS_CLUSTER), "env")
+
+    def test_a_session_config_of_its_own_is_not_the_default(self) -> None:
+        text = explain_run_config(
+            run_config(PS_CLUSTER), "env", why=True, session_config_given=True
+        )
+        assert "default session_config" not in text
+
+    @pytest.mark.parametrize(
+        ("tf_config", "task", "is_chief"),
+        [
+            ({}, "no cluster: local mode, where the task is worker:0", "local mode"),
+            (
+                {"cluster": {"chief": ["c:1"]}, "task": {"type": "evaluator", "index": 0}},
+                "the evaluator, which is not part of the training cluster",
+                "the evaluator is never the chief",
+            ),
+        ],
+    )
+    def test_why_outside_a_training_cluster(
+        self, tf_config: dict[str, Any], task: str, is_chief: str
+    ) -> None:
+        out = json.loads(explain_run_config(run_config(tf_config), "env", output="json", why=True))
+        assert out["reasons"]["task"] == task
+        assert out["reasons"]["is_chief"].startswith(is_chief)
+
+    def test_json_is_one_object_with_reasons_only_when_asked(self) -> None:
+        out = json.loads(explain_run_config(run_config(PS_CLUSTER), "env", output="json"))
+        assert out["tf_config_source"] == "env"
+        assert out["global_id_in_cluster"] == 2
+        assert "reasons" not in out
+
+    def test_a_tpu_run_config_shows_its_loop(self) -> None:
+        config = TPURunConfig.model_validate({"tpu_config": {"iterations_per_loop": "30s"}})
+        table = rows(explain_run_config(config, "none"))
+        assert table["tpu_config"] == ""
+        assert table["per loop"] == "30 s"
+        out = json.loads(explain_run_config(config, "none", output="json"))
+        assert out["tpu_config"]["iterations_per_loop_counter"] == {"value": 30, "unit": "seconds"}
+
+
+class TestProfile:
+    def test_mwms_with_why(self) -> None:
+        model = check_profile(TFConfig.model_validate(WORKERS), "mwms")
+        table = rows(explain_profile(model, "env", "mwms", why=True))
+        assert table["profile"] == "mwms"
+        assert table["task"] == "worker:0"
+        assert table["num_workers"] == "2  (0 chiefs + 2 workers)"
+        assert table["is_chief"] == "True  (task type is worker; the chief is worker:0)"
+
+    def test_ps_with_why_in_json(self) -> None:
+        model = check_profile(TFConfig.model_validate(PS_CLUSTER), "ps")
+        out = json.loads(explain_profile(model, "env", "ps", output="json", why=True))
+        assert out["profile"] == "ps"
+        assert out["reasons"]["num_ps"] == "1 ps in the cluster"
+        assert out["reasons"]["role"] == "task type"
+
+    def test_a_reader_without_reasons_gives_none(self) -> None:
+        model = check_profile(TFConfig.model_validate(WORKERS), "server")
+        out = json.loads(explain_profile(model, "env", "server", output="json", why=True))
+        assert out["reasons"] == {}
+
+
+class TestReaders:
+    def test_side_by_side_with_each_refusal_below(self) -> None:
+        text, accepted = explain_readers(TFConfig.model_validate(PS_CLUSTER), "env")
+        assert accepted
+        lines = text.splitlines()
+        assert lines[0] == "TF_CONFIG from  env"
+        assert lines[1].split() == ["estimator", "mwms", "ps", "server"]
+        assert lines[2].split()[:3] == ["task", "worker:1", "refused"]
+        assert lines[-1] == (
+            "mwms: cluster.ps[0]: task ps:0 of this cluster: There is no id for task_type 'ps'"
+        )
+
+    def test_no_reader_accepts(self) -> None:
+        cluster = {"chief": ["c:1", "c:2"], "worker": ["w:1"]}
+        tf_config = {"cluster": cluster, "task": {"type": "worker", "index": 3}}
+        out, accepted = explain_readers(TFConfig.model_validate(tf_config), "env", output="json")
+        assert not accepted
+        assert all(view["values"] is None for view in json.loads(out)["readers"])
