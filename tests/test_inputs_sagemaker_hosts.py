@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from estconf.inputs.sagemaker_hosts import hosts, refused_by_the_reader
+import json
+
+from estconf.inputs.sagemaker_hosts import hosts, job_report, refused_by_the_reader
 from estconf.sagemaker import resource_configs
 
 PS = {"sagemaker_parameter_server_enabled": "true"}
@@ -46,3 +48,49 @@ def test_a_reader_refuses_each_cluster_once() -> None:
     assert refused.host == "algo-1"
     assert "disallowed_job" in {error["type"] for error in refused.errors}
     assert refused_by_the_reader(hosts(configs(3), MWMS), "mwms") == []
+
+
+def test_the_report_of_a_job_labels_each_host_with_its_task_and_ps_server() -> None:
+    job = job_report(hosts(configs(2), PS), "estimator")
+    assert job.labels == [
+        "algo-1: master:0, ps server ps:0 at algo-1:2223",
+        "algo-2: worker:0, ps server ps:1 at algo-2:2223",
+    ]
+    assert [task for task, _ in job.outputs] == [("master", 0), ("worker", 0)]
+    assert json.loads(job.outputs[1][1])["task"] == {"type": "worker", "index": 0}
+    assert (job.said, job.failed) == ("", False)
+
+
+def test_the_report_gives_a_readers_refusal_its_fix_once() -> None:
+    job = job_report(hosts(configs(3), PS), "mwms")
+    assert job.failed
+    lines = job.said.splitlines()
+    assert lines[0].startswith("--sagemaker --profile mwms: algo-1: ")
+    assert lines[0].endswith("[disallowed_job]")
+    hints = [line for line in lines if line.startswith("hint: ")]
+    assert hints == [
+        "hint: SageMaker's parameter-server mode writes a master job, which tf.distribute's "
+        "strategies refuse: --distribution multi_worker_mirrored for MultiWorkerMirroredStrategy; "
+        "keep parameter servers for the Estimator (--profile estimator)"
+    ]
+
+
+def test_the_report_of_a_one_host_parameter_server_job_fails_with_its_fix() -> None:
+    job = job_report(hosts(configs(1), PS), "estimator")
+    assert (job.outputs, job.failed) == ([], True)
+    assert job.said == (
+        "--sagemaker: algo-1: no TF_CONFIG and no ps server: a one-host parameter-server job\n"
+        "hint: a parameter-server job needs two instances or more; on one, the script "
+        "trains alone in the local mode\n"
+    )
+
+
+def test_the_report_places_what_the_toolkit_fails_on_at_the_file_with_its_fix() -> None:
+    (_, config), _ = configs(2)
+    found = hosts([("rc.json", {**config, "hosts": ["algo-2", "algo-3"]})], PS)
+    job = job_report(found, "estimator")
+    assert (job.outputs, job.failed) == ([], True)
+    problem, hint = job.said.splitlines()
+    assert problem.startswith("--sagemaker: rc.json: resource_config.current_host: ")
+    assert problem.endswith("[sagemaker_host_not_in_hosts]")
+    assert hint == "hint: the host is missing from hosts"

@@ -5,8 +5,16 @@ from __future__ import annotations
 import json
 
 import pytest
+from pydantic import ValidationError
 
-from estconf.inputs.slurm_steps import Step, ranks, step_environ
+from estconf.distribute.placement import Misplaced
+from estconf.inputs.slurm_steps import (
+    Step,
+    misplaced_said,
+    ranks,
+    refusal_said,
+    step_environ,
+)
 from estconf.inputs.sources import InputError
 
 STEP = step_environ(False, "node[9-10]", "2")
@@ -48,3 +56,45 @@ def test_an_environment_variable_that_is_not_utf8(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("SLURM_JOB_NODELIST", b"node\xff".decode("utf-8", "surrogateescape"))
     with pytest.raises(InputError, match=r"\$SLURM_JOB_NODELIST is not UTF-8 text \(byte 0xff"):
         step_environ(True)
+
+
+def refusal(step: Step) -> ValidationError:
+    with pytest.raises(ValidationError) as raised:
+        ranks(step, STEP)
+    return raised.value
+
+
+def test_the_ranks_on_another_host_are_said_ten_then_counted_with_the_fix() -> None:
+    assert misplaced_said([]) == ""
+    misplaced = [Misplaced(rank, f"n{rank}", ("worker", rank), "n0:8888") for rank in range(12)]
+    lines = misplaced_said(misplaced).splitlines()
+    assert lines[0] == (
+        "--slurm: rank 0 runs on n0, but TensorFlow's SlurmClusterResolver gives it "
+        "worker:0 at n0:8888 (it sorts the hosts as strings)"
+    )
+    assert len(lines) == 12
+    assert lines[10] == "--slurm: and 2 more ranks given another host"
+    assert lines[11].startswith("hint: add --write for a TF_CONFIG per rank at the host")
+
+
+def test_a_refusal_is_said_at_the_flag_with_its_fix() -> None:
+    said = refusal_said(refusal(Step({"worker": 3}, gpus_per_node=2)), from_env=False)
+    assert said.startswith("--slurm: --jobs: Requested 3 tasks but only 4 were assigned.")
+    assert said.endswith("\nhint: the sizes of --jobs add up to the step's tasks\n")
+
+
+def test_a_refusal_from_the_environment_is_said_at_the_variable() -> None:
+    exc = refusal(Step({"worker": 4}))
+    assert refusal_said(exc, from_env=False).startswith("--slurm: --gpus-per-node: no GPU count")
+    environ = {**STEP, "SLURM_STEP_NODELIST": "node[9-"}
+    with pytest.raises(ValidationError) as raised:
+        ranks(Step({"worker": 4}, gpus_per_node=2), environ)
+    said = "--slurm: {}: Invalid hostlist format"
+    assert refusal_said(raised.value, from_env=True).startswith(said.format("SLURM_STEP_NODELIST"))
+    assert refusal_said(raised.value, from_env=False).startswith(said.format("--nodelist"))
+
+
+def test_a_port_past_65535_is_given_its_fix_once() -> None:
+    said = refusal_said(refusal(Step({"worker": 4}, 65535, gpus_per_node=2)), from_env=False)
+    assert said.count("is not a valid task address") == 2
+    assert said.endswith("\nhint: a port above 65535: give a smaller --port-base\n")

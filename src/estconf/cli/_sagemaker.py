@@ -18,12 +18,9 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from estconf.cli._common import EXIT_INVALID, EXIT_OK, UsageError, number_argument, out
-
-if TYPE_CHECKING:
-    from pydantic_core import ErrorDetails
 
 Writer = Callable[[list[tuple[tuple[str, int], str]], argparse.Namespace, list[str]], int]
 """``tf-config``'s writer: each task's ``TF_CONFIG`` in ``--format``, after its label."""
@@ -33,26 +30,6 @@ DISTRIBUTIONS: Final = {
     "multi_worker_mirrored": "sagemaker_multi_worker_mirrored_strategy_enabled",
 }
 """The SDK's ``distribution`` names and the hyperparameter each sets."""
-
-_PROFILE_HINTS: Final = {
-    "disallowed_job": "SageMaker's parameter-server mode writes a master job, which "
-    "tf.distribute's strategies refuse: --distribution multi_worker_mirrored for "
-    "MultiWorkerMirroredStrategy; keep parameter servers for the Estimator (--profile estimator)",
-    "missing_chief": "multi-worker mirrored mode writes workers alone, for "
-    "MultiWorkerMirroredStrategy (--profile mwms), not for the Estimator",
-    "missing_ps": "ParameterServerStrategy needs chief, worker and ps jobs, which neither "
-    "mode of SageMaker's toolkit writes: set TF_CONFIG in the script, from resourceconfig.json",
-    "missing_worker": "ParameterServerStrategy needs chief, worker and ps jobs, which neither "
-    "mode of SageMaker's toolkit writes: set TF_CONFIG in the script, from resourceconfig.json",
-}
-"""The fix of what a reader refuses in the toolkit's ``TF_CONFIG``s, by error code."""
-
-_HINTS: Final = {
-    "sagemaker_ps_outside_distribution": "add the group to --distribution-groups, or run "
-    "parameter servers on a job of one instance group",
-    "sagemaker_host_not_in_cluster": "the host is missing from its instance group's hosts",
-    "sagemaker_host_not_in_hosts": "the host is missing from hosts",
-}
 
 
 def _groups(text: str) -> list[dict[str, Any]]:
@@ -193,60 +170,15 @@ def _configs(args: argparse.Namespace) -> list[tuple[str, Mapping[str, Any]]]:
 
 def run(args: argparse.Namespace, write: Writer) -> int:
     """Write each host's ``TF_CONFIG`` with ``write``; 1 when a host meets a trap of the toolkit."""
-    from estconf.inputs.sagemaker_hosts import hosts, refused_by_the_reader
+    from estconf.inputs.sagemaker_hosts import hosts, job_report
 
     hps = _hyperparameters(args)
     configs = _configs(args)
     _refuse_too_large(args, configs)
-    found = hosts(configs, hps)
-    outputs: list[tuple[tuple[str, int], str]] = []
-    labels: list[str] = []
-    notes: list[str] = []
-    problems: list[str] = []
-    hints: list[str] = []
-    for host in found:
-        if host.errors:
-            problems.extend(_lines(f"--sagemaker: {host.name}", host.errors, _HINTS, hints))
-        elif host.why_none is not None:
-            notes.append(f"--sagemaker: {host.host}: {host.why_none}")
-        elif host.tf_config is not None:
-            task = host.tf_config["task"]
-            label = f"{host.host}: {task['type']}:{task['index']}"
-            if host.server is not None:
-                address = host.server.address or "no address"
-                label += f", ps server ps:{host.server.task_index} at {address}"
-            if host.server_problem is not None:
-                problems.append(f"--sagemaker: {host.host}: {host.server_problem}")
-            outputs.append(((task["type"], task["index"]), json.dumps(host.tf_config)))
-            labels.append(label)
-    status = write(outputs, args, labels) if outputs else EXIT_OK
-    for refused in refused_by_the_reader(found, args.profile):
-        said = f"--sagemaker --profile {args.profile}: {refused.host}"
-        problems.extend(_lines(said, refused.errors, _PROFILE_HINTS, hints))
-    one_host_ps = [note for note in notes if "one-host parameter-server" in note]
-    text = "".join(f"{line}\n" for line in [*notes, *problems])
-    text += "".join(f"hint: {hint}\n" for hint in hints)
-    if one_host_ps:
-        text += (
-            "hint: a parameter-server job needs two instances or more; on one, the script "
-            "trains alone in the local mode\n"
-        )
-    out(text, sys.stderr)
-    return EXIT_INVALID if problems or one_host_ps else status
-
-
-def _lines(
-    said: str, errors: list[ErrorDetails], fixes: Mapping[str, str], hints: list[str]
-) -> list[str]:
-    """A line for each error, after ``said``; the fix of each, once, to ``hints``."""
-    lines = []
-    for detail in errors:
-        where = ".".join(str(part) for part in detail["loc"])
-        lines.append(f"{said}: {where}: {detail['msg']} [{detail['type']}]")
-        hint = fixes.get(str(detail["type"]))
-        if hint is not None and hint not in hints:
-            hints.append(hint)
-    return lines
+    job = job_report(hosts(configs, hps), args.profile)
+    status = write(job.outputs, args, job.labels) if job.outputs else EXIT_OK
+    out(job.said, sys.stderr)
+    return EXIT_INVALID if job.failed else status
 
 
 def _refuse_too_large(

@@ -11,42 +11,14 @@ another host are reported.  With ``--write``, each rank's ``TF_CONFIG`` is
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from estconf.cli._common import EXIT_INVALID, UsageError, number_argument, out
 
-if TYPE_CHECKING:
-    from pydantic import ValidationError
-
-    from estconf.distribute.placement import Misplaced
-
 Writer = Callable[[list[tuple[tuple[str, int], str]], argparse.Namespace, list[str]], int]
 """``tf-config``'s writer: each task's ``TF_CONFIG`` in ``--format``, after its label."""
-
-_SHOWN: Final = 10
-"""The misplaced ranks listed one by one; the others are counted."""
-
-_FLAGS: Final = {
-    ("environ", "SLURM_STEP_NODELIST"): "--nodelist",
-    ("environ", "SLURM_STEP_TASKS_PER_NODE"): "--tasks-per-node",
-    ("environ", "SLURM_PROCID"): "--rank",
-    ("gpus_per_node",): "--gpus-per-node",
-    ("gpus_per_task",): "--gpus-per-node",
-    ("jobs",): "--jobs",
-    ("port_base",): "--port-base",
-}
-"""The flag that gives each argument of the resolver, for its errors."""
-
-_HINTS: Final = {
-    "slurm_gpus_per_task_zero": "--write writes each rank a TF_CONFIG that needs no GPU",
-    "gpu_count_unknown": "give --gpus-per-node N, or --write, which needs no GPU count",
-    "address": "a port above 65535: give a smaller --port-base",
-    "slurm_port": "give a smaller --port-base",
-    "slurm_tasks": "the sizes of --jobs add up to the step's tasks",
-}
 
 
 def _jobs(text: str) -> dict[str, int]:
@@ -133,7 +105,13 @@ def run(args: argparse.Namespace, write: Writer) -> int:
     """
     from pydantic import ValidationError
 
-    from estconf.inputs.slurm_steps import Step, ranks, step_environ
+    from estconf.inputs.slurm_steps import (
+        Step,
+        misplaced_said,
+        ranks,
+        refusal_said,
+        step_environ,
+    )
     from estconf.inputs.sources import InputError
 
     _check_step(args)
@@ -152,10 +130,10 @@ def run(args: argparse.Namespace, write: Writer) -> int:
     except InputError as exc:
         raise UsageError(str(exc)) from None
     except ValidationError as exc:
-        _report(exc, args)
+        out(refusal_said(exc, args.from_env), sys.stderr)
         return EXIT_INVALID
     status = write([(view.task, view.text) for view in views], args, [view.label for view in views])
-    _report_misplaced(misplaced)
+    out(misplaced_said(misplaced), sys.stderr)
     return EXIT_INVALID if misplaced else status
 
 
@@ -167,50 +145,3 @@ def _refuse_too_large(args: argparse.Namespace, ranks: range, one: str) -> None:
     refuse_larger_output(
         args, "--slurm", f"{len(ranks):,} ranks", total, estimated=True, one="--rank R"
     )
-
-
-def _report_misplaced(misplaced: list[Misplaced]) -> None:
-    """Say which ranks TensorFlow gives an address on another host, and the fix."""
-    if not misplaced:
-        return
-    lines = [
-        f"--slurm: rank {m.rank} runs on {m.host}, but TensorFlow's SlurmClusterResolver gives "
-        f"it {m.task[0]}:{m.task[1]} at {m.address} (it sorts the hosts as strings)"
-        for m in misplaced[:_SHOWN]
-    ]
-    if len(misplaced) > _SHOWN:
-        lines.append(f"--slurm: and {len(misplaced) - _SHOWN} more ranks given another host")
-    lines.append(
-        "hint: add --write for a TF_CONFIG per rank at the host SLURM runs it on, "
-        "and export it in each task (see the SLURM page of the docs)"
-    )
-    out("\n".join(lines) + "\n", sys.stderr)
-
-
-def _port_too_large(address: object) -> bool:
-    port = str(address).rpartition(":")[2]
-    return port.isascii() and port.isdigit() and int(port) > 65535
-
-
-def _report(exc: ValidationError, args: argparse.Namespace) -> None:
-    """The resolver's errors at the flags that cause them, each with its fix."""
-    from estconf.cli._common import errors_of
-    from estconf.io import report
-
-    errors = []
-    hints = []
-    details = exc.errors(include_url=False)
-    for found, detail in zip(errors_of(exc, "--slurm"), details, strict=True):
-        flag = _FLAGS.get(found.loc)
-        if args.from_env and found.loc[:1] == ("environ",):
-            flag = str(found.loc[-1])  # the variable
-        elif found.loc[:1] == ("jobs",):
-            flag = "--jobs"
-        errors.append(dataclasses.replace(found, path=flag or found.path))
-        hint = _HINTS.get(found.code)
-        if found.code == "address" and not _port_too_large(detail.get("input")):
-            hint = None
-        if hint is not None and hint not in hints:
-            hints.append(hint)
-    text = report.write_text([report.Result("--slurm", None, errors)], quiet=True)
-    out(text + "".join(f"hint: {hint}\n" for hint in hints), sys.stderr)

@@ -4,7 +4,9 @@ A job is given as its hosts' ``resourceconfig.json`` and its hyperparameters
 (:mod:`estconf.sagemaker`).  For each host: its ``TF_CONFIG`` and ps server,
 what the toolkit fails on, why it gives the host no ``TF_CONFIG``, and a ps
 server away from the host's own slot; then what a reader refuses in the
-clusters the toolkit writes.
+clusters the toolkit writes; and all of it as ``estconf tf-config
+--sagemaker`` reports it (:func:`job_report`): each host's ``TF_CONFIG`` and
+label, its traps and their fixes.
 """
 
 from __future__ import annotations
@@ -12,14 +14,40 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
 
     from estconf.sagemaker import PSServer
 
-__all__ = ["Host", "Refused", "hosts", "refused_by_the_reader"]
+__all__ = ["Host", "JobReport", "Refused", "hosts", "job_report", "refused_by_the_reader"]
+
+_PROFILE_HINTS: Final = {
+    "disallowed_job": "SageMaker's parameter-server mode writes a master job, which "
+    "tf.distribute's strategies refuse: --distribution multi_worker_mirrored for "
+    "MultiWorkerMirroredStrategy; keep parameter servers for the Estimator (--profile estimator)",
+    "missing_chief": "multi-worker mirrored mode writes workers alone, for "
+    "MultiWorkerMirroredStrategy (--profile mwms), not for the Estimator",
+    "missing_ps": "ParameterServerStrategy needs chief, worker and ps jobs, which neither "
+    "mode of SageMaker's toolkit writes: set TF_CONFIG in the script, from resourceconfig.json",
+    "missing_worker": "ParameterServerStrategy needs chief, worker and ps jobs, which neither "
+    "mode of SageMaker's toolkit writes: set TF_CONFIG in the script, from resourceconfig.json",
+}
+"""The fix of what a reader refuses in the toolkit's ``TF_CONFIG``s, by error code."""
+
+_HINTS: Final = {
+    "sagemaker_ps_outside_distribution": "add the group to --distribution-groups, or run "
+    "parameter servers on a job of one instance group",
+    "sagemaker_host_not_in_cluster": "the host is missing from its instance group's hosts",
+    "sagemaker_host_not_in_hosts": "the host is missing from hosts",
+}
+"""The fix of what the toolkit fails on, by error code."""
+
+_ONE_HOST_PS: Final = (
+    "a parameter-server job needs two instances or more; on one, the script "
+    "trains alone in the local mode"
+)
 
 
 @dataclass(frozen=True)
@@ -132,3 +160,68 @@ def refused_by_the_reader(found: Iterable[Host], profile: str) -> list[Refused]:
         except ValidationError as exc:
             refused.append(Refused(host.host, exc.errors(include_url=False)))
     return refused
+
+
+@dataclass(frozen=True)
+class JobReport:
+    """A job as ``estconf tf-config --sagemaker`` reports it.
+
+    Attributes:
+        outputs: each host's task (type, index) and ``TF_CONFIG`` as JSON.
+        labels: each output's label: the host, its task, its ps server.
+        said: the notes, problems and their fixes (``hint:`` lines), a line each.
+        failed: a host meets a trap of the toolkit, or the reader refuses a cluster.
+    """
+
+    outputs: list[tuple[tuple[str, int], str]]
+    labels: list[str]
+    said: str
+    failed: bool
+
+
+def job_report(found: Iterable[Host], profile: str) -> JobReport:
+    """What ``--sagemaker`` writes and says of the hosts ``found``, read by ``profile``'s reader."""
+    found = list(found)
+    outputs: list[tuple[tuple[str, int], str]] = []
+    labels: list[str] = []
+    notes: list[str] = []
+    problems: list[str] = []
+    hints: list[str] = []
+    for host in found:
+        if host.errors:
+            problems.extend(_lines(f"--sagemaker: {host.name}", host.errors, _HINTS, hints))
+        elif host.why_none is not None:
+            notes.append(f"--sagemaker: {host.host}: {host.why_none}")
+        elif host.tf_config is not None:
+            task = host.tf_config["task"]
+            label = f"{host.host}: {task['type']}:{task['index']}"
+            if host.server is not None:
+                address = host.server.address or "no address"
+                label += f", ps server ps:{host.server.task_index} at {address}"
+            if host.server_problem is not None:
+                problems.append(f"--sagemaker: {host.host}: {host.server_problem}")
+            outputs.append(((task["type"], task["index"]), json.dumps(host.tf_config)))
+            labels.append(label)
+    for refused in refused_by_the_reader(found, profile):
+        said = f"--sagemaker --profile {profile}: {refused.host}"
+        problems.extend(_lines(said, refused.errors, _PROFILE_HINTS, hints))
+    one_host_ps = any("one-host parameter-server" in note for note in notes)
+    if one_host_ps:
+        hints.append(_ONE_HOST_PS)
+    text = "".join(f"{line}\n" for line in [*notes, *problems])
+    text += "".join(f"hint: {hint}\n" for hint in hints)
+    return JobReport(outputs, labels, text, bool(problems) or one_host_ps)
+
+
+def _lines(
+    said: str, errors: list[ErrorDetails], fixes: Mapping[str, str], hints: list[str]
+) -> list[str]:
+    """A line for each error, after ``said``; the fix of each, once, to ``hints``."""
+    lines = []
+    for detail in errors:
+        where = ".".join(str(part) for part in detail["loc"])
+        lines.append(f"{said}: {where}: {detail['msg']} [{detail['type']}]")
+        hint = fixes.get(str(detail["type"]))
+        if hint is not None and hint not in hints:
+            hints.append(hint)
+    return lines

@@ -6,7 +6,10 @@ A step is given by its hosts and tasks per node (``--nodelist``,
 task inside ``srun``.  Each rank's view is TensorFlow's
 (:class:`estconf.distribute.SlurmClusterResolver`, and the ranks it places on
 another host than SLURM runs them on), or a correct ``TF_CONFIG`` at the
-rank's own host (:func:`estconf.distribute.slurm_tf_configs`).
+rank's own host (:func:`estconf.distribute.slurm_tf_configs`).  What is
+said of a step, as ``--slurm`` says it: the ranks placed elsewhere
+(:func:`misplaced_said`), the resolver's errors at the flags that cause them
+(:func:`refusal_said`), each with its fix.
 """
 
 from __future__ import annotations
@@ -15,14 +18,39 @@ import json
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from estconf.inputs.sources import InputError
 
 if TYPE_CHECKING:
+    from pydantic import ValidationError
+
     from estconf.distribute.placement import Misplaced
 
-__all__ = ["Rank", "Step", "ranks", "step_environ"]
+__all__ = ["Rank", "Step", "misplaced_said", "ranks", "refusal_said", "step_environ"]
+
+_SHOWN: Final = 10
+"""The misplaced ranks listed one by one; the others are counted."""
+
+_FLAGS: Final[dict[tuple[str | int, ...], str]] = {
+    ("environ", "SLURM_STEP_NODELIST"): "--nodelist",
+    ("environ", "SLURM_STEP_TASKS_PER_NODE"): "--tasks-per-node",
+    ("environ", "SLURM_PROCID"): "--rank",
+    ("gpus_per_node",): "--gpus-per-node",
+    ("gpus_per_task",): "--gpus-per-node",
+    ("jobs",): "--jobs",
+    ("port_base",): "--port-base",
+}
+"""The flag that gives each argument of the resolver, for its errors."""
+
+_HINTS: Final = {
+    "slurm_gpus_per_task_zero": "--write writes each rank a TF_CONFIG that needs no GPU",
+    "gpu_count_unknown": "give --gpus-per-node N, or --write, which needs no GPU count",
+    "address": "a port above 65535: give a smaller --port-base",
+    "slurm_port": "give a smaller --port-base",
+    "slurm_tasks": "the sizes of --jobs add up to the step's tasks",
+}
+"""The fix of each of the resolver's errors, by error code."""
 
 
 @dataclass(frozen=True)
@@ -158,3 +186,55 @@ def _tensorflow_view(
         )
         views.append(Rank(task, text, label))
     return views, misplaced_ranks(first)
+
+
+def misplaced_said(misplaced: list[Misplaced]) -> str:
+    """The ranks TensorFlow gives an address on another host, and the fix; empty when none."""
+    if not misplaced:
+        return ""
+    lines = [
+        f"--slurm: rank {m.rank} runs on {m.host}, but TensorFlow's SlurmClusterResolver gives "
+        f"it {m.task[0]}:{m.task[1]} at {m.address} (it sorts the hosts as strings)"
+        for m in misplaced[:_SHOWN]
+    ]
+    if len(misplaced) > _SHOWN:
+        lines.append(f"--slurm: and {len(misplaced) - _SHOWN} more ranks given another host")
+    lines.append(
+        "hint: add --write for a TF_CONFIG per rank at the host SLURM runs it on, "
+        "and export it in each task (see the SLURM page of the docs)"
+    )
+    return "\n".join(lines) + "\n"
+
+
+def refusal_said(exc: ValidationError, from_env: bool) -> str:
+    """The resolver's errors at the flags (``from_env``: the variables) that cause them.
+
+    Each is followed, once, by its fix (``hint:`` lines).
+    """
+    import dataclasses
+
+    from estconf.io import report
+    from estconf.io.errors import FileError
+
+    errors = []
+    hints = []
+    for detail in exc.errors(include_url=False):
+        found = FileError.of_error(detail, file="--slurm")
+        flag = _FLAGS.get(found.loc)
+        if from_env and found.loc[:1] == ("environ",):
+            flag = str(found.loc[-1])  # the variable
+        elif found.loc[:1] == ("jobs",):
+            flag = "--jobs"
+        errors.append(dataclasses.replace(found, path=flag or found.path))
+        hint = _HINTS.get(found.code)
+        if found.code == "address" and not _port_too_large(detail.get("input")):
+            hint = None
+        if hint is not None and hint not in hints:
+            hints.append(hint)
+    text = report.write_text([report.Result("--slurm", None, errors)], quiet=True)
+    return text + "".join(f"hint: {hint}\n" for hint in hints)
+
+
+def _port_too_large(address: object) -> bool:
+    port = str(address).rpartition(":")[2]
+    return port.isascii() and port.isdigit() and int(port) > 65535
