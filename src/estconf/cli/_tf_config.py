@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,7 +16,6 @@ from estconf.cli._common import (
     Limits,
     UsageError,
     add_limits,
-    errors_of,
     exit_status,
     limit_args,
     out,
@@ -26,7 +24,7 @@ from estconf.cli._common import (
     say_unreadable,
     task_argument,
 )
-from estconf.inputs.node_formats import FORMATS, label
+from estconf.inputs.node_formats import FORMATS
 
 if TYPE_CHECKING:
     from estconf.kubeflow.size import TFConfigSize
@@ -75,10 +73,6 @@ examples:
   estconf tf-config --tfjob tfjob.yaml | estconf check-cluster --allow-empty -
   estconf tf-config --slurm --nodelist 'node[1-4]' --tasks-per-node 2 --write
   estconf tf-config --vertex custom_job.yaml --profile mwms"""
-
-
-_OLDER_VERSION = "tfjob_api_version"
-"""The finding of a TFJob of an earlier apiVersion: a note here, its TF_CONFIGs are v1's."""
 
 
 def _count(text: str) -> int:
@@ -241,48 +235,36 @@ def _write_tf_configs(
 
 def _from_replicas(args: argparse.Namespace) -> int:
     """The TF_CONFIGs the operator writes for a TFJob of these replica counts, checked."""
-    from pydantic import ValidationError
-
-    from estconf.io import report
-    from estconf.kubeflow import Operator, check, predict, tfjob_for_replicas
-    from estconf.kubeflow.size import tf_config_size as tfjob_size
-    from estconf.profiles import check_profile
+    from estconf.inputs.predictions import replica_tf_configs
+    from estconf.inputs.sources import InputError
 
     counts = {t: getattr(args, t.lower()) for t in REPLICA_TYPES if getattr(args, t.lower())}
     if not counts:
         raise UsageError("give replica counts: --chief 1 --worker N, ...")
     name = f"--job {args.job}"
-    tfjob = tfjob_for_replicas(args.job, counts, namespace=args.namespace, port=args.port)
-    refused = [f for f in check(tfjob, node_check=None) if f.severity == "refused"]
-    if refused:
-        for finding in refused:
-            print(f"{name}: {finding.message}", file=sys.stderr)
-        return EXIT_INVALID
-    operator = Operator(cluster_domain=args.cluster_domain)
-    _refuse_too_large(tfjob_size(tfjob, operator=operator, task=args.task), args, name)
     try:
-        prediction = predict(tfjob, operator=operator, task=args.task)
-    except ValueError as exc:  # a cluster too large to build
-        raise UsageError(f"{name}: {exc}; estconf validate checks a job of any size") from None
-    outputs = _predicted(prediction, args)
-    if outputs:
-        try:
-            check_profile(json.loads(outputs[0][1]), args.profile)
-        except ValidationError as exc:
-            errors = errors_of(exc, f"{name} ({label(outputs[0][0])})")
-            out(report.write_text([report.Result(name, "tf_config", errors)]), sys.stderr)
-            return EXIT_INVALID
-    return _write(outputs, args)
+        found = replica_tf_configs(
+            args.job,
+            counts,
+            namespace=args.namespace,
+            port=args.port,
+            cluster_domain=args.cluster_domain,
+            task=args.task,
+            profile=args.profile,
+            before=lambda size: _refuse_too_large(size, args, name),
+        )
+    except InputError as exc:
+        raise UsageError(str(exc)) from None
+    out(found.said, sys.stderr)
+    return EXIT_INVALID if found.failed else _write(found.outputs, args)
 
 
 def _from_tfjob(args: argparse.Namespace) -> int:
     """The TF_CONFIGs the operator would write for a TFJob manifest, unjudged."""
+    from estconf.inputs.predictions import manifest_tf_configs
     from estconf.inputs.sources import InputError, read_given
-    from estconf.inputs.tfjobs import one_tfjob
     from estconf.io.checks import MAX_SIZE
     from estconf.io.errors import ConfigFileError
-    from estconf.kubeflow import Operator, check, predict
-    from estconf.kubeflow.size import tf_config_size
 
     name = args.tfjob
     try:
@@ -291,39 +273,20 @@ def _from_tfjob(args: argparse.Namespace) -> int:
         say_unreadable(exc.file, exc.errors)
         return EXIT_INVALID
     shown = "<stdin>" if name == "-" else name
-    operator = Operator(cluster_domain=args.cluster_domain)
     try:
-        tfjob = one_tfjob(text, shown, reading_limits(limit_args(args)), job_name=args.name)
-        findings = check(tfjob, name=args.name, operator=operator, node_check=None)
-        refused = [f for f in findings if f.severity == "refused" and f.code != _OLDER_VERSION]
-        if not refused:
-            size = tf_config_size(tfjob, name=args.name, operator=operator, task=args.task)
-            _refuse_too_large(size, args, shown)
-        prediction = (
-            None if refused else predict(tfjob, name=args.name, operator=operator, task=args.task)
+        found = manifest_tf_configs(
+            text,
+            shown,
+            reading_limits(limit_args(args)),
+            job_name=args.name,
+            cluster_domain=args.cluster_domain,
+            task=args.task,
+            before=lambda size: _refuse_too_large(size, args, shown),
         )
-    except ConfigFileError as exc:  # not a manifest that can be read
-        print("\n".join(str(found) for found in exc.errors), file=sys.stderr)
-        return EXIT_INVALID
     except InputError as exc:
         raise UsageError(str(exc)) from None
-    except ValueError as exc:
-        print(f"{shown}: {' '.join(str(exc).split())}", file=sys.stderr)
-        return EXIT_INVALID
-    if any(finding.code == _OLDER_VERSION for finding in findings):
-        # kubectl apply refuses it, but its replica specs read as v1's: predicted as v1
-        print(
-            f"{shown}: apiVersion: note: kubectl apply refuses a TFJob of "
-            f"{tfjob.api_version} (the operator serves kubeflow.org/v1 only); these are "
-            "the TF_CONFIGs of the same job as kubeflow.org/v1 (hint: write apiVersion: "
-            "kubeflow.org/v1)",
-            file=sys.stderr,
-        )
-    if prediction is None:
-        for finding in refused:
-            print(f"{shown}: {finding.path}: {finding.message}", file=sys.stderr)
-        return EXIT_INVALID
-    return _write(_predicted(prediction, args), args)
+    out(found.said, sys.stderr)
+    return EXIT_INVALID if found.failed else _write(found.outputs, args)
 
 
 def _refuse_too_large(size: TFConfigSize, args: argparse.Namespace, name: str) -> None:
@@ -332,22 +295,6 @@ def _refuse_too_large(size: TFConfigSize, args: argparse.Namespace, name: str) -
 
     total = written_size(size, args.format, files=args.out_dir is not None)
     refuse_larger_output(args, name, f"{size.pods:,} pods", total)
-
-
-def _predicted(prediction: Any, args: argparse.Namespace) -> list[tuple[tuple[str, int], str]]:
-    """Each pod's TF_CONFIG, as the operator writes it; ``--task`` picks one."""
-    outputs = [
-        ((pod.task_type, pod.index), pod.tf_config)
-        for pod in prediction.pods
-        if pod.tf_config is not None and args.task in (None, (pod.task_type, pod.index))
-    ]
-    if not prediction.distributed:
-        print(
-            "the job has one replica in all: the operator gives its pod no TF_CONFIG "
-            "(TensorFlow runs it alone)",
-            file=sys.stderr,
-        )
-    return outputs
 
 
 def _write(
