@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING, Any
 
 from estconf.cli._common import (
     EXIT_INVALID,
@@ -18,10 +17,6 @@ from estconf.cli._common import (
     reading_limits,
 )
 from estconf.io import REPORT_FORMATS
-
-if TYPE_CHECKING:
-    from estconf.deployment import ClusterReport, Finding
-    from estconf.io.errors import FileError
 
 NAME = "check-cluster"
 
@@ -89,23 +84,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     add_limits(parser)
 
 
-def _findings_of(errors: list[FileError]) -> list[Finding]:
-    """One finding for the nodes whose keys break a rule the same way, as ``check_cluster``."""
-    from estconf.deployment import Finding
-
-    nodes: dict[tuple[str, str, str], list[str]] = {}
-    for found in errors:
-        nodes.setdefault((found.code, found.path, found.message), []).append(found.file)
-    return [
-        Finding(code=code, message=message, nodes=tuple(names), path=path)
-        for (code, path, message), names in nodes.items()
-    ]
-
-
 def run(args: argparse.Namespace) -> int:
     """Check the nodes of every input together; 0 when valid, 1 on findings, 2 if unreadable."""
-    from estconf.deployment import check_cluster
-    from estconf.deployment.report import NO_NODES
+    from estconf.inputs.cluster_checks import check_nodes
     from estconf.inputs.nodes import Unreadable, read_nodes
     from estconf.io import report as file_report
 
@@ -115,56 +96,6 @@ def run(args: argparse.Namespace) -> int:
         text = file_report.write_text([file_report.Result(exc.file, None, exc.errors)])
         out(text.rsplit("\n", 2)[0] + "\n", sys.stderr)  # the errors, without the summary line
         return EXIT_USAGE
-    nodes, passed_over = read.nodes, read.passed_over
-    report = check_cluster(nodes, profile=args.profile)
-    if read.key_errors:
-        findings = (*_findings_of(read.key_errors), *report.findings)
-        report = report.model_copy(update={"findings": findings})
-    notes = []
-    if args.allow_empty and not nodes:
-        notes.append(f"{_NO_NODE} (--allow-empty)")
-        findings = tuple(f for f in report.findings if f.code != NO_NODES)
-        report = report.model_copy(update={"findings": findings})
-    said = file_report.Said(_hints(report, nodes), notes, passed_over)
+    report, said = check_nodes(read, args.profile, allow_empty=args.allow_empty)
     out(file_report.write_cluster(report, args.format, said))
     return EXIT_OK if report.valid else EXIT_INVALID
-
-
-_NO_NODE = "no TF_CONFIG was given: there is no node to check"
-
-
-def _hints(report: ClusterReport, nodes: list[tuple[str, Any]]) -> list[str]:
-    """How to fix what was found, where a fix is plain."""
-    from estconf.deployment import check_cluster
-    from estconf.deployment.report import NO_NODES
-    from estconf.profiles.registry import accepted_instead, as_options
-
-    hints = []
-    if any(f.code == NO_NODES for f in report.findings):
-        hints.append(
-            "a TFJob of one pod in all gets no TF_CONFIG, and 'estconf tf-config --tfjob' "
-            "writes nothing for it: pass --allow-empty where no input means that"
-        )
-    claimed_twice = [f for f in report.findings if f.code == "task_claimed_twice"]
-    if len(report.nodes) > 1 and any(len(f.nodes) == len(report.nodes) for f in claimed_twice):
-        task = f"{claimed_twice[0].job}:{claimed_twice[0].index}"
-        hints.append(
-            f"every node was given the same task, {task}: each node needs its own task.index "
-            "(0, 1, 2, ... within each task.type)"
-        )
-    elif claimed_twice:
-        hints.append(
-            "each node needs its own task: no two nodes may share task.type and task.index"
-        )
-    refused = {f.code for f in report.findings if f.profile == "estimator"}
-    if report.profile == "estimator" and refused:
-        readers = accepted_instead(
-            refused,
-            lambda other: not any(f.profile for f in check_cluster(nodes, profile=other).findings),
-        )
-        if readers:
-            hints.append(
-                f"tf.estimator refuses these nodes, but {as_options(readers)} reads every one "
-                "of them: pass it if that is the reader"
-            )
-    return hints

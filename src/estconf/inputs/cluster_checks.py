@@ -1,0 +1,105 @@
+"""The nodes of a job checked together, as ``estconf check-cluster`` checks them.
+
+The nodes read (:func:`estconf.inputs.nodes.read_nodes`) are checked by
+:func:`estconf.deployment.check_cluster` under a profile; what their keys
+break joins the findings, one for the nodes that break a rule the same way;
+and what the report says beside its findings (:class:`estconf.io.report.Said`)
+is worked out: how to fix what was found, where the fix is plain, the notes,
+the files passed over.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from estconf.deployment import ClusterReport, Finding
+    from estconf.inputs.nodes import Nodes
+    from estconf.io.errors import FileError
+    from estconf.io.report import Said
+
+__all__ = ["NO_NODE", "check_nodes"]
+
+NO_NODE: Final = "no TF_CONFIG was given: there is no node to check"
+"""The note of a check of no node at all, when that is allowed."""
+
+
+def check_nodes(
+    read: Nodes, profile: str = "estimator", *, allow_empty: bool = False
+) -> tuple[ClusterReport, Said]:
+    """Check the nodes ``read`` together under ``profile``; what the report says beside it.
+
+    Args:
+        read: the nodes, and what was found reading them.
+        profile: the reader each node is checked for.
+        allow_empty: no node at all is a note, not a finding (a TFJob of one
+            pod gets no TF_CONFIG).
+
+    Returns:
+        The report, and its hints, notes and files passed over.
+    """
+    from estconf.deployment import check_cluster
+    from estconf.deployment.report import NO_NODES
+    from estconf.io.report import Said
+
+    nodes = read.nodes
+    report = check_cluster(nodes, profile=profile)
+    if read.key_errors:
+        findings = (*_findings_of(read.key_errors), *report.findings)
+        report = report.model_copy(update={"findings": findings})
+    notes = []
+    if allow_empty and not nodes:
+        notes.append(f"{NO_NODE} (--allow-empty)")
+        findings = tuple(f for f in report.findings if f.code != NO_NODES)
+        report = report.model_copy(update={"findings": findings})
+    return report, Said(_hints(report, nodes), notes, read.passed_over)
+
+
+def _findings_of(errors: list[FileError]) -> list[Finding]:
+    """One finding for the nodes whose keys break a rule the same way, as ``check_cluster``."""
+    from estconf.deployment import Finding
+
+    nodes: dict[tuple[str, str, str], list[str]] = {}
+    for found in errors:
+        nodes.setdefault((found.code, found.path, found.message), []).append(found.file)
+    return [
+        Finding(code=code, message=message, nodes=tuple(names), path=path)
+        for (code, path, message), names in nodes.items()
+    ]
+
+
+def _hints(report: ClusterReport, nodes: list[tuple[str, Any]]) -> list[str]:
+    """How to fix what was found, where a fix is plain."""
+    from estconf.deployment import check_cluster
+    from estconf.deployment.report import NO_NODES
+    from estconf.profiles.registry import accepted_instead, as_options
+
+    hints = []
+    if any(f.code == NO_NODES for f in report.findings):
+        hints.append(
+            "a TFJob of one pod in all gets no TF_CONFIG, and 'estconf tf-config --tfjob' "
+            "writes nothing for it: pass --allow-empty where no input means that"
+        )
+    claimed_twice = [f for f in report.findings if f.code == "task_claimed_twice"]
+    if len(report.nodes) > 1 and any(len(f.nodes) == len(report.nodes) for f in claimed_twice):
+        task = f"{claimed_twice[0].job}:{claimed_twice[0].index}"
+        hints.append(
+            f"every node was given the same task, {task}: each node needs its own task.index "
+            "(0, 1, 2, ... within each task.type)"
+        )
+    elif claimed_twice:
+        hints.append(
+            "each node needs its own task: no two nodes may share task.type and task.index"
+        )
+    refused = {f.code for f in report.findings if f.profile == "estimator"}
+    if report.profile == "estimator" and refused:
+        readers = accepted_instead(
+            refused,
+            lambda other: not any(f.profile for f in check_cluster(nodes, profile=other).findings),
+        )
+        if readers:
+            hints.append(
+                f"tf.estimator refuses these nodes, but {as_options(readers)} reads every one "
+                "of them: pass it if that is the reader"
+            )
+    return hints

@@ -1,0 +1,72 @@
+"""estconf.inputs.cluster_checks: the nodes of a job checked together, and the fixes said."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from estconf.inputs.cluster_checks import NO_NODE, check_nodes
+from estconf.inputs.nodes import Nodes, read_nodes
+
+DATA = Path(__file__).parent / "data" / "check_cluster"
+NO_NODE_HINT = (
+    "a TFJob of one pod in all gets no TF_CONFIG, and 'estconf tf-config --tfjob' writes "
+    "nothing for it: pass --allow-empty where no input means that"
+)
+
+
+def nodes(name: str) -> Nodes:
+    return read_nodes([str(DATA / name)])
+
+
+def test_a_valid_job_has_nothing_to_say() -> None:
+    report, said = check_nodes(nodes("good"))
+    assert report.valid
+    assert (tuple(said.hints), tuple(said.notes), tuple(said.passed_over)) == ((), (), ())
+
+
+def test_every_node_given_the_same_task() -> None:
+    report, said = check_nodes(nodes("same_task.jsonl"), "mwms")
+    assert not report.valid
+    assert list(said.hints) == [
+        "every node was given the same task, worker:0: each node needs its own task.index "
+        "(0, 1, 2, ... within each task.type)"
+    ]
+
+
+def test_two_nodes_of_several_share_a_task() -> None:
+    _, said = check_nodes(nodes("task_claimed_twice.jsonl"), "mwms")
+    assert list(said.hints) == [
+        "each node needs its own task: no two nodes may share task.type and task.index"
+    ]
+
+
+def test_the_estimator_refusal_names_the_profiles_that_read_the_nodes() -> None:
+    report, said = check_nodes(nodes("workers_only.jsonl"))
+    assert [f.code for f in report.findings] == ["missing_chief"]
+    assert list(said.hints) == [
+        "tf.estimator refuses these nodes, but --profile mwms or --profile server reads "
+        "every one of them: pass it if that is the reader"
+    ]
+    assert check_nodes(nodes("workers_only.jsonl"), "mwms")[0].valid
+
+
+def test_no_node_is_a_finding_or_with_allow_empty_a_note() -> None:
+    report, said = check_nodes(Nodes())
+    assert not report.valid
+    assert list(said.hints) == [NO_NODE_HINT]
+    report, said = check_nodes(Nodes(), allow_empty=True)
+    assert report.valid
+    assert (list(said.hints), list(said.notes)) == ([], [f"{NO_NODE} (--allow-empty)"])
+
+
+def test_a_near_miss_key_is_one_finding_for_the_nodes_that_share_it(tmp_path: Path) -> None:
+    cluster = {"chief": ["h0:1"], "worker": ["h1:1"]}
+    typo = {"cluster": cluster, "save_checkpoint_steps": 10}
+    chief, worker = tmp_path / "chief.json", tmp_path / "worker.yaml"
+    chief.write_text(json.dumps({**typo, "task": {"type": "chief", "index": 0}}))
+    worker.write_text(json.dumps({**typo, "task": {"type": "worker", "index": 0}}))
+    report, _ = check_nodes(read_nodes([str(chief), str(worker)]))
+    [finding] = report.findings
+    assert (finding.code, finding.path) == ("near_miss_key", "save_checkpoint_steps")
+    assert finding.nodes == (str(chief), str(worker))
