@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from estconf.inputs.launchers import json_object, vertex_spec
+from estconf.inputs.launchers import json_object, vertex_replicas, vertex_spec
 from estconf.inputs.sources import InputError
 from estconf.io.checks import Limits
 from estconf.io.errors import ConfigFileError
 
 SPEC = "workerPoolSpecs:\n  - replicaCount: 1\n"
+VERTEX = Path(__file__).parent / "data" / "launchers" / "vertex"
 
 
 class TestVertexSpec:
@@ -73,3 +75,60 @@ class TestJSONObject:
         with pytest.raises(InputError) as info:
             json_object(str(path), Limits())
         assert str(info.value).startswith(f"{path}: {said}")
+
+
+class TestVertexReplicas:
+    def spec(self, name: str) -> str:
+        return str(VERTEX / name)
+
+    def test_each_replicas_tf_config_with_a_note_on_the_job_id(self) -> None:
+        name = self.spec("distributed.yaml")
+        found = vertex_replicas(vertex_spec(name, Limits()), name)
+        assert not found.failed
+        assert found.labels[:3] == [
+            "workerpool0-0: chief:0",
+            "workerpool1-0: worker:0",
+            "workerpool1-1: worker:1",
+        ]
+        assert [task for task, _ in found.outputs][:2] == [("chief", 0), ("worker", 0)]
+        assert json.loads(found.outputs[1][1])["task"] == {"type": "worker", "index": 0}
+        assert found.said == (
+            "note: Vertex AI names each replica's host after the job's id, chosen when the job "
+            "is created; these use 'ab' (--job-id ID for another)\n"
+        )
+
+    def test_one_replica_of_a_job_whose_id_is_given(self) -> None:
+        name = self.spec("distributed.yaml")
+        found = vertex_replicas(vertex_spec(name, Limits()), name, job_id="123", task=("worker", 1))
+        assert (found.labels, found.said) == (["workerpool1-1: worker:1"], "")
+        assert "123" in found.outputs[0][1]
+
+    def test_cluster_specs_are_labelled_by_replica(self) -> None:
+        name = self.spec("distributed.yaml")
+        found = vertex_replicas(vertex_spec(name, Limits()), name, cluster_spec=True, job_id="x")
+        assert found.labels[:2] == ["workerpool0-0", "workerpool1-0"]
+        assert "workerpool0" in json.loads(found.outputs[0][1])["cluster"]
+
+    def test_every_replica_is_seen_before_they_are_written(self) -> None:
+        name = self.spec("distributed.yaml")
+        seen: list[list[str]] = []
+        found = vertex_replicas(
+            vertex_spec(name, Limits()), name, before=lambda replicas: seen.append(list(replicas))
+        )
+        assert seen == [[label.split(":")[0] for label in found.labels]]
+
+    def test_a_refused_spec_is_said_at_its_line(self) -> None:
+        name = self.spec("primary-replicas.yaml")
+        found = vertex_replicas(vertex_spec(name, Limits()), "job.yaml")
+        assert (found.outputs, found.failed) == ([], True)
+        assert found.said.startswith(
+            "job.yaml:6:19: workerPoolSpecs[0].replicaCount: workerPoolSpecs[0] is the primary "
+            "replica, the chief: its replicaCount must be 1, not 4"
+        )
+
+    def test_a_spec_that_is_no_object(self, tmp_path: Path) -> None:
+        path = tmp_path / "job.yaml"
+        path.write_text("- 1\n", encoding="utf-8")
+        found = vertex_replicas(vertex_spec(str(path), Limits()), "job.yaml")
+        assert found.failed
+        assert found.said == "job.yaml: a CustomJob spec holds an object with workerPoolSpecs\n"

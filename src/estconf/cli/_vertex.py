@@ -12,7 +12,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 from estconf.cli._common import (
     EXIT_INVALID,
@@ -28,8 +28,6 @@ if TYPE_CHECKING:
 
 Writer = Callable[[list[tuple[tuple[str, int], str]], argparse.Namespace, list[str]], int]
 """``tf-config``'s writer: each task's text in ``--format``, after its label."""
-
-_DEFAULT_PROFILE: Final = "estimator"
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -85,11 +83,8 @@ def _refuse_too_large(args: argparse.Namespace, replicas: dict[str, Any], shown:
 
 def run(args: argparse.Namespace, write: Writer) -> int:
     """Write each replica's ``TF_CONFIG`` (or ``CLUSTER_SPEC``); 1 when the spec is refused."""
-    from pydantic import ValidationError
-
-    from estconf import vertex
-    from estconf.cli._common import errors_of, say_unreadable
-    from estconf.io import report
+    from estconf.cli._common import say_unreadable
+    from estconf.inputs.launchers import vertex_replicas
     from estconf.io.errors import ConfigFileError
 
     name = args.vertex
@@ -99,35 +94,14 @@ def run(args: argparse.Namespace, write: Writer) -> int:
     except ConfigFileError as exc:
         say_unreadable(shown, exc.errors)
         return EXIT_INVALID
-    data = document.data
-    if not isinstance(data, dict):
-        print(f"{shown}: a CustomJob spec holds an object with workerPoolSpecs", file=sys.stderr)
-        return EXIT_INVALID
-    job_id = vertex.DEFAULT_JOB_ID if args.job_id is None else args.job_id
-    try:
-        if args.profile != _DEFAULT_PROFILE or not args.cluster_spec:
-            vertex.check_profile(data, args.profile)
-        build = vertex.cluster_specs if args.cluster_spec else vertex.tf_configs
-        replicas = build(data, job_id=job_id)
-    except ValidationError as exc:
-        errors = document.place(errors_of(exc, shown))
-        out(report.write_text([report.Result(shown, None, errors)], quiet=True), sys.stderr)
-        return EXIT_INVALID
-    _refuse_too_large(args, replicas, shown)
-    if args.job_id is None:
-        print(
-            f"note: Vertex AI names each replica's host after the job's id, chosen when the "
-            f"job is created; these use {job_id!r} (--job-id ID for another)",
-            file=sys.stderr,
-        )
-    outputs = []
-    labels = []
-    for replica, config in replicas.items():
-        task = config["task"]
-        if args.task is not None and args.task != (task["type"], task["index"]):
-            continue
-        outputs.append(((task["type"], task["index"]), json.dumps(config, separators=(",", ":"))))
-        labels.append(
-            replica if args.cluster_spec else f"{replica}: {task['type']}:{task['index']}"
-        )
-    return write(outputs, args, labels)
+    found = vertex_replicas(
+        document,
+        shown,
+        profile=args.profile,
+        cluster_spec=args.cluster_spec,
+        job_id=args.job_id,
+        task=args.task,
+        before=lambda replicas: _refuse_too_large(args, replicas, shown),
+    )
+    out(found.said, sys.stderr)
+    return EXIT_INVALID if found.failed else write(found.outputs, args, found.labels)
