@@ -8,7 +8,7 @@ import re
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypedDict
+from typing import TYPE_CHECKING, NoReturn, TextIO, TypedDict
 
 from estconf.io import kinds
 from estconf.profiles import registry as profile_registry
@@ -253,13 +253,6 @@ def say_unreadable(name: str, errors: list[FileError]) -> list[Result]:
     results = [report.Result(name, None, errors)]
     out(report.write_text(results), sys.stderr)
     return results
-
-
-def errors_of(exc: Any, name: str) -> list[Any]:
-    """The errors of a ValidationError about no file in particular, as file errors."""
-    from estconf.io.errors import FileError
-
-    return [FileError.of_error(e, file=name) for e in exc.errors(include_url=False)]
 
 
 def exit_status(results: list[Result]) -> int:

@@ -15,7 +15,6 @@ from estconf.cli._common import (
     UsageError,
     add_input_format,
     add_limits,
-    errors_of,
     exit_status,
     limit_args,
     out,
@@ -135,6 +134,7 @@ def _explained(args: argparse.Namespace) -> tuple[RunConfig, str]:
     try:
         merged = type(config).model_validate({**data, "tf_config": tf_config}, strict=True)
     except ValidationError as exc:
+        from estconf.io.errors import errors_of
         from estconf.io.report import Result
 
         name = f"{args.config} with TF_CONFIG from {source}"
@@ -266,6 +266,7 @@ def _other_readers(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
     from estconf.inputs.explain import explain_profile, explain_readers
+    from estconf.io.errors import errors_of
     from estconf.io.report import Result
     from estconf.profiles import check_profile
 

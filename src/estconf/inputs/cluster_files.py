@@ -114,6 +114,7 @@ def task_tf_configs(
 
     from estconf import TFConfig, files
     from estconf.estimator.reading import derive_distributed
+    from estconf.io.errors import errors_of
     from estconf.profiles import check_profile
     from estconf.tf_config import Task
 
@@ -136,7 +137,7 @@ def task_tf_configs(
         errors.extend(exc.errors)
         tasks = []  # the cluster itself is not valid: nothing more to check
     except ValidationError as exc:
-        errors.extend(_errors(exc, first))
+        errors.extend(errors_of(exc, first))
         tasks = []
     hinted = bool(tasks) or len(errors) <= HINTED_ERRORS
     outputs: list[tuple[tuple[str, int], str]] = []
@@ -148,7 +149,7 @@ def task_tf_configs(
             elif number == 0:
                 check_profile(tf_config, profile)
         except ValidationError as exc:
-            errors.extend(_errors(exc, f"{name} ({_label(task)})"))
+            errors.extend(errors_of(exc, f"{name} ({_label(task)})"))
             continue
         dump = json.dumps(tf_config.model_dump(mode="json"), separators=(",", ":"))
         outputs.append((task, dump))
@@ -164,12 +165,6 @@ def _label(task: tuple[str, int]) -> str:
     from estconf.inputs.node_formats import label
 
     return label(task)
-
-
-def _errors(exc: Any, name: str) -> list[FileError]:
-    from estconf.io.errors import FileError
-
-    return [FileError.of_error(e, file=name) for e in exc.errors(include_url=False)]
 
 
 def _other_profiles(tf_config: Any) -> tuple[Profile, ...]:

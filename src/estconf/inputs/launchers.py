@@ -115,7 +115,7 @@ def vertex_replicas(
 
     from estconf import vertex
     from estconf.io import report
-    from estconf.io.errors import FileError
+    from estconf.io.errors import errors_of
 
     data = document.data
     if not isinstance(data, dict):
@@ -128,8 +128,7 @@ def vertex_replicas(
         build = vertex.cluster_specs if cluster_spec else vertex.tf_configs
         replicas = build(data, job_id=given)
     except ValidationError as exc:
-        errors = [FileError.of_error(e, file=shown) for e in exc.errors(include_url=False)]
-        placed = document.place(errors)
+        placed = document.place(errors_of(exc, shown))
         said = report.write_text([report.Result(shown, None, placed)], quiet=True)
         return Replicas([], [], said, failed=True)
     before(replicas)

@@ -76,7 +76,7 @@ def replica_tf_configs(
     from estconf.inputs.node_formats import label
     from estconf.inputs.sources import InputError
     from estconf.io import report
-    from estconf.io.errors import FileError
+    from estconf.io.errors import errors_of
     from estconf.kubeflow import Operator, check, predict, tfjob_for_replicas
     from estconf.kubeflow.size import tf_config_size
     from estconf.profiles import check_profile
@@ -99,7 +99,7 @@ def replica_tf_configs(
             check_profile(json.loads(text), profile)
         except ValidationError as exc:
             where = f"{name} ({label(first)})"
-            errors = [FileError.of_error(e, file=where) for e in exc.errors(include_url=False)]
+            errors = errors_of(exc, where)
             said = report.write_text([report.Result(name, "tf_config", errors)])
             return Predicted([], found.said + said, failed=True)
     return found

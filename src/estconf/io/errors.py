@@ -11,17 +11,21 @@ searched for every such error at once.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from estconf._path import format_path
 from estconf.finding import NO_VALUE, Finding, Severity, show_value
 from estconf.io._positions import Loc, Position
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
 __all__ = [
     "NO_VALUE",
     "ConfigFileError",
     "FileError",
     "error",
+    "errors_of",
     "format_path",
     "refused",
     "show_value",
@@ -64,6 +68,16 @@ def error(
         severity=severity,
         hint=hint,
     )
+
+
+def errors_of(invalid: ValidationError, file: str = "") -> list[FileError]:
+    """The errors of a pydantic ``ValidationError`` of no text in particular, in ``file``.
+
+    Each is at its location in the model, without a line and column: the
+    input was built, not read from a file's text (a cluster's task, a
+    launcher's options).
+    """
+    return [FileError.of_error(detail, file=file) for detail in invalid.errors(include_url=False)]
 
 
 class ConfigFileError(ValueError):
