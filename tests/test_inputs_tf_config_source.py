@@ -8,12 +8,15 @@ from pathlib import Path
 
 import pytest
 
+from estconf import TFConfig
 from estconf.inputs.sources import InputError
 from estconf.inputs.tf_config_source import (
     NOT_SET,
     TFConfigSource,
     read_tf_config,
+    run_config_to_explain,
     tf_config_source,
+    tf_config_to_explain,
 )
 from estconf.io.errors import ConfigFileError
 
@@ -101,3 +104,66 @@ class TestReadTFConfig:
         with pytest.raises(ConfigFileError) as info:
             read_tf_config(found, "tf_config")
         assert info.value.file == "<stdin>"
+
+
+class TestRunConfigToExplain:
+    def test_the_tf_config_alone(self, tmp_path: Path) -> None:
+        path = tmp_path / "tf_config.json"
+        path.write_text(TEXT, encoding="utf-8")
+        config, said = run_config_to_explain(str(path))
+        assert (config.task_type, config.is_chief, said) == ("chief", True, str(path))
+
+    def test_a_run_config_files_arguments_with_the_tf_config(self, tmp_path: Path) -> None:
+        tf_config, run_config = tmp_path / "tf_config.json", tmp_path / "run_config.yaml"
+        tf_config.write_text(TEXT, encoding="utf-8")
+        run_config.write_text("save_checkpoints_steps: 10\n", encoding="utf-8")
+        config, said = run_config_to_explain(str(tf_config), str(run_config))
+        assert (config.save_checkpoints_steps, config.task_type, said) == (
+            10,
+            "chief",
+            str(tf_config),
+        )
+
+    def test_the_tf_config_key_of_a_run_config_file(self, tmp_path: Path) -> None:
+        run_config = tmp_path / "run_config.yaml"
+        run_config.write_text(f"tf_config: {TEXT}\n", encoding="utf-8")
+        config, said = run_config_to_explain(None, str(run_config))
+        assert (config.task_type, said) == ("chief", f"{run_config} (tf_config)")
+        with pytest.raises(InputError, match="has a tf_config key; drop it or --tf-config"):
+            run_config_to_explain(str(run_config), str(run_config))
+
+    def test_a_run_config_file_that_refuses_the_tf_config(self, tmp_path: Path) -> None:
+        tf_config, run_config = tmp_path / "tf_config.json", tmp_path / "run_config.yaml"
+        tf_config.write_text('{"model_dir": "/b"}', encoding="utf-8")
+        run_config.write_text("model_dir: /a\n", encoding="utf-8")
+        with pytest.raises(ConfigFileError) as raised:
+            run_config_to_explain(str(tf_config), str(run_config))
+        name = f"{run_config} with TF_CONFIG from {tf_config}"
+        assert (raised.value.file, raised.value.kind) == (name, "run_config")
+        assert [error.file for error in raised.value.errors] == [name]
+
+    def test_none_is_local_mode(self) -> None:
+        config, said = run_config_to_explain(None)
+        assert (config.task_type, config.num_worker_replicas, said) == ("worker", 1, NOT_SET)
+
+
+class TestTFConfigToExplain:
+    def test_the_tf_config_alone_without_a_readers_rules(self, tmp_path: Path) -> None:
+        path = tmp_path / "tf_config.json"
+        path.write_text('{"cluster": {"worker": ["w:1"]}, "task": {"type": "worker"}}')
+        tf_config, said = tf_config_to_explain(str(path), profile="ps")
+        assert (tf_config.task.type if tf_config.task else None, said) == ("worker", str(path))
+
+    def test_none_is_an_empty_tf_config(self) -> None:
+        assert tf_config_to_explain(None) == (TFConfig(), NOT_SET)
+
+    def test_the_server_reads_the_index_as_written_unless_every_reader_is_shown(
+        self, tmp_path: Path
+    ) -> None:
+        path = tmp_path / "tf_config.json"
+        path.write_text(
+            '{"cluster": {"worker": ["w:1"]}, "task": {"type": "worker", "index": "0"}}'
+        )
+        with pytest.raises(ConfigFileError):
+            tf_config_to_explain(str(path), profile="server")
+        assert tf_config_to_explain(str(path), profile="server", readers=True)[0].task is not None

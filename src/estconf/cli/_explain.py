@@ -25,9 +25,6 @@ from estconf.cli._common import (
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from estconf import RunConfig, TFConfig
-    from estconf.cli._common import Limits
-    from estconf.inputs.tf_config_source import TFConfigSource
 
 NAME = "explain"
 
@@ -108,38 +105,25 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     add_limits(explain)
 
 
-def _explained(args: argparse.Namespace) -> tuple[RunConfig, str]:
-    """Build the RunConfig to explain, and say where its TF_CONFIG came from.
-
-    A ``--config`` file with a ``tpu_config`` key is a ``tpu.RunConfig``.
-    """
-    from estconf import RunConfig
-
-    limits = limit_args(args)
-    config: Any = None
-    data: dict[str, Any] = {}
-    if args.config is not None:
-        data, config = _run_config_file(args.config, args.input_format, limits)
-    if config is not None and "tf_config" in data:
-        if args.tf_config is not None:
-            raise UsageError(f"{args.config} has a tf_config key; drop it or --tf-config, not both")
-        return config, f"{args.config} (tf_config)"
-    found = _source(args, limits)
-    source = found.said
-    tf_config = _read(found, "tf_config", limits)
-    if config is None:
-        return RunConfig(tf_config=tf_config), source
-    from pydantic import ValidationError
+def _explained(args: argparse.Namespace, read: Callable[..., Any], **options: Any) -> Any:
+    """What ``read`` (:mod:`estconf.inputs.tf_config_source`) reads of the options given."""
+    from estconf.inputs.sources import InputError
+    from estconf.io.errors import ConfigFileError
+    from estconf.io.report import Result
 
     try:
-        merged = type(config).model_validate({**data, "tf_config": tf_config}, strict=True)
-    except ValidationError as exc:
-        from estconf.io.errors import errors_of
-        from estconf.io.report import Result
-
-        name = f"{args.config} with TF_CONFIG from {source}"
-        raise Invalid([Result(name, "run_config", errors_of(exc, name))]) from None
-    return merged, source
+        return read(
+            args.tf_config,
+            input_format=args.input_format,
+            choice=(args.pod, args.task),
+            limits=reading_limits(limit_args(args)),
+            note=_note,
+            **options,
+        )
+    except InputError as exc:
+        raise UsageError(str(exc)) from None
+    except ConfigFileError as exc:
+        raise Invalid([Result(exc.file, exc.kind, exc.errors)]) from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -157,8 +141,10 @@ def run(args: argparse.Namespace) -> int:
         except Invalid as exc:
             out(report.write_text(exc.results), sys.stderr)
             return exit_status(exc.results)
+    from estconf.inputs.tf_config_source import run_config_to_explain
+
     try:
-        config, source = _explained(args)
+        config, source = _explained(args, run_config_to_explain, config_file=args.config)
     except Invalid as exc:
         out(report.write_text(exc.results), sys.stderr)
         return exit_status(exc.results)
@@ -176,87 +162,6 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _as_written_checks(args: argparse.Namespace) -> tuple[Callable[[Any], object], ...]:
-    """The profile's check of the file's data, where the profile reads more than a ``TFConfig``.
-
-    ``server`` also reads how the task index is written (``"1"`` is refused
-    by the ``ServerDef``), which a ``TFConfig`` no longer shows; for it the
-    data is checked as ``validate --profile server`` checks it.
-    """
-    import functools
-
-    from estconf.profiles import check_profile
-    from estconf.profiles.registry import entry_named
-
-    if args.readers or entry_named(args.profile).written_check is None:
-        return ()
-    return (functools.partial(check_profile, profile=args.profile),)
-
-
-def _run_config_file(path: str, input_format: str | None, limits: Limits) -> tuple[Any, Any]:
-    """The data and model of the ``--config`` file (:mod:`estconf.inputs.run_config_files`)."""
-    from estconf.inputs.run_config_files import read_run_config_file
-    from estconf.io.errors import ConfigFileError
-    from estconf.io.report import Result
-
-    try:
-        return read_run_config_file(path, input_format, reading_limits(limits))
-    except ConfigFileError as exc:
-        raise Invalid([Result(exc.file, exc.kind, exc.errors)]) from None
-
-
-def _source(args: argparse.Namespace, limits: Limits) -> TFConfigSource:
-    """Where the TF_CONFIG to explain comes from (:mod:`estconf.inputs.tf_config_source`)."""
-    from estconf.inputs.sources import InputError
-    from estconf.inputs.tf_config_source import tf_config_source
-    from estconf.io.errors import ConfigFileError
-    from estconf.io.report import Result
-
-    try:
-        return tf_config_source(
-            args.tf_config,
-            input_format=args.input_format,
-            choice=(args.pod, args.task),
-            limits=reading_limits(limits),
-            note=_note,
-        )
-    except InputError as exc:
-        raise UsageError(str(exc)) from None
-    except ConfigFileError as exc:
-        raise Invalid([Result(exc.file, exc.kind, exc.errors)]) from None
-
-
-def _tf_config_only(args: argparse.Namespace, limits: Limits) -> tuple[TFConfig, str]:
-    """The TF_CONFIG to explain, read as ``TFConfig`` alone: no reader's rules yet."""
-    import dataclasses
-
-    from estconf import TFConfig
-    from estconf.io import kinds
-
-    plain = dataclasses.replace(
-        kinds.get("tf_config"), checks=_as_written_checks(args), checks_read_data=True
-    )
-    found = _source(args, limits)
-    return _read(found, plain, limits, empty_refused=False) or TFConfig(), found.said
-
-
-def _read(
-    found: TFConfigSource, kind: Any, limits: Limits, *, empty_refused: bool = True
-) -> TFConfig | None:
-    """The TF_CONFIG found, read as ``kind``: :mod:`estconf.inputs.tf_config_source`."""
-    from estconf import TFConfig
-    from estconf.inputs.tf_config_source import read_tf_config
-    from estconf.io.errors import ConfigFileError
-    from estconf.io.report import Result
-
-    try:
-        model = read_tf_config(found, kind, reading_limits(limits), empty_refused=empty_refused)
-    except ConfigFileError as exc:
-        raise Invalid([Result(exc.file, exc.kind, exc.errors)]) from None
-    assert model is None or isinstance(model, TFConfig)
-    return model
-
-
 def _note(text: str) -> None:
     print(text, file=sys.stderr)
 
@@ -266,11 +171,14 @@ def _other_readers(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
     from estconf.inputs.explain import explain_profile, explain_readers
+    from estconf.inputs.tf_config_source import tf_config_to_explain
     from estconf.io.errors import errors_of
     from estconf.io.report import Result
     from estconf.profiles import check_profile
 
-    tf_config, source = _tf_config_only(args, limit_args(args))
+    tf_config, source = _explained(
+        args, tf_config_to_explain, profile=args.profile, readers=args.readers
+    )
     if args.readers:
         text, accepted = explain_readers(tf_config, source, output=args.format)
         out(text)

@@ -3,8 +3,11 @@
 First match wins: a file or ``-`` given (a TF_CONFIG file; a Kubernetes
 manifest that sets one; a pod of a TFJob, whose TF_CONFIG the operator
 writes), else the ``TF_CONFIG`` environment variable, else none.
-:func:`tf_config_source` finds it once and reads its text; the caller reads
-that text as the model it explains.
+:func:`tf_config_source` finds it once and reads its text;
+:func:`read_tf_config` reads that text as a model.  What ``explain``
+explains is read by :func:`run_config_to_explain` (the estimator's
+RunConfig, with a RunConfig file's arguments) and
+:func:`tf_config_to_explain` (the TF_CONFIG alone, for the other readers).
 """
 
 from __future__ import annotations
@@ -31,9 +34,18 @@ from estconf.io.errors import ConfigFileError, error
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
+    from estconf import RunConfig, TFConfig
     from estconf.io.kinds import Kind
 
-__all__ = ["EMPTY", "NOT_SET", "TFConfigSource", "read_tf_config", "tf_config_source"]
+__all__ = [
+    "EMPTY",
+    "NOT_SET",
+    "TFConfigSource",
+    "read_tf_config",
+    "run_config_to_explain",
+    "tf_config_source",
+    "tf_config_to_explain",
+]
 
 NOT_SET = "none (TF_CONFIG is not set)"
 """What is said of the source when no TF_CONFIG is given or set."""
@@ -183,3 +195,123 @@ def read_tf_config(
             found.name, [error(found.name, "tf_config_empty", EMPTY)], kind="tf_config"
         )
     return files.loads(found.text, found.format or "json", kind, name=found.name, **given)
+
+
+def run_config_to_explain(
+    given: str | None,
+    config_file: str | None = None,
+    *,
+    input_format: str | None = None,
+    choice: PodChoice = (None, None),
+    limits: Limits | None = None,
+    note: Callable[[str], object] = lambda _: None,
+) -> tuple[RunConfig, str]:
+    """The RunConfig ``explain`` explains, and where its TF_CONFIG comes from.
+
+    The TF_CONFIG is the ``tf_config`` key of ``config_file``, else the one
+    :func:`tf_config_source` finds; a ``config_file`` gives the RunConfig's
+    other arguments (a ``tpu.RunConfig``'s, with a ``tpu_config`` key).
+
+    Args:
+        given: the TF_CONFIG file or ``-`` given, if any.
+        config_file: the RunConfig file given, if any.
+        input_format: the format of standard input, and of a file whose name tells none.
+        choice: ``--pod NAME`` and ``--task TYPE:INDEX``: a pod of a TFJob given.
+        limits: the limits of reading (the defaults if None).
+        note: given what is said beside the TF_CONFIG.
+
+    Raises:
+        InputError: ``config_file`` has a ``tf_config`` key and a TF_CONFIG is
+            given too, or the TF_CONFIG given cannot be taken (see
+            :func:`tf_config_source`).
+        ConfigFileError: the RunConfig file or the TF_CONFIG cannot be read or
+            is not valid, or the RunConfig file's arguments refuse the TF_CONFIG.
+    """
+    from pydantic import ValidationError
+
+    from estconf import RunConfig
+    from estconf.inputs.run_config_files import read_run_config_file
+    from estconf.io.errors import errors_of
+
+    limits = limits or Limits()
+    config: RunConfig | None = None
+    data: dict[str, object] = {}
+    if config_file is not None:
+        data, model = read_run_config_file(config_file, input_format, limits)
+        assert isinstance(model, RunConfig)
+        config = model
+    if config is not None and "tf_config" in data:
+        if given is not None:
+            raise InputError(f"{config_file} has a tf_config key; drop it or --tf-config, not both")
+        return config, f"{config_file} (tf_config)"
+    found = tf_config_source(
+        given, input_format=input_format, choice=choice, limits=limits, note=note
+    )
+    tf_config = _tf_config(found, "tf_config", limits)
+    if config is None:
+        return RunConfig(tf_config=tf_config), found.said
+    try:
+        merged = type(config).model_validate({**data, "tf_config": tf_config}, strict=True)
+    except ValidationError as exc:
+        name = f"{config_file} with TF_CONFIG from {found.said}"
+        raise ConfigFileError(name, errors_of(exc, name), kind="run_config") from None
+    return merged, found.said
+
+
+def tf_config_to_explain(
+    given: str | None,
+    *,
+    profile: str = "estimator",
+    readers: bool = False,
+    input_format: str | None = None,
+    choice: PodChoice = (None, None),
+    limits: Limits | None = None,
+    note: Callable[[str], object] = lambda _: None,
+) -> tuple[TFConfig, str]:
+    """The TF_CONFIG ``explain`` shows a reader, read as ``TFConfig`` alone: no reader's rules yet.
+
+    Where ``profile`` reads more than a ``TFConfig`` (``server`` also reads
+    how the task index is written: ``"1"`` is refused by the ``ServerDef``),
+    the data is checked as ``validate --profile`` checks it; not for
+    ``readers`` (every reader, side by side).  No TF_CONFIG, or empty text,
+    is an empty one.
+
+    Args:
+        given: the TF_CONFIG file or ``-`` given, if any.
+        profile: the reader it is shown to.
+        readers: it is shown to every reader.
+        input_format: the format of standard input, and of a file whose name tells none.
+        choice: ``--pod NAME`` and ``--task TYPE:INDEX``: a pod of a TFJob given.
+        limits: the limits of reading (the defaults if None).
+        note: given what is said beside the TF_CONFIG.
+
+    Raises:
+        InputError: the TF_CONFIG given cannot be taken (see :func:`tf_config_source`).
+        ConfigFileError: it cannot be read or is not valid.
+    """
+    import functools
+
+    from estconf import TFConfig
+    from estconf.io import kinds
+    from estconf.profiles import check_profile
+    from estconf.profiles.registry import entry_named
+
+    checks: tuple[Callable[[object], object], ...] = ()
+    if not readers and entry_named(profile).written_check is not None:
+        checks = (functools.partial(check_profile, profile=profile),)
+    plain = dataclasses.replace(kinds.get("tf_config"), checks=checks, checks_read_data=True)
+    limits = limits or Limits()
+    found = tf_config_source(
+        given, input_format=input_format, choice=choice, limits=limits, note=note
+    )
+    return _tf_config(found, plain, limits, empty_refused=False) or TFConfig(), found.said
+
+
+def _tf_config(
+    found: TFConfigSource, kind: str | Kind, limits: Limits, *, empty_refused: bool = True
+) -> TFConfig | None:
+    from estconf import TFConfig
+
+    model = read_tf_config(found, kind, limits, empty_refused=empty_refused)
+    assert model is None or isinstance(model, TFConfig)
+    return model
