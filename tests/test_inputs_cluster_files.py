@@ -71,7 +71,7 @@ class TestTaskTFConfigs:
     def test_each_task(self) -> None:
         found = task_tf_configs("c.yaml", self.CLUSTER, tasks_of(self.CLUSTER["cluster"]))
         assert [task for task, _ in found.outputs] == [("chief", 0), ("worker", 0), ("worker", 1)]
-        assert (found.errors, found.others) == ([], ())
+        assert (found.errors, found.others, found.said("c.yaml")) == ([], (), "")
 
     def test_a_cluster_the_estimator_refuses_names_the_profiles_that_read_it(self) -> None:
         workers = {"cluster": {"worker": ["w:1", "w:2"]}}
@@ -80,6 +80,13 @@ class TestTaskTFConfigs:
         assert {error.code for error in found.errors} == {"missing_chief"}
         assert all(error.line is None for error in found.errors)
         assert "mwms" in found.others
+        said = found.said("c.yaml").splitlines()
+        assert said[0].startswith("c.yaml (worker:0): cluster: ")
+        assert said[-2:] == [
+            "1 error in 1 of 1 file",
+            "hint: tf.estimator refuses this cluster; --profile mwms or --profile server reads "
+            "it, if that is the reader",
+        ]
 
     def test_another_profile_checks_the_first_task(self) -> None:
         workers = {"cluster": {"worker": ["w:1", "w:2"]}}

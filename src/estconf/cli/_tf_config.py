@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from estconf.cli import _sagemaker, _slurm, _vertex
 from estconf.cli._common import (
@@ -13,7 +13,6 @@ from estconf.cli._common import (
     EXIT_OK,
     FORMATTER,
     PROFILES,
-    Limits,
     UsageError,
     add_limits,
     exit_status,
@@ -184,7 +183,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _from_cluster_file(args: argparse.Namespace) -> int:
     """The TF_CONFIG of each task of the cluster file, each checked."""
-    from estconf.inputs.cluster_files import read_cluster_file, tasks_of
+    from estconf.inputs.cluster_files import read_cluster_file, task_tf_configs, tasks_of
     from estconf.inputs.sources import InputError, NotThisInput
     from estconf.io.errors import ConfigFileError
 
@@ -200,37 +199,13 @@ def _from_cluster_file(args: argparse.Namespace) -> int:
     except InputError as exc:
         raise UsageError(str(exc)) from None
     tasks = [args.task] if args.task else tasks_of(template.get("cluster"))
-    return _write_tf_configs(name, template, tasks, args, limits)
-
-
-def _write_tf_configs(
-    name: str,
-    template: dict[str, Any],
-    tasks: list[tuple[str, int]],
-    args: argparse.Namespace,
-    limits: Limits,
-) -> int:
-    """Check and write each task's TF_CONFIG (see :mod:`estconf.inputs.cluster_files`)."""
-    from estconf.inputs.cluster_files import task_tf_configs
-    from estconf.inputs.sources import NotThisInput
-    from estconf.io import report
-    from estconf.profiles.registry import as_options
-
     try:
         found = task_tf_configs(name, template, tasks, args.profile, reading_limits(limits))
     except NotThisInput as exc:
         print(exc, file=sys.stderr)
         return EXIT_INVALID
-    if not found.errors:
-        return _write(found.outputs, args)
-    out(report.write_text([report.Result(name, "tf_config", found.errors)]), sys.stderr)
-    if found.others:
-        print(
-            f"hint: tf.estimator refuses this cluster; {as_options(found.others)} reads "
-            "it, if that is the reader",
-            file=sys.stderr,
-        )
-    return EXIT_INVALID
+    out(found.said(name), sys.stderr)
+    return EXIT_INVALID if found.errors else _write(found.outputs, args)
 
 
 def _from_replicas(args: argparse.Namespace) -> int:

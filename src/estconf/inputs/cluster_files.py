@@ -93,6 +93,24 @@ class TaskTFConfigs:
     errors: list[FileError] = field(default_factory=list)
     others: tuple[Profile, ...] = ()
 
+    def said(self, name: str) -> str:
+        """The errors as ``tf-config`` reports them for the file ``name``, and who reads it instead.
+
+        Empty when there are no errors.
+        """
+        from estconf.io import report
+        from estconf.profiles.registry import as_options
+
+        if not self.errors:
+            return ""
+        text = report.write_text([report.Result(name, "tf_config", self.errors)])
+        if self.others:
+            text += (
+                f"hint: tf.estimator refuses this cluster; {as_options(self.others)} reads "
+                "it, if that is the reader\n"
+            )
+        return text
+
 
 def task_tf_configs(
     name: str,
