@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import json
 
-from estconf.inputs.sagemaker_hosts import hosts, job_report, refused_by_the_reader
+import pytest
+
+from estconf.inputs.sagemaker_hosts import (
+    hosts,
+    job_hyperparameters,
+    job_report,
+    job_resource_configs,
+    refused_by_the_reader,
+)
+from estconf.inputs.sources import InputError
 from estconf.sagemaker import resource_configs
 
 PS = {"sagemaker_parameter_server_enabled": "true"}
@@ -94,3 +103,29 @@ def test_the_report_places_what_the_toolkit_fails_on_at_the_file_with_its_fix() 
     assert problem.startswith("--sagemaker: rc.json: resource_config.current_host: ")
     assert problem.endswith("[sagemaker_host_not_in_hosts]")
     assert hint == "hint: the host is missing from hosts"
+
+
+def test_a_jobs_hyperparameters_are_its_own_then_its_distributions() -> None:
+    assert job_hyperparameters() == {}
+    assert job_hyperparameters({"epochs": 3}, "parameter_server") == {"epochs": 3, **PS}
+    assert job_hyperparameters(None, "multi_worker_mirrored", "dnn,,data") == {
+        **MWMS,
+        "sagemaker_distribution_instance_groups": '["dnn", "data"]',
+    }
+
+
+def test_the_hosts_of_a_job_as_it_is_asked_for() -> None:
+    [(name, config), _] = job_resource_configs(2)
+    assert (name, config["current_instance_type"]) == ("algo-1", "ml.c5.xlarge")
+    groups = [
+        {"instance_group_name": "data", "instance_count": 1},
+        {"instance_group_name": "dnn", "instance_count": 2},
+    ]
+    found = job_resource_configs(instance_groups=groups, instance_type="ml.p3.2xlarge")
+    assert [name for name, _ in found] == ["algo-1", "algo-2", "algo-3"]
+    assert {config["current_instance_type"] for _, config in found} == {"ml.p3.2xlarge"}
+
+
+def test_a_job_sagemaker_refuses() -> None:
+    with pytest.raises(InputError, match="--sagemaker: Input should be greater than or equal to 1"):
+        job_resource_configs(0)

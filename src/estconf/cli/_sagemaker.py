@@ -15,21 +15,15 @@ make the status 1.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from estconf.cli._common import EXIT_INVALID, EXIT_OK, UsageError, number_argument, out
+from estconf.inputs.sagemaker_hosts import DISTRIBUTIONS
 
 Writer = Callable[[list[tuple[tuple[str, int], str]], argparse.Namespace, list[str]], int]
 """``tf-config``'s writer: each task's ``TF_CONFIG`` in ``--format``, after its label."""
-
-DISTRIBUTIONS: Final = {
-    "parameter_server": "sagemaker_parameter_server_enabled",
-    "multi_worker_mirrored": "sagemaker_multi_worker_mirrored_strategy_enabled",
-}
-"""The SDK's ``distribution`` names and the hyperparameter each sets."""
 
 
 def _groups(text: str) -> list[dict[str, Any]]:
@@ -131,48 +125,29 @@ def _read_object(path: str, args: argparse.Namespace, what: str) -> dict[str, An
         raise UsageError(f"{what} {exc}") from None
 
 
-def _hyperparameters(args: argparse.Namespace) -> dict[str, Any]:
-    hps: dict[str, Any] = {}
-    if args.hyperparameters is not None:
-        hps.update(_read_object(args.hyperparameters, args, "--hyperparameters"))
-    if args.distribution is not None:
-        hps[DISTRIBUTIONS[args.distribution]] = "true"
-    if args.distribution_groups is not None:
-        hps["sagemaker_distribution_instance_groups"] = json.dumps(
-            [name for name in args.distribution_groups.split(",") if name]
-        )
-    return hps
-
-
 def _configs(args: argparse.Namespace) -> list[tuple[str, Mapping[str, Any]]]:
     """Each host's name (its file, or its host name) and ``resourceconfig.json``."""
-    from pydantic import ValidationError
-
-    from estconf import sagemaker
+    from estconf.inputs.sagemaker_hosts import job_resource_configs
+    from estconf.inputs.sources import InputError
 
     if args.resource_config is not None:
         return [
             (path, _read_object(path, args, "--resource-config")) for path in args.resource_config
         ]
-    kwargs: dict[str, Any] = {}
-    if args.instance_type is not None:
-        kwargs["instance_type"] = args.instance_type
     try:
-        if args.instance_groups is not None:
-            groups = [{**g, **kwargs} for g in args.instance_groups]
-            configs = sagemaker.resource_configs(instance_groups=groups)
-        else:
-            configs = sagemaker.resource_configs(args.instance_count, **kwargs)
-    except ValidationError as exc:
-        raise UsageError(f"--sagemaker: {exc.errors()[0]['msg']}") from None
-    return [(config["current_host"], config) for config in configs]
+        return job_resource_configs(args.instance_count, args.instance_groups, args.instance_type)
+    except InputError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def run(args: argparse.Namespace, write: Writer) -> int:
     """Write each host's ``TF_CONFIG`` with ``write``; 1 when a host meets a trap of the toolkit."""
-    from estconf.inputs.sagemaker_hosts import hosts, job_report
+    from estconf.inputs.sagemaker_hosts import hosts, job_hyperparameters, job_report
 
-    hps = _hyperparameters(args)
+    given = None
+    if args.hyperparameters is not None:
+        given = _read_object(args.hyperparameters, args, "--hyperparameters")
+    hps = job_hyperparameters(given, args.distribution, args.distribution_groups)
     configs = _configs(args)
     _refuse_too_large(args, configs)
     job = job_report(hosts(configs, hps), args.profile)

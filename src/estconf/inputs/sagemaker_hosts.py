@@ -1,10 +1,12 @@
 """The hosts of a SageMaker training job, each as SageMaker's TensorFlow toolkit sets it up.
 
 A job is given as its hosts' ``resourceconfig.json`` and its hyperparameters
-(:mod:`estconf.sagemaker`).  For each host: its ``TF_CONFIG`` and ps server,
-what the toolkit fails on, why it gives the host no ``TF_CONFIG``, and a ps
-server away from the host's own slot; then what a reader refuses in the
-clusters the toolkit writes; and all of it as ``estconf tf-config
+(:mod:`estconf.sagemaker`), or as SageMaker is asked for it: its instances
+(:func:`job_resource_configs`) and its distribution
+(:func:`job_hyperparameters`).  For each host: its ``TF_CONFIG`` and ps
+server, what the toolkit fails on, why it gives the host no ``TF_CONFIG``,
+and a ps server away from the host's own slot; then what a reader refuses in
+the clusters the toolkit writes; and all of it as ``estconf tf-config
 --sagemaker`` reports it (:func:`job_report`): each host's ``TF_CONFIG`` and
 label, its traps and their fixes.
 """
@@ -21,7 +23,23 @@ if TYPE_CHECKING:
 
     from estconf.sagemaker import PSServer
 
-__all__ = ["Host", "JobReport", "Refused", "hosts", "job_report", "refused_by_the_reader"]
+__all__ = [
+    "DISTRIBUTIONS",
+    "Host",
+    "JobReport",
+    "Refused",
+    "hosts",
+    "job_hyperparameters",
+    "job_report",
+    "job_resource_configs",
+    "refused_by_the_reader",
+]
+
+DISTRIBUTIONS: Final = {
+    "parameter_server": "sagemaker_parameter_server_enabled",
+    "multi_worker_mirrored": "sagemaker_multi_worker_mirrored_strategy_enabled",
+}
+"""The SDK's ``distribution`` names and the hyperparameter each sets."""
 
 _PROFILE_HINTS: Final = {
     "disallowed_job": "SageMaker's parameter-server mode writes a master job, which "
@@ -48,6 +66,62 @@ _ONE_HOST_PS: Final = (
     "a parameter-server job needs two instances or more; on one, the script "
     "trains alone in the local mode"
 )
+
+
+def job_hyperparameters(
+    given: Mapping[str, Any] | None = None,
+    distribution: str | None = None,
+    groups: str | None = None,
+) -> dict[str, Any]:
+    """A job's hyperparameters as the SDK writes them: ``given``, then its distribution's.
+
+    Args:
+        given: the job's ``hyperparameters.json``, if given.
+        distribution: a name of :data:`DISTRIBUTIONS`: the hyperparameter it sets.
+        groups: the instance groups the distribution runs on (``data,dnn``).
+    """
+    hps: dict[str, Any] = dict(given or {})
+    if distribution is not None:
+        hps[DISTRIBUTIONS[distribution]] = "true"
+    if groups is not None:
+        names = [name for name in groups.split(",") if name]
+        hps["sagemaker_distribution_instance_groups"] = json.dumps(names)
+    return hps
+
+
+def job_resource_configs(
+    instance_count: int | None = None,
+    instance_groups: list[dict[str, Any]] | None = None,
+    instance_type: str | None = None,
+) -> list[tuple[str, Mapping[str, Any]]]:
+    """Each host's name and ``resourceconfig.json``, for a job of these instances.
+
+    Args:
+        instance_count: the job's instances, of one group.
+        instance_groups: instead, its instance groups (``instance_group_name``,
+            ``instance_count``).
+        instance_type: their instance type (the default if None).
+
+    Raises:
+        InputError: SageMaker refuses the job: its first error.
+    """
+    from pydantic import ValidationError
+
+    from estconf import sagemaker
+    from estconf.inputs.sources import InputError
+
+    kwargs: dict[str, Any] = {}
+    if instance_type is not None:
+        kwargs["instance_type"] = instance_type
+    try:
+        if instance_groups is not None:
+            groups = [{**group, **kwargs} for group in instance_groups]
+            configs = sagemaker.resource_configs(instance_groups=groups)
+        else:
+            configs = sagemaker.resource_configs(instance_count, **kwargs)
+    except ValidationError as exc:
+        raise InputError(f"--sagemaker: {exc.errors()[0]['msg']}") from None
+    return [(config["current_host"], config) for config in configs]
 
 
 @dataclass(frozen=True)
