@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from estconf.inputs.sources import STDIN, Input, expand
+from estconf.inputs.sources import STDIN, STDIN_NAME, Input, expand, shown_as
 
 
 def test_files_and_standard_input_as_given() -> None:
@@ -46,3 +46,8 @@ def test_only_regular_files_are_read(tmp_path: Path) -> None:
         str(tmp_path / "link.yaml"),
         str(tmp_path / "real.yaml"),
     ]
+
+
+def test_standard_input_is_said_as_stdin() -> None:
+    assert (shown_as(STDIN), shown_as("job.yaml")) == (STDIN_NAME, "job.yaml")
+    assert STDIN_NAME == "<stdin>"

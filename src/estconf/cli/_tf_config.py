@@ -237,7 +237,7 @@ def _from_replicas(args: argparse.Namespace) -> int:
 def _from_tfjob(args: argparse.Namespace) -> int:
     """The TF_CONFIGs the operator would write for a TFJob manifest, unjudged."""
     from estconf.inputs.predictions import manifest_tf_configs
-    from estconf.inputs.sources import InputError, read_given
+    from estconf.inputs.sources import InputError, read_given, shown_as
     from estconf.io.checks import MAX_SIZE
     from estconf.io.errors import ConfigFileError
 
@@ -247,7 +247,7 @@ def _from_tfjob(args: argparse.Namespace) -> int:
     except ConfigFileError as exc:
         say_unreadable(exc.file, exc.errors)
         return EXIT_INVALID
-    shown = "<stdin>" if name == "-" else name
+    shown = shown_as(name)
     try:
         found = manifest_tf_configs(
             text,

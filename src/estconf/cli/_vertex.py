@@ -85,10 +85,11 @@ def run(args: argparse.Namespace, write: Writer) -> int:
     """Write each replica's ``TF_CONFIG`` (or ``CLUSTER_SPEC``); 1 when the spec is refused."""
     from estconf.cli._common import say_unreadable
     from estconf.inputs.launchers import vertex_replicas
+    from estconf.inputs.sources import shown_as
     from estconf.io.errors import ConfigFileError
 
     name = args.vertex
-    shown = "<stdin>" if name == "-" else name
+    shown = shown_as(name)
     try:
         document = _document(name, args)
     except ConfigFileError as exc:

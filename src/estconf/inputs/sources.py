@@ -32,6 +32,7 @@ __all__ = [
     "read_file",
     "read_given",
     "read_stdin",
+    "shown_as",
 ]
 
 STDIN = "-"
@@ -126,6 +127,11 @@ def read_stdin(max_size: int = MAX_SIZE) -> str | bytes:
     if buffer is None:
         return sys.stdin.read()
     return read_stream(buffer, STDIN_NAME, max_size)
+
+
+def shown_as(name: str) -> str:
+    """The name the input ``name`` is said under: :data:`STDIN_NAME` for :data:`STDIN`."""
+    return STDIN_NAME if name == STDIN else name
 
 
 def read_given(name: str, max_size: int = MAX_SIZE) -> str | bytes:
