@@ -93,8 +93,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         read = read_nodes(args.inputs, reading_limits(limit_args(args)))
     except Unreadable as exc:
-        text = file_report.write_text([file_report.Result(exc.file, None, exc.errors)])
-        out(text.rsplit("\n", 2)[0] + "\n", sys.stderr)  # the errors, without the summary line
+        results = [file_report.Result(exc.file, None, exc.errors)]
+        out(file_report.write_text(results, quiet=True), sys.stderr)  # no summary line
         return EXIT_USAGE
     report, said = check_nodes(read, args.profile, allow_empty=args.allow_empty)
     out(file_report.write_cluster(report, args.format, said))
