@@ -80,6 +80,15 @@ class TestTaskAndRpcLayer:
         assert codes(info.value) == [("type", ("tf_config", "task", key))]
         assert "is null" in str(info.value)
 
+    def test_a_null_index_says_how_tensorflow_fails_on_it(self) -> None:
+        """TensorFlow reads the index with int(), which fails on None with its own sentence."""
+        with pytest.raises(ValidationError) as info:
+            TFConfigClusterResolver(tf_config={"task": {"type": "worker", "index": None}})
+        assert (
+            "fails on it: int() argument must be a string, a bytes-like object or a real "
+            "number, not 'NoneType'" in str(info.value)
+        )
+
     def test_negative_index_is_refused(self) -> None:
         with pytest.raises(ValidationError) as info:
             TFConfigClusterResolver(tf_config={"task": {"type": "worker", "index": -1}})
@@ -87,6 +96,14 @@ class TestTaskAndRpcLayer:
         with pytest.raises(ValidationError) as info:
             TFConfigClusterResolver(task_id=-2)
         assert codes(info.value) == [("negative_index", ("task_id",))]
+
+    def test_a_negative_index_is_named_in_the_message(self) -> None:
+        with pytest.raises(ValidationError) as info:
+            TFConfigClusterResolver(tf_config={"task": {"type": "worker", "index": -1}})
+        assert "task index -1 is negative; task indices start at 0" in str(info.value)
+        with pytest.raises(ValidationError) as info:
+            TFConfigClusterResolver(task_id=-2)
+        assert "task index -2 is negative" in str(info.value)
 
 
 class TestMaster:
@@ -141,6 +158,12 @@ class TestMaster:
             resolver.master()
         assert info.value.errors()[0]["type"] == "task_not_in_cluster"
 
+    def test_a_task_not_in_the_cluster_is_the_error_s_input(self) -> None:
+        resolver = TFConfigClusterResolver(tf_config={"cluster": CLUSTER})
+        with pytest.raises(ValidationError) as info:
+            resolver.master("worker", 2)
+        assert info.value.errors()[0]["input"] == {"task_type": "worker", "task_id": 2}
+
 
 class TestFromEnv:
     def test_reads_the_variable(self) -> None:
@@ -170,8 +193,9 @@ class TestFromEnv:
         assert "`cluster` must be a dictionary mapping one or more job names" in str(info.value)
 
     def test_tf_config_argument_is_refused(self) -> None:
-        with pytest.raises(TypeError):
+        with pytest.raises(TypeError) as info:
             TFConfigClusterResolver.from_env({}, tf_config={})
+        assert str(info.value) == "from_env reads tf_config from the environment; pass environ"
 
 
 @given(distribute_tf_configs())

@@ -59,6 +59,12 @@ class TestHostlist:
         with pytest.raises(ListFormatError):
             expand_hostlist(hostlist)
 
+    def test_a_range_is_limited_by_how_many_hosts_it_names_not_by_its_numbers(self) -> None:
+        assert expand_hostlist("n[99998-99999]") == ["n99998", "n99999"]
+        assert len(expand_hostlist("n[1-65536]")) == 65536
+        with pytest.raises(ListFormatError, match="names more than 65536 hosts"):
+            expand_hostlist("n[1-65537]")
+
     @pytest.mark.parametrize(
         ("text", "counts"),
         [("2(x3),1", [2, 2, 2, 1]), ("4", [4]), ("0,1(x1)", [0, 1]), ("1(x99999999)", [1] * 5)],
