@@ -562,7 +562,7 @@ def _atheris_worker(args: argparse.Namespace) -> int:
 
     def test_one_input(data: bytes) -> None:
         if time.monotonic() > deadline or worker.stats["runs"] >= args.inputs:
-            worker.flush(force=True)  # libFuzzer's -runs does not count its seed corpus
+            worker.flush(force=True)  # the worker's own count ends the run, not libFuzzer's
             os._exit(0)
         surface, given = decode(data)
         worker.stats["inputs"] += 1
@@ -587,7 +587,9 @@ def _atheris_worker(args: argparse.Namespace) -> int:
     corpus = args.out / "corpus" / f"worker-{args.worker}"
     corpus.mkdir(parents=True, exist_ok=True)
     libfuzzer = [
-        sys.argv[0], str(corpus), str(args.out / "corpus" / "seeds"), f"-runs={args.inputs}",
+        # libFuzzer counts runs this worker does not (some of its seed corpus): twice as
+        # many is a bound it never reaches before test_one_input has run args.inputs
+        sys.argv[0], str(corpus), str(args.out / "corpus" / "seeds"), f"-runs={2 * args.inputs}",
         f"-max_total_time={int(args.seconds) + 60}", f"-timeout={int(args.hang_seconds * 15)}",
         "-rss_limit_mb=0",
         "-max_len=200000", f"-seed={args.seed + 1}", "-print_final_stats=1",
