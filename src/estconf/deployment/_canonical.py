@@ -112,7 +112,10 @@ def _index(value: Any) -> int | None:
     if type(value) is int:
         return value
     if isinstance(value, str) and _INDEX.fullmatch(value):
-        return int(value)
+        try:
+            return int(value)
+        except ValueError:  # more digits than int() converts: TensorFlow's int() fails too
+            return None
     return None
 
 
