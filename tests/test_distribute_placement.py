@@ -160,6 +160,9 @@ class TestSlurmTFConfigs:
         with pytest.raises(ValidationError) as info:
             slurm_tf_configs(environ={**STEP, "SLURM_STEP_NODELIST": ""})
         assert codes(info.value) == [("slurm_no_nodes", ("environ", "SLURM_STEP_NODELIST"))]
+        assert "the step has no task: the nodelist or the tasks per node is empty" in str(
+            info.value
+        )
 
     def test_inside_srun_the_tasks_host_must_be_its_ranks(self) -> None:
         inside = {**STEP, "SLURM_PROCID": "2", "SLURMD_NODENAME": "node10"}
@@ -168,6 +171,18 @@ class TestSlurmTFConfigs:
             slurm_tf_configs(environ={**inside, "SLURMD_NODENAME": "node9"})  # cyclic
         assert codes(info.value) == [("slurm_placement", ("environ", "SLURMD_NODENAME"))]
         assert "--distribution=block" in str(info.value)
+
+    def test_rank_0_on_another_host_is_refused_too(self) -> None:
+        with pytest.raises(ValidationError) as info:
+            slurm_tf_configs(environ={**STEP, "SLURM_PROCID": "0", "SLURMD_NODENAME": "node10"})
+        assert codes(info.value) == [("slurm_placement", ("environ", "SLURMD_NODENAME"))]
+        assert "rank 0 runs on node10" in str(info.value)
+
+    @pytest.mark.parametrize("rank", ["4", "-1"])
+    def test_a_rank_the_step_does_not_have_is_no_host_to_check(self, rank: str) -> None:
+        # which rank to write is picked afterwards (tf-config --rank refuses a rank out of range)
+        outside = {**STEP, "SLURM_PROCID": rank, "SLURMD_NODENAME": "node9"}
+        assert len(slurm_tf_configs(environ=outside)) == 4
 
     @pytest.mark.parametrize(
         ("kwargs", "code"),
@@ -182,6 +197,24 @@ class TestSlurmTFConfigs:
         with pytest.raises(ValidationError) as info:
             slurm_tf_configs(**kwargs, environ=STEP)
         assert code in [e["type"] for e in info.value.errors()]
+
+    @pytest.mark.parametrize(
+        "kwargs",
+        [
+            {"environ": {**STEP, "SLURM_STEP_NODELIST": ""}},
+            {"port_base": 65535, "environ": STEP},
+            {"environ": {"SLURM_STEP_NODELIST": "a,a", "SLURM_STEP_TASKS_PER_NODE": "1(x2)"}},
+            {"environ": {**STEP, "SLURM_PROCID": "2", "SLURMD_NODENAME": "node9"}},
+            {"port_base": True, "environ": STEP},
+        ],
+    )
+    def test_its_own_refusals_and_its_arguments_are_titled_after_it(
+        self, kwargs: dict[str, Any]
+    ) -> None:
+        with pytest.raises(ValidationError) as info:
+            slurm_tf_configs(**kwargs)
+        assert info.value.title == "slurm_tf_configs"
+        assert str(info.value).startswith("1 validation error for slurm_tf_configs\n")
 
     @given(
         counts=st.lists(st.integers(0, 4), min_size=1, max_size=12),

@@ -178,9 +178,9 @@ def misplaced_ranks(resolver: SlurmClusterResolver) -> list[Misplaced]:
 
 
 class _Arguments(BaseModel):
-    """The arguments of :func:`slurm_tf_configs`, checked."""
+    """The arguments of :func:`slurm_tf_configs`, checked; their errors titled after it."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", title=TITLE)
 
     jobs: dict[JobName, _Count] | None
     port_base: _Count
