@@ -176,6 +176,23 @@ class TestClusterMismatch:
             2,
         )
 
+    def test_five_differences_are_shown_one_after_another_and_the_rest_counted(self) -> None:
+        a = {"worker": [f"a{i}:1" for i in range(7)]}
+        b = {"worker": [f"b{i}:1" for i in range(7)]}
+        nodes = [
+            ("n0", node("worker", 0, cluster=a)),
+            ("n1", node("worker", 1, cluster=a)),
+            ("odd", node("worker", 2, cluster=b)),
+        ]
+        finding = only(check_cluster(nodes), "cluster_mismatch")
+        assert len(finding.differences) == 7
+        assert finding.message.endswith(
+            "(n0, n1): worker:0: a0:1 (n0, n1) vs b0:1 (odd); "
+            "worker:1: a1:1 (n0, n1) vs b1:1 (odd); worker:2: a2:1 (n0, n1) vs b2:1 (odd); "
+            "worker:3: a3:1 (n0, n1) vs b3:1 (odd); worker:4: a4:1 (n0, n1) vs b4:1 (odd); "
+            "and 2 more"
+        )
+
     def test_long_lists_of_nodes_are_cut_in_messages_but_kept_whole(self) -> None:
         workers = [f"w{i}:1" for i in range(40)]
         cluster = {"chief": ["c:1"], "worker": workers}
@@ -601,6 +618,15 @@ class TestReport:
         dumped = report.model_dump(mode="json")
         assert dumped["valid"] is False
         assert dumped["findings"][0]["code"] == "task_unclaimed"
+
+    def test_a_finding_and_its_differences_are_frozen_and_can_be_hashed(self) -> None:
+        other = {**CLUSTER, "worker": ["worker-0:2222", "worker-1:2222", "host-b:2222"]}
+        nodes = [*job()[:-1], ("worker-2", node("worker", 2, cluster=other))]
+        finding = only(check_cluster(nodes), "cluster_mismatch")
+        [difference] = finding.differences
+        with pytest.raises(ValidationError, match="frozen"):
+            difference.other = "host-c:2222"  # type: ignore[misc]
+        assert {finding, finding.model_copy(deep=True)} == {finding}
 
     def test_a_finding_names_six_nodes_or_five_and_how_many_more(self) -> None:
         def text(count: int) -> str:
