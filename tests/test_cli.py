@@ -212,6 +212,15 @@ class TestValidate:
         assert "nested deeper than 2 levels" in out
         assert run(capsys, "validate", "--max-depth", "0", WORKER)[0] == 2
 
+    def test_limits_of_a_yaml_stream(self, capsys: pytest.CaptureFixture[str]) -> None:
+        stream = "tests/data/kubeflow/stream.yaml"  # four documents
+        assert run(capsys, "validate", "--max-documents", "4", stream)[0] == 0
+        status, out, _ = run(capsys, "validate", "--max-documents", "3", stream)
+        assert (status, out.splitlines()[0]) == (
+            1,
+            f"{stream}:35:1: the stream holds more than 3 YAML documents",
+        )
+
     def test_a_huge_size_limit_costs_nothing_up_front(
         self, capsys: pytest.CaptureFixture[str]
     ) -> None:

@@ -258,6 +258,17 @@ class TestWrite:
         assert status == 0
         assert json.loads(out)["task"] == {"type": "worker", "index": 9}
 
+    def test_the_size_limit_is_the_size_written(self, capsys: pytest.CaptureFixture[str]) -> None:
+        """Four ranks of one-digit indices: the estimate is exact, a newline after each."""
+        argv = ("--slurm", "--nodelist", "n[1-2]", "--tasks-per-node", "2", "--write")
+        status, out, _ = run(capsys, "tf-config", *argv)
+        size = len(out.encode())
+        assert (status, len(out.splitlines())) == (0, 4)
+        assert run(capsys, "tf-config", *argv, "--max-size", str(size))[:2] == (0, out)
+        status, out, err = run(capsys, "tf-config", *argv, "--max-size", str(size - 1))
+        assert (status, out) == (2, "")
+        assert f"the TF_CONFIGs of its 4 ranks would take about {size:,} bytes" in err
+
     def test_piped_into_check_cluster_under_a_profile(self, tmp_path: Path) -> None:
         command = (
             f"{ESTCONF} tf-config --slurm --nodelist 'node[9-10]' --tasks-per-node 2 "

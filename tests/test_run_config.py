@@ -935,6 +935,23 @@ class TestDumps:
         [error] = info.value.errors()
         assert (error["type"], error["loc"]) == ("derived_mismatch", (key,))
 
+    @pytest.mark.parametrize("value", ["chief", ["c:1"], 1, None])
+    def test_a_cluster_spec_that_is_not_a_mapping_disagrees(self, value: object) -> None:
+        """The derived ``cluster_spec`` is a mapping: any other JSON value for it disagrees."""
+        dump = config_for("worker", 1).model_dump(mode="json")
+        with pytest.raises(ValidationError) as info:
+            RunConfig.model_validate({**dump, "cluster_spec": value})
+        [error] = info.value.errors()
+        assert (error["type"], error["loc"]) == ("derived_mismatch", ("cluster_spec",))
+
+    def test_a_cluster_spec_of_other_jobs_disagrees(self) -> None:
+        dump = config_for("worker", 1).model_dump(mode="json")
+        spec = {**dump["cluster_spec"], "evaluator": ["e:1"]}
+        with pytest.raises(ValidationError) as info:
+            RunConfig.model_validate({**dump, "cluster_spec": spec})
+        [error] = info.value.errors()
+        assert (error["type"], error["loc"]) == ("derived_mismatch", ("cluster_spec",))
+
     @pytest.mark.parametrize(
         "keys", [("is_chief", "master", "task_id"), ("task_id", "master", "is_chief")]
     )
