@@ -11,6 +11,7 @@ import warnings
 from pathlib import Path
 
 import pytest
+from pydantic import BaseModel
 
 import estconf
 from estconf import RunConfig
@@ -61,6 +62,68 @@ def test_docstring_examples(module_name: str) -> None:
 def test_models_document_an_example(module_name: str) -> None:
     result = doctest.testmod(importlib.import_module(module_name))
     assert result.attempted > 0
+
+
+# Records of a result, each field documented in its class's docstring; the mirror of
+# Kubernetes' and Kubeflow's own objects, whose fields those projects document.
+_FIELDS_DOCUMENTED_ELSEWHERE = frozenset(
+    {
+        "ClusterSpec",
+        "Container",
+        "ContainerPort",
+        "EnvVar",
+        "ObjectMeta",
+        "PodSpec",
+        "PodTemplateSpec",
+        "PredictedPod",
+        "ReaderView",
+        "ReplicaSpec",
+        "TFJob",
+        "TFJobSpec",
+        "TaskDifference",
+        "ValueGroup",
+    }
+)
+
+
+def _public_models() -> dict[str, type[BaseModel]]:
+    models: dict[str, type[BaseModel]] = {}
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "estconf.contrib models", DeprecationWarning)
+        for name in [*MODULES, "estconf.contrib"]:
+            if any(part.startswith("_") for part in name.split(".")):
+                continue
+            module = importlib.import_module(name)
+            for public in getattr(module, "__all__", ()):
+                value = getattr(module, public)
+                if isinstance(value, type) and issubclass(value, BaseModel):
+                    models[f"{value.__module__}.{value.__qualname__}"] = value
+    return models
+
+
+PUBLIC_MODELS = _public_models()
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        model
+        for model in PUBLIC_MODELS.values()
+        if model.__name__ not in _FIELDS_DOCUMENTED_ELSEWHERE
+    ],
+    ids=lambda model: model.__qualname__,
+)
+def test_every_field_of_a_public_model_is_described(model: type[BaseModel]) -> None:
+    """The descriptions are what editors show from the JSON Schema, and what the API docs list."""
+    assert {
+        name: field.description
+        for name, field in model.model_fields.items()
+        if not field.description
+    } == {}
+
+
+def test_the_models_whose_fields_are_documented_elsewhere_are_public_models() -> None:
+    assert {model.__name__ for model in PUBLIC_MODELS.values()} >= _FIELDS_DOCUMENTED_ELSEWHERE
 
 
 def test_submodules_are_reachable_as_attributes() -> None:
