@@ -144,6 +144,19 @@ class TestLocalMode:
             )
         ]
 
+    def test_jobs_under_sparse_cluster_have_their_fix_beside_another_error(self) -> None:
+        """The Estimator's complaint ends with the same fix whatever else the TF_CONFIG breaks."""
+        tf_config = {"sparseCluster": {"worker": {"1": "w1:2222"}}, "task": {"index": 1}}
+        alone = tf_config_errors(tf_config)
+        assert alone[0][2].startswith(
+            'If "cluster" is not set in TF_CONFIG, task index must be 0. '
+            'Fix: TensorFlow does not read "sparseCluster"; put the jobs under "cluster"'
+        )
+        assert tf_config_errors({**tf_config, "session_master": 5}) == [
+            ("string_type", ("tf_config", "session_master"), "Input should be a valid string"),
+            *alone,
+        ]
+
     @pytest.mark.parametrize("task_type", ["worker", "chief"])
     def test_a_null_index_fails_where_tensorflow_reads_it(self, task_type: str) -> None:
         """TensorFlow reads the index with int() before it checks the task type."""

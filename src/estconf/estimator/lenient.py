@@ -109,7 +109,9 @@ _TENSORFLOW_ON_A_VALUE: Final = frozenset({"local_task_type", "local_task_index"
 def read_like_tensorflow(raw: Any) -> TFConfig | None:
     """A TFConfig built, unchecked, from what TensorFlow would read of ``raw``; else None.
 
-    An index ``int()`` cannot read is ``None``, as a null one is.
+    An index ``int()`` cannot read is ``None``, as a null one is.  Keys of no
+    field of TFConfig (``sparseCluster``) are kept as they are: the fix hints
+    of the estimator's errors read them.
     """
     if not isinstance(raw, Mapping):
         return None
@@ -145,9 +147,15 @@ def read_like_tensorflow(raw: Any) -> TFConfig | None:
         if isinstance(raw.get(key), str)
     }
     service = raw.get("service")
-    return TFConfig.model_construct(
+    read = TFConfig.model_construct(
         cluster=ClusterSpec.model_construct(root=jobs),
         task=Task.model_construct(_fields_set=set(fields), **fields),
         service=service if isinstance(service, dict) else None,
         **masters,
     )
+    others = {
+        key: value
+        for key, value in raw.items()
+        if isinstance(key, str) and key not in TFConfig.model_fields
+    }
+    return read.model_copy(update=others)
