@@ -46,8 +46,8 @@ def with_estimator_errors(
             # The text was refused before any of its values was looked at.
             parsed = raw
             invalid = with_errors_of(invalid, lambda: TFConfig.model_validate(parsed))
-    # An empty model_dir is the estimator's first check, whatever follows.
-    reported = {"model_dir_empty"}
+    # An empty model_dir is the estimator's first check, whatever follows; the
+    # lenient read below has no model_dir, so it is said once.
     if isinstance(raw, Mapping) and raw.get("model_dir") == "":
         empty = TFConfig.model_construct(model_dir="")
         invalid = with_errors_of(invalid, lambda: check_estimator_rules(empty, title, strategies))
@@ -55,6 +55,7 @@ def with_estimator_errors(
     if lenient is None:
         return invalid
     task = raw.get("task", {})
+    reported: set[str] = set()
     # What TensorFlow cannot read is already reported: it is not also "missing",
     # and an index int() cannot read is not also null (read leniently, it is).
     if not isinstance(task, Mapping):
@@ -107,11 +108,14 @@ _TENSORFLOW_ON_A_VALUE: Final = frozenset({"local_task_type", "local_task_index"
 
 
 def read_like_tensorflow(raw: Any) -> TFConfig | None:
-    """A TFConfig built, unchecked, from what TensorFlow would read of ``raw``; else None.
+    """The cluster and task TensorFlow would read of ``raw``, as a TFConfig built unchecked.
 
-    An index ``int()`` cannot read is ``None``, as a null one is.  Keys of no
-    field of TFConfig (``sparseCluster``) are kept as they are: the fix hints
-    of the estimator's errors read them.
+    None when TensorFlow cannot read ``raw`` or its cluster.  An index
+    ``int()`` cannot read is ``None``, as a null one is.  The keys of no field
+    of TFConfig (``sparseCluster``) are kept as they are, for the fix hints of
+    the estimator's errors; the other fields (``model_dir``, the session
+    masters, ``service``), which the estimator's checks do not read, are left
+    out.
     """
     if not isinstance(raw, Mapping):
         return None
@@ -141,17 +145,9 @@ def read_like_tensorflow(raw: Any) -> TFConfig | None:
         except (TypeError, ValueError, OverflowError):
             # TensorFlow checks the cluster and the task type before it reads the index.
             fields["index"] = None
-    masters = {
-        key: raw[key]
-        for key in ("session_master", "eval_session_master")
-        if isinstance(raw.get(key), str)
-    }
-    service = raw.get("service")
     read = TFConfig.model_construct(
         cluster=ClusterSpec.model_construct(root=jobs),
         task=Task.model_construct(_fields_set=set(fields), **fields),
-        service=service if isinstance(service, dict) else None,
-        **masters,
     )
     others = {
         key: value
