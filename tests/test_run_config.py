@@ -1125,11 +1125,19 @@ class TestDistributionStrategies:
         config = RunConfig(tf_config=self.tf_config, **kwargs)
         assert values(config) == values(RunConfig(tf_config=self.tf_config))
 
-    def test_an_evaluation_strategy_beside_a_tpu_training_one(self) -> None:
-        """Any non-TPU strategy calls the coordinator in; a training one of any kind runs it."""
-        config = RunConfig(
-            train_distribute=TPUStrategyV2(), eval_distribute=Strategy(), tf_config=self.tf_config
-        )
+    @pytest.mark.parametrize(
+        "caller",
+        [{"eval_distribute": Strategy()}, {"experimental_distribute": DistributeConfig()}],
+        ids=["evaluation-strategy", "experimental-distribute"],
+    )
+    def test_the_coordinator_called_in_beside_a_tpu_training_strategy(
+        self, caller: dict[str, Any]
+    ) -> None:
+        """A training strategy of any kind, TPU too, runs the coordinator once it is called in.
+
+        A non-TPU strategy calls it in, and so does any ``experimental_distribute``.
+        """
+        config = RunConfig(train_distribute=TPUStrategyV2(), tf_config=self.tf_config, **caller)
         assert values(config) == LOCAL_VALUES
         assert config.cluster_spec == DOC_CLUSTER
 
