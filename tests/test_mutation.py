@@ -115,6 +115,20 @@ class TestOperators:
             "2 -> 3": True,
         }
 
+    def test_a_mutant_runs_the_tests_that_reach_its_statement(self) -> None:
+        """A test where ``a`` is true never runs the second line, yet ``a and b`` fails it."""
+        source = "def f(a, b):\n    return (a\n            or b)\n"
+        [mutant] = [m for m in MAKE.mutants_of("m.py", source) if m.operator == "boolean"]
+        assert (mutant.line, mutant.statement_line) == (3, 2)
+        cover = {"lines": {"m.py": {"2": {"test_a_true"}, "3": {"test_a_false"}}}}
+        assert DRIVER.tests_for(mutant, cover) == ["test_a_false", "test_a_true"]
+
+    def test_a_mutant_in_a_compound_statement_starts_at_its_header(self) -> None:
+        source = "def f(a, b):\n    if (a\n            or b):\n        return 1\n    return 2\n"
+        starts = {m.change: m.statement_line for m in MAKE.mutants_of("m.py", source)}
+        assert starts["or -> and"] == 2
+        assert starts["1 -> 2"] == 4
+
     def test_the_test_files_named_after_a_module(self) -> None:
         assert DRIVER.mirrors("contrib/run_config.py") == ["tests/test_contrib.py"]
         assert DRIVER.mirrors("_json.py") == ["tests/test_json.py"]

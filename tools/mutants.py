@@ -220,7 +220,7 @@ def _clear_caches(package: str) -> None:
 
 
 def tests_for(mutant: Mutant, cover: dict[str, object]) -> list[str]:
-    """The tests a mutant runs: those that run its lines.
+    """The tests a mutant runs: those that run its lines, from its statement's first.
 
     A line run while its module is imported (outside function bodies: a class
     body, a field, a decorator, a constant; or run on import by a function that
@@ -231,7 +231,7 @@ def tests_for(mutant: Mutant, cover: dict[str, object]) -> list[str]:
     without running a line of the module.
     """
     by_line = cover["lines"].get(mutant.module, {})  # type: ignore[attr-defined]
-    lines = range(mutant.line, mutant.end_line + 1)
+    lines = range(min(mutant.statement_line or mutant.line, mutant.line), mutant.end_line + 1)
     contexts = {context for line in lines for context in by_line.get(str(line), ())}
     tests = contexts - {""}
     on_import = mutant.on_import or "" in contexts

@@ -33,6 +33,13 @@ class Mutant:
     replacement: str
     on_import: bool = False
     """Whether the line runs when the module is imported (outside any function body)."""
+    statement_line: int = 0
+    """The first line of the statement the change is in (0: its own line).
+
+    A test that runs that line reaches the statement, though it may not run the
+    mutant's own line: ``a or b`` over two lines stops at ``a`` when ``a`` is
+    true, where the mutant ``a or b`` -> ``a and b`` differs.
+    """
 
     @property
     def ident(self) -> str:
@@ -151,10 +158,21 @@ def mutants_of(module: str, text: str) -> list[Mutant]:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
     ]
 
+    statements = sorted(
+        (node.lineno, node.end_lineno or node.lineno)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.stmt)
+    )
+
+    def statement_line(line: int) -> int:
+        """The first line of the innermost statement holding ``line``."""
+        return max((first for first, last in statements if first <= line <= last), default=line)
+
     def add(span: tuple[int, int, int, int], operator: str, replacement: str) -> None:
         on_import = not any(first <= span[0] <= (last or first) for first, last in bodies)
         original = source.segment(*span)
-        found.append(Mutant(module, *span, operator, original, replacement, on_import))
+        first = statement_line(span[0])
+        found.append(Mutant(module, *span, operator, original, replacement, on_import, first))
 
     def swap_token(
         left: ast.AST, right: ast.AST, pattern: re.Pattern[str], new: str, operator: str
