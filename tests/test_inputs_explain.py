@@ -112,6 +112,16 @@ class TestProfile:
         assert table["num_workers"] == "2  (0 chiefs + 2 workers)"
         assert table["is_chief"] == "True  (task type is worker; the chief is worker:0)"
 
+    def test_mwms_counts_the_chief_first(self) -> None:
+        cluster = {"chief": ["c:2222"], "worker": ["w0:2222", "w1:2222"]}
+        for task, index, reason in [
+            ({"type": "chief", "index": 0}, "0", "the chief is 0"),
+            ({"type": "worker", "index": 1}, "2", "index 1 + 1 chief"),
+        ]:
+            tf_config = TFConfig.model_validate({"cluster": cluster, "task": task})
+            table = rows(explain_profile(check_profile(tf_config, "mwms"), "env", "mwms", why=True))
+            assert table["id_in_cluster"] == f"{index}  ({reason})"
+
     def test_ps_with_why_in_json(self) -> None:
         model = check_profile(TFConfig.model_validate(PS_CLUSTER), "ps")
         out = json.loads(explain_profile(model, "env", "ps", output="json", why=True))
