@@ -93,6 +93,16 @@ class TestTaskTFConfigs:
         found = task_tf_configs("c.yaml", workers, tasks_of(workers["cluster"]), "mwms")
         assert (len(found.outputs), found.errors) == (2, [])
 
+    def test_another_profile_refuses_the_cluster_once_under_the_first_task(self) -> None:
+        with_ps = {"cluster": {"worker": ["w:1", "w:2"], "ps": ["p:1"]}}
+        found = task_tf_configs("c.yaml", with_ps, tasks_of(with_ps["cluster"]), "mwms")
+        said = found.said("c.yaml").splitlines()
+        assert said == [
+            "c.yaml (worker:0): cluster.ps[0]: task ps:0 of this cluster: There is no id for "
+            "task_type 'ps'",
+            "1 error in 1 of 1 file",
+        ]
+
     @pytest.mark.parametrize(
         ("template", "said"),
         [
