@@ -109,6 +109,14 @@ class TestVertexReplicas:
         assert found.labels[:2] == ["workerpool0-0", "workerpool1-0"]
         assert "workerpool0" in json.loads(found.outputs[0][1])["cluster"]
 
+    def test_cluster_specs_of_a_job_the_profile_refuses_are_not_written(self) -> None:
+        name = self.spec("mwms-evaluator.yaml")
+        found = vertex_replicas(
+            vertex_spec(name, Limits()), "job.yaml", profile="mwms", cluster_spec=True
+        )
+        assert (found.outputs, found.failed) == ([], True)
+        assert found.said.startswith("job.yaml:25:19: workerPoolSpecs[3].replicaCount: the ")
+
     def test_every_replica_is_seen_before_they_are_written(self) -> None:
         name = self.spec("distributed.yaml")
         seen: list[list[str]] = []
