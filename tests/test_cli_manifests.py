@@ -134,6 +134,17 @@ class TestValidate:
         )
         assert error["message"].startswith("TF_CONFIG cluster.worker[0]: 'mnist-worker-0' is not")
 
+    def test_a_value_that_is_no_json_is_said_of_tf_config(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        manifest = tmp_path / "pod.json"
+        manifest.write_text(json.dumps(pod({"name": "TF_CONFIG", "value": "not json"})))
+        status, out, _ = run(capsys, "validate", "--format", "json", str(manifest))
+        [error] = json.loads(out)["files"][0]["errors"]
+        assert status == 1
+        assert error["path"] == "spec.containers[0].env[0].value"
+        assert error["message"].startswith("TF_CONFIG: invalid JSON: ")
+
     def test_standard_input(
         self, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
     ) -> None:
