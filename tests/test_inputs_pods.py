@@ -50,6 +50,14 @@ def test_a_value_no_config_may_hold_is_refused_as_the_tfjobs() -> None:
     assert [found.code for found in info.value.errors] == ["number"]
 
 
+def test_a_tfjob_the_operator_refuses_is_refused_as_the_tfjobs() -> None:
+    raw = (KUBEFLOW / "refused.yaml").read_bytes()
+    with pytest.raises(ConfigFileError) as info:
+        pod_tf_config(raw, "j.yaml", (None, ("worker", 0)))
+    assert (info.value.file, info.value.kind) == ("j.yaml", "tfjob")
+    assert "must not have more than 1 Chief or Master role" in str(info.value)
+
+
 def test_an_older_api_version_is_noted() -> None:
     notes: list[str] = []
     raw = (KUBEFLOW / "v1beta2.yaml").read_bytes()
