@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -111,3 +112,19 @@ class TestManifest:
         found = manifest_tf_configs(b"{", "bad.yaml", Limits())
         assert found.failed
         assert found.said.startswith("bad.yaml:")
+
+    def test_every_error_of_a_manifest_that_cannot_be_read_is_a_line(self) -> None:
+        raw = (KUBEFLOW / "dist_mnist.yaml").read_bytes().replace(b"replicas: 2", b"replicas: .nan")
+        found = manifest_tf_configs(raw, "j.yaml", Limits())
+        assert (found.outputs, found.failed) == ([], True)
+        assert found.said == "".join(
+            f"j.yaml:{line}:17: spec.tfReplicaSpecs.{replica}.replicas: NaN and infinite numbers "
+            "are not allowed; write a finite number\n"
+            for line, replica in ((19, "PS"), (27, "Worker"))
+        )
+
+
+def test_a_prediction_cannot_be_changed() -> None:
+    found = replica_tf_configs("m", {"Chief": 1, "Worker": 2})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        found.failed = True  # type: ignore[misc]
