@@ -12,7 +12,13 @@ from collections.abc import Callable
 import pytest
 
 from estconf import files
-from estconf.inputs.readers import READERS, read_env_lines, read_json_lines, tf_config_text
+from estconf.inputs.readers import (
+    READERS,
+    read_env_lines,
+    read_json_lines,
+    read_stream,
+    tf_config_text,
+)
 from estconf.io.checks import Limits
 from estconf.io.errors import ConfigFileError
 
@@ -77,6 +83,21 @@ def test_every_reader_refuses_a_value_no_config_may_hold(reader: str, bad: str) 
         said = [(found.code, found.message) for found in info.value.errors]
         assert said == pipeline_refusal(syntax, value), (name, fmt)
         assert all(found.file.startswith(name) for found in info.value.errors)
+
+
+@pytest.mark.parametrize("fmt", ["json", "yaml"])
+def test_a_stream_given_as_text_is_read_as_its_utf8(fmt: str) -> None:
+    """Text (standard input that gave no bytes) is read as its UTF-8 bytes would be."""
+    [read] = read_stream('{"a": "\u00e9"}', "s", fmt)
+    assert read.data == {"a": "\u00e9"}
+    with pytest.raises(ConfigFileError) as info:
+        read_stream('{"a": "\udc80"}', "s", fmt)
+    [found] = info.value.errors
+    assert (found.code, found.message) == (
+        "encoding",
+        "invalid UTF-8: byte 0xed at byte offset 7 (invalid continuation byte); "
+        "save the file as UTF-8",
+    )
 
 
 class TestLines:
