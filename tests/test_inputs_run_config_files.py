@@ -53,3 +53,14 @@ def test_what_is_refused(tmp_path: Path, text: str, code: str) -> None:
     with pytest.raises(ConfigFileError) as info:
         read_run_config_file(str(path))
     assert code in {found.code for found in info.value.errors}
+
+
+@pytest.mark.parametrize("text", ["[1]\n", "3\n", "tpu_config\n"])
+def test_a_file_that_holds_no_object_is_refused_once(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "run_config.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigFileError) as info:
+        read_run_config_file(str(path))
+    assert [(found.file, found.code, found.message) for found in info.value.errors] == [
+        (str(path), "not_an_object", "a RunConfig file holds an object")
+    ]
