@@ -7,6 +7,7 @@ import json
 import pytest
 from pydantic import ValidationError
 
+from estconf.distribute import SlurmClusterResolver
 from estconf.distribute.placement import Misplaced
 from estconf.inputs.slurm_steps import (
     Step,
@@ -92,6 +93,14 @@ def test_a_refusal_from_the_environment_is_said_at_the_variable() -> None:
     said = "--slurm: {}: Invalid hostlist format"
     assert refusal_said(raised.value, from_env=True).startswith(said.format("SLURM_STEP_NODELIST"))
     assert refusal_said(raised.value, from_env=False).startswith(said.format("--nodelist"))
+
+
+def test_a_refusal_of_the_rank_is_said_at_rank() -> None:
+    with pytest.raises(ValidationError) as raised:
+        SlurmClusterResolver({"worker": 4}, gpus_per_node=2, environ={**STEP, "SLURM_PROCID": "4"})
+    said = "--slurm: {}: SLURM_PROCID is 4 but the cluster has 4 tasks"
+    assert refusal_said(raised.value, from_env=False).startswith(said.format("--rank"))
+    assert refusal_said(raised.value, from_env=True).startswith(said.format("SLURM_PROCID"))
 
 
 def test_a_port_past_65535_is_given_its_fix_once() -> None:
