@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from estconf.inputs.sources import STDIN, STDIN_NAME, Input, expand, shown_as
+from estconf.inputs.sources import STDIN, STDIN_NAME, Input, environ_bytes, expand, shown_as
 
 
 def test_files_and_standard_input_as_given() -> None:
@@ -51,3 +51,17 @@ def test_only_regular_files_are_read(tmp_path: Path) -> None:
 def test_standard_input_is_said_as_stdin() -> None:
     assert (shown_as(STDIN), shown_as("job.yaml")) == (STDIN_NAME, "job.yaml")
     assert STDIN_NAME == "<stdin>"
+
+
+def test_a_variable_is_the_bytes_the_process_got(monkeypatch: pytest.MonkeyPatch) -> None:
+    # under a Latin-1 locale Python decodes the byte 0xe9 to "\u00e9", whose UTF-8 is two bytes
+    monkeypatch.setattr(os, "environ", {"TF_CONFIG": "\u00e9"})
+    monkeypatch.setattr(os, "environb", {b"TF_CONFIG": b"\xe9"})
+    assert environ_bytes("TF_CONFIG") == b"\xe9"
+
+
+def test_without_the_bytes_a_variable_is_its_texts_utf8(monkeypatch: pytest.MonkeyPatch) -> None:
+    # where the process keeps no bytes of its environment (Windows), only its text
+    monkeypatch.delattr(os, "environb", raising=False)
+    monkeypatch.setattr(os, "environ", {"TF_CONFIG": "\u00e9\udcff"})
+    assert environ_bytes("TF_CONFIG") == b"\xc3\xa9\xff"
