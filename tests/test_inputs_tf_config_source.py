@@ -99,6 +99,14 @@ class TestReadTFConfig:
         [error] = info.value.errors
         assert error.code == ("tf_config_empty" if variable else "empty")
 
+    @pytest.mark.parametrize("variable", [True, False])
+    def test_empty_text_is_refused_as_a_tf_config_unless_told(self, variable: bool) -> None:
+        found = TFConfigSource("s", "<stdin>", "\n", variable=variable)
+        with pytest.raises(ConfigFileError) as info:
+            read_tf_config(found, "tf_config")
+        [error] = info.value.errors
+        assert (error.code, info.value.kind) == ("tf_config_empty", "tf_config")
+
     def test_a_value_no_config_may_hold(self) -> None:
         found = TFConfigSource("s", "<stdin>", '{"task": {"type": "chief", "index": NaN}}')
         with pytest.raises(ConfigFileError) as info:
