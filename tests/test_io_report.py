@@ -245,6 +245,15 @@ def test_a_code_no_table_lists_is_pydantics_and_points_at_the_model_errors() -> 
     assert "string_too_short" in rule["shortDescription"]["text"]
 
 
+@pytest.mark.parametrize("code", ["float_type", "tuple_type", "slurm_no_nodes"])
+def test_a_code_that_ends_in_another_code_is_not_a_pods_refusal(code: str) -> None:
+    """``float_type`` ends in ``type``, ``slurm_no_nodes`` in ``no_nodes``: neither is a pod's."""
+    found = FileError.at(code, "m", ("a",), file="f.json", line=1, column=2)
+    log = json.loads(report.write_sarif([Result("f.json", None, [found])]))
+    (rule,) = log["runs"][0]["tool"]["driver"]["rules"]
+    assert not rule["shortDescription"]["text"].startswith("a pod of the TFJob")
+
+
 @pytest.mark.parametrize("format", ["text", "json", "github"])
 def test_write_chooses_the_reporter_of_a_format(format: str) -> None:
     results = [Result("f.json", "tf_config", [error("f.json", "c", "m", ("a",))], "keys")]
