@@ -70,6 +70,16 @@ class TestEveryModule:
             keys.update(MAKE.equivalence_key(mutant, text) for mutant in mutants)
         assert set(DRIVER.Settings.read().equivalent) - keys == set()
 
+    def test_every_equivalent_mutant_is_in_the_docs_with_why(self) -> None:
+        text = (ROOT / "docs" / "mutation.md").read_text(encoding="utf-8")
+        table = text.split("### Equivalent mutants", 1)[1].split("\n### ", 1)[0]
+        equivalent = DRIVER.Settings.read().equivalent
+        for name in MAKE.modules(PACKAGE):
+            source = (PACKAGE / name).read_text(encoding="utf-8")
+            for mutant in MAKE.mutants_of(name, source):
+                if MAKE.equivalence_key(mutant, source) in equivalent:
+                    assert f"`{name}:" in table, name
+
     def test_a_sample_is_the_same_for_a_seed_and_per_module(self) -> None:
         texts = {name: (PACKAGE / name).read_text(encoding="utf-8") for name in ("_json.py",)}
         found = {name: MAKE.mutants_of(name, text) for name, text in texts.items()}
