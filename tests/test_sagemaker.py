@@ -199,6 +199,24 @@ class TestNeither:
             {"sagemaker_parameter_server_enabled": value}
         ).parameter_server
 
+    @pytest.mark.parametrize(
+        "flag",
+        [
+            "sagemaker_mpi_enabled",
+            "sagemaker_parameter_server_enabled",
+            "sagemaker_distributed_dataparallel_enabled",
+            "sagemaker_pytorch_ddp_enabled",
+            "sagemaker_pytorch_xla_multi_worker_enabled",
+            "sagemaker_multi_worker_mirrored_strategy_enabled",
+            "sagemaker_torch_distributed_enabled",
+        ],
+    )
+    def test_any_distribution_flag_puts_the_current_group_in_the_distribution(
+        self, flag: str
+    ) -> None:
+        assert Hyperparameters.model_validate({flag: "true"}).distribution_groups("dnn") == ["dnn"]
+        assert Hyperparameters.model_validate({flag: "false"}).distribution_groups("dnn") == []
+
 
 class TestRefused:
     def test_a_current_host_outside_the_cluster(self) -> None:
@@ -357,6 +375,10 @@ class TestResourceConfigs:
             (
                 {"instance_groups": [{"InstanceGroupName": "a", "InstanceCount": 1, "Count": 2}]},
                 [("extra_forbidden", ("instance_groups[0]", "Count"))],
+            ),
+            (
+                {"instance_groups": [{"InstanceCount": 1}]},
+                [("missing", ("instance_groups[0]", "instance_group_name"))],
             ),
         ],
     )
