@@ -767,3 +767,62 @@ def test_no_message_is_built_at_import() -> None:
         "assert ConfigProto.__pydantic_complete__\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# --- protobuf's side, stood in for -------------------------------------------------
+
+
+def _stand_in(monkeypatch: pytest.MonkeyPatch, name: str, **attributes: Any) -> None:
+    """Make ``importlib.import_module(name)`` return a module holding ``attributes``."""
+    module = types.ModuleType(name)
+    vars(module).update(attributes)
+    monkeypatch.setitem(sys.modules, name, module)
+
+
+def _proto_message(full_name: str) -> Any:
+    """A protobuf message as far as its type goes: its descriptor's full name."""
+    return types.SimpleNamespace(DESCRIPTOR=types.SimpleNamespace(full_name=full_name))
+
+
+def test_from_proto_refuses_a_message_of_another_type() -> None:
+    with pytest.raises(TypeError) as info:
+        GPUOptions.from_proto(_proto_message("tensorflow.JobDef"))
+    assert str(info.value) == (
+        "GPUOptions reads tensorflow.GPUOptions messages, not tensorflow.JobDef"
+    )
+
+
+def test_from_proto_reads_protobufs_json_form_of_the_message(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Field names kept as in the .proto, floats written with the 17 digits that round-trip."""
+    message = _proto_message("tensorflow.GPUOptions")
+    calls: list[tuple[Any, dict[str, Any]]] = []
+
+    def message_to_dict(given: Any, **options: Any) -> dict[str, Any]:
+        calls.append((given, options))
+        return {"allow_growth": True, "per_process_gpu_memory_fraction": 0.5}
+
+    _stand_in(monkeypatch, "google.protobuf.json_format", MessageToDict=message_to_dict)
+    assert GPUOptions.from_proto(message) == GPUOptions(
+        allow_growth=True, per_process_gpu_memory_fraction=0.5
+    )
+    assert calls == [(message, {"preserving_proto_field_name": True, "float_precision": 17})]
+
+
+def test_to_proto_fills_tensorflows_class_of_the_message(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a class, the one TensorFlow's config_pb2 registers in the default pool."""
+
+    class TensorFlowGPUOptions:
+        pass
+
+    descriptors = {"tensorflow.GPUOptions": "the GPUOptions descriptor"}
+    classes = {"the GPUOptions descriptor": TensorFlowGPUOptions}
+    pool = types.SimpleNamespace(FindMessageTypeByName=descriptors.__getitem__)
+    _stand_in(monkeypatch, "tensorflow.core.protobuf.config_pb2")
+    _stand_in(monkeypatch, "google.protobuf.descriptor_pool", Default=lambda: pool)
+    _stand_in(monkeypatch, "google.protobuf.message_factory", GetMessageClass=classes.__getitem__)
+    _stand_in(monkeypatch, "google.protobuf.json_format", ParseDict=lambda data, into: (data, into))
+    data, into = GPUOptions(allow_growth=True).to_proto()
+    assert data == {"allow_growth": True}
+    assert isinstance(into, TensorFlowGPUOptions)
