@@ -498,14 +498,18 @@ def test_maps() -> None:
 
 
 @pytest.mark.parametrize(
-    "tasks", [{"1": "a:1", "01": "b:2"}, {"0": "a:1", 0: "b:2"}, {"-0": "a:1", "0": "b:2"}]
+    ("tasks", "said"),
+    [
+        ({"1": "a:1", "01": "b:2"}, "Task index 1 is given twice, as '1' and '01'"),
+        ({"0": "a:1", 0: "b:2"}, "Task index 0 is given twice, as '0' and 0"),
+        ({"-0": "a:1", "0": "b:2"}, "Task index 0 is given twice, as '-0' and '0'"),
+    ],
 )
-def test_a_task_index_given_twice_is_refused(tasks: dict[Any, str]) -> None:
+def test_a_task_index_given_twice_is_refused(tasks: dict[Any, str], said: str) -> None:
     with pytest.raises(ValidationError) as info:
         JobDef.model_validate({"name": "worker", "tasks": tasks})
     (error,) = info.value.errors()
-    assert error["type"] == "duplicate_key"
-    assert error["loc"] == ("tasks",)
+    assert (error["type"], error["loc"], error["msg"]) == ("duplicate_key", ("tasks",), said)
 
 
 @pytest.mark.parametrize("key", ["x", " 1", "1.0", str(2**31), True])
@@ -514,12 +518,23 @@ def test_task_indices_are_int32(key: Any) -> None:
         JobDef.model_validate({"tasks": {key: "a:1"}})
 
 
+def test_every_message_names_the_tensorflow_message_it_reads() -> None:
+    """``from_proto`` and ``to_proto`` go by ``proto_name``; each docstring begins with it."""
+    names = {model: model.proto_name for model in _models()}
+    for model, name in names.items():
+        assert name.startswith("tensorflow."), model
+        assert (model.__doc__ or "").startswith(f"``{name}``"), model
+    assert len(set(names.values())) == len(names)
+
+
 def test_attr_value_holds_one_value() -> None:
     assert AttrValue.model_validate({"s": "YQ==", "i": None}).to_proto_dict() == {"s": "YQ=="}
     with pytest.raises(ValidationError) as info:
         AttrValue.model_validate({"s": "YQ==", "i": 3})
     (error,) = info.value.errors()
     assert error["type"] == "oneof"
+    assert error["msg"].endswith("of an AttrValue may be set; got s, i")
+    assert error["msg"].startswith("At most one of the fields s, i, f, b, type, shape,")
 
 
 def test_custom_optimizer_parameters() -> None:
