@@ -43,6 +43,13 @@ class TestDuplicateKeys:
         )
         assert error.message == "duplicate key 'c': each key may appear once in a mapping"
 
+    def test_every_key_written_twice_is_refused_not_only_the_first(self) -> None:
+        errors = refused("a: 1\na: 2\nb: 1\nb: 2\n").errors
+        assert [(error.code, error.loc, error.line) for error in errors] == [
+            ("duplicate_key", ("a",), 2),
+            ("duplicate_key", ("b",), 4),
+        ]
+
 
 class TestSyntax:
     def test_an_error_the_parser_gives_no_problem_for_says_its_context_once(self) -> None:

@@ -503,6 +503,7 @@ def test_maps() -> None:
         ({"1": "a:1", "01": "b:2"}, "Task index 1 is given twice, as '1' and '01'"),
         ({"0": "a:1", 0: "b:2"}, "Task index 0 is given twice, as '0' and 0"),
         ({"-0": "a:1", "0": "b:2"}, "Task index 0 is given twice, as '-0' and '0'"),
+        ({1.0: "a:1", "1": "b:2"}, "Task index 1 is given twice, as 1.0 and '1'"),
     ],
 )
 def test_a_task_index_given_twice_is_refused(tasks: dict[Any, str], said: str) -> None:
