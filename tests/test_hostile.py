@@ -23,6 +23,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -176,3 +177,32 @@ def test_a_worker_started_again_adds_to_the_inputs_its_predecessor_ran(tmp_path:
     assert (total["runs"], total["surfaces"]) == (800, {"validate": 800})
     assert total["slowest"]["file"] == "failures/slowest-worker-0-run1.json"
     assert (tmp_path / "failures" / "slowest-worker-0-run1.json.txt").exists()
+
+
+def test_the_slowest_input_is_the_slowest_timed_again_without_instrumentation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An input slow only under instrumentation is no failure, yet may be the slowest."""
+    spec = importlib.util.spec_from_file_location("fuzz_tool", ROOT / "tools" / "fuzz.py")
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    (tmp_path / "failures").mkdir()
+    (tmp_path / "failures" / "slow-a.yaml").write_text("a: 1\n")
+    (tmp_path / "failures" / "slowest-worker-0.json").write_text("{}")
+    alone = {"slow-a.yaml": 0.9, "slowest-worker-0.json": 0.03}
+    monkeypatch.setattr(tool, "_time_alone", lambda path, name, surface: alone[path.name])
+    slow: dict[str, Any] = {"kind": "slow", "surface": "validate", "name": "a.yaml", "seconds": 3.5}
+    total: dict[str, Any] = {
+        "failures": {"slow|validate|": {**slow, "file": "failures/slow-a.yaml"}},
+        "slowest": {"seconds": 28.0, "size": 2, "name": "b.json", "surface": "check_cluster",
+                    "file": "failures/slowest-worker-0.json"},
+    }  # fmt: skip
+    tool._retime(total, tmp_path)
+    assert total["failures"] == {}
+    assert {key: total["slowest"][key] for key in ("seconds", "size", "name")} == {
+        "seconds": 0.9,
+        "size": 5,
+        "name": "a.yaml",
+    }
+    assert total["slowest"]["seconds_instrumented"] == 3.5
