@@ -528,6 +528,52 @@ def test_every_message_names_the_tensorflow_message_it_reads() -> None:
     assert len(set(names.values())) == len(names)
 
 
+def _enum_fields() -> list[tuple[type[Message], str, str]]:
+    """Each field of an enum type: its model, its name and the enum's TensorFlow name."""
+
+    def enums(annotation: Any) -> list[str]:
+        found = [
+            m.full_name for m in getattr(annotation, "__metadata__", ()) if isinstance(m, ProtoEnum)
+        ]
+        return found + [name for inner in typing.get_args(annotation) for name in enums(inner)]
+
+    return [
+        (model, name, enum)
+        for model in _models()
+        for name, field in model.model_fields.items()
+        for enum in {
+            *enums(field.annotation),
+            *(m.full_name for m in field.metadata if isinstance(m, ProtoEnum)),
+        }
+    ]
+
+
+def test_the_enums_are_tensorflows() -> None:
+    assert {enum for _, _, enum in _enum_fields()} == {
+        "tensorflow.ConfigProto.Experimental.MlirBridgeRollout",
+        "tensorflow.DataType",
+        "tensorflow.OptimizerOptions.GlobalJitLevel",
+        "tensorflow.OptimizerOptions.Level",
+        "tensorflow.RewriterConfig.CpuLayout",
+        "tensorflow.RewriterConfig.MemOptType",
+        "tensorflow.RewriterConfig.NumIterationsType",
+        "tensorflow.RewriterConfig.Toggle",
+        "tensorflow.VerifierConfig.Toggle",
+    }
+
+
+@pytest.mark.parametrize(
+    ("model", "name", "enum"), _enum_fields(), ids=lambda value: getattr(value, "__name__", value)
+)
+def test_a_value_of_no_enum_name_names_the_enum(model: type[Message], name: str, enum: str) -> None:
+    for value in ("NO_SUCH_VALUE", ["NO_SUCH_VALUE"]):  # a value, or a list of them
+        with pytest.raises(ValidationError) as info:
+            model.model_validate({name: value})
+        if f"Input should be a value of {enum}: one of " in str(info.value):
+            return
+    raise AssertionError(str(info.value))
+
+
 def test_attr_value_holds_one_value() -> None:
     assert AttrValue.model_validate({"s": "YQ==", "i": None}).to_proto_dict() == {"s": "YQ=="}
     with pytest.raises(ValidationError) as info:
