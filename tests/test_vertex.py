@@ -183,6 +183,49 @@ class TestSpec:
         assert codes(info.value) == expected
 
 
+    @pytest.mark.parametrize(
+        ("spec", "message"),
+        [
+            (
+                {"workerPoolSpecs": [{"replicaCount": 1}, {"replicaCount": 2.5}]},
+                'replicaCount is a whole number of replicas (written 2 or "2"), not 2.5',
+            ),
+            (
+                pools(1, 1, 1, 1, 1),
+                "a CustomJob has from 1 to 4 worker pools (primary, workers, parameter servers, "
+                "evaluators), not 5",
+            ),
+            (
+                pools(None, 2),
+                "workerPoolSpecs[0] is the primary replica, the chief: its replicaCount must be "
+                "1, not absent (put the workers in workerPoolSpecs[1])",
+            ),
+            (
+                pools(0),
+                "workerPoolSpecs[0] is the primary replica, the chief: its replicaCount must be "
+                "1, not 0 (put the workers in workerPoolSpecs[1])",
+            ),
+        ],
+    )
+    def test_each_refusal_says_what_a_spec_writes(self, spec: dict[str, Any], message: str) -> None:
+        with pytest.raises(ValidationError) as info:
+            vertex.tf_configs(spec)
+        assert [e["msg"] for e in info.value.errors()] == [message]
+
+    def test_pools_written_at_the_top_are_read_whatever_else_the_spec_has(self) -> None:
+        # A spec that writes its pools is the job's spec; a jobSpec beside them is kept as written.
+        spec = CustomJobSpec.model_validate(
+            {**pools(1), "jobSpec": {"workerPoolSpecs": [{"replicaCount": 1}, {"replicaCount": 2}]}}
+        )
+        assert spec.replica_counts()["worker"] == 0
+
+    def test_an_unused_pool_is_one_with_no_field_at_all(self) -> None:
+        # DISTRIBUTED: an optional pool is written {}
+        assert vertex.WorkerPoolSpec().unused is True
+        assert vertex.WorkerPoolSpec.model_validate({"replicaCount": 0}).unused is False
+        assert vertex.WorkerPoolSpec.model_validate({"machineSpec": {}}).unused is False
+
+
 class TestCheckProfile:
     def test_an_evaluator_pool_under_mwms_at_its_replica_count(self) -> None:
         with pytest.raises(ValidationError) as info:
