@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from estconf.io.checks import Limits
+from estconf.io.checks import Limits, check_values
 
 
 class TestLimits:
@@ -21,3 +21,20 @@ class TestLimits:
         assert Limits().values_for(10) == 100_000
         assert Limits().values_for(250_000) == 250_000
         assert Limits(max_values=7).values_for(250_000) == 7
+
+
+class TestCheckValues:
+    def test_a_document_of_exactly_max_values_values_is_let_through(self) -> None:
+        """An object counts as one value and each of its entries as one more."""
+        data = {"task": {"type": "worker", "index": 0}}
+        assert check_values("tf.json", data, max_values=5) == []
+        (error,) = check_values("tf.json", data, max_values=4)
+        assert error.code == "too_many_values"
+        assert "more than 4 values" in error.message
+
+    def test_a_key_with_a_lone_surrogate_is_said_to_be_a_key(self) -> None:
+        (error,) = check_values("tf.json", {"task": {"ty\ud800pe": "worker"}})
+        assert (error.code, error.loc) == ("encoding", ("task",))
+        assert error.message == (
+            "a key holds \\ud800, half of a UTF-16 surrogate pair, which is not a character"
+        )

@@ -6,7 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from estconf import TFConfig
-from estconf.io.errors import FileError, errors_of
+from estconf.io.errors import ConfigFileError, FileError, errors_of, refused
 
 
 def test_each_error_of_a_validation_error_is_a_file_error_at_its_path() -> None:
@@ -19,3 +19,12 @@ def test_each_error_of_a_validation_error_is_a_file_error_at_its_path() -> None:
         ("--job mnist", "string_type", "task.type", None),
     ]
     assert str(found[0]).startswith("--job mnist: cluster.worker[1]: 'nope' is not a valid task")
+
+
+def test_a_config_file_error_carries_its_file_as_its_argument() -> None:
+    """Like any ValueError, its ``args`` say what it is about: the file."""
+    raised = refused("tf.json", "syntax", "not JSON")
+    assert isinstance(raised, ConfigFileError)
+    assert raised.args == ("tf.json",)
+    assert repr(raised) == "ConfigFileError('tf.json')"
+    assert str(raised) == "tf.json: not JSON"
