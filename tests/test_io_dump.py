@@ -113,3 +113,11 @@ def test_toml_cannot_hold_every_none() -> None:
 def test_toml_of_tables_only_starts_with_the_first_table() -> None:
     tf_config = TFConfig.model_validate({"cluster": {"worker": ["w:1"]}})
     assert files.dumps(tf_config, "toml") == '[cluster]\nworker = ["w:1"]\n'
+
+
+def test_data_that_does_not_load_does_not_read_back() -> None:
+    """What would make a file that fails to load is never taken as the model's data."""
+    from estconf.io import dump
+
+    assert dump._reads_back(RunConfig(), {"tf_config": {"task": {"type": 1}}}) is False
+    assert dump._reads_back(RunConfig(), {}) is True
