@@ -22,7 +22,7 @@ from ruamel.yaml import YAML
 
 from estconf import __version__
 from estconf.cli import main
-from estconf.deployment import ClusterReport
+from estconf.deployment import ClusterReport, check_cluster
 from estconf.deployment import Finding as ClusterFinding
 from estconf.io import REPORT_FORMATS, report
 from estconf.io._sarif import DOCS
@@ -334,3 +334,25 @@ def test_each_rules_anchor_is_a_heading_of_the_error_codes_page() -> None:
 def test_the_docs_address_is_the_sites() -> None:
     site = YAML(typ="safe").load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
     assert site["site_url"] == DOCS
+
+
+def test_a_github_annotation_escapes_the_line_breaks_of_a_file_name() -> None:
+    name = "a\r\nb,50%.json"
+    results = [Result(name, "tf_config", [error(name, "c", "m", ())], "keys")]
+    annotation = report.write_github(results).splitlines()[0]
+    assert annotation.startswith("::error file=a%0D%0Ab%2C50%25.json,title=estconf c::")
+
+
+def test_a_cluster_report_in_json_is_strict_json() -> None:
+    def node(index: int, x: float) -> dict[str, Any]:
+        task = {"type": "worker", "index": index}
+        return {"cluster": {"worker": ["w0:1", "w1:1"]}, "task": task, "service": {"x": x}}
+
+    cluster = check_cluster([("a", node(0, float("inf"))), ("b", node(1, 1))], each_node=False)
+
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"{constant} is not JSON")
+
+    document = json.loads(report.write_cluster(cluster, "json"), parse_constant=refuse)
+    values = [group["value"] for group in document["findings"][0]["values"]]
+    assert values == [{"x": None}, {"x": 1}]
