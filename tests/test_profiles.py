@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from pydantic import ValidationError
 
-from estconf import RunConfig, TFConfig
+from estconf import RunConfig, TFConfig, profiles
 from estconf.distribute import MultiWorkerConfig, ParameterServerConfig
 from estconf.profiles import ESTIMATOR_VALUES, READERS, Profile, check_profile, explain
 from estconf.profiles.registry import ProfileEntry
@@ -246,3 +246,9 @@ def test_a_profile_an_error_names_accepts_the_same_input(data: dict[str, Any]) -
 def test_named_profiles_are_read_from_the_hint() -> None:
     message = "... (this cluster is valid for --profile ps or --profile server)"
     assert named_profiles(message) == ["ps", "server"]
+
+
+def test_dir_lists_every_public_name_including_those_imported_on_first_use() -> None:
+    names = dir(profiles)
+    assert names == sorted(names)
+    assert set(profiles.__all__) <= set(names)

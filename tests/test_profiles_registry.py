@@ -217,3 +217,11 @@ class TestOtherProfilesThatAccept:
             "hint: tf.estimator refuses this cluster; --profile server reads it, if that is the "
             "reader\n"
         )
+
+
+def test_a_profile_entry_is_a_value_that_cannot_be_changed() -> None:
+    entry = REGISTRY[Profile.MWMS]
+    for field in dataclasses.fields(entry):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(entry, field.name, None)
+    assert {entry: profile for profile, entry in REGISTRY.items()}[entry] == Profile.MWMS
