@@ -119,6 +119,18 @@ class TestOperators:
         source = '"""Doc."""\n__all__ = ["f"]\n\ndef f(x: "int" = 1) -> "str":\n    """Doc."""\n'
         assert _changes(source) == {("number", "1 -> 2")}
 
+    def test_a_key_names_one_mutant_even_of_a_line_written_twice(self) -> None:
+        source = "def f(a):\n    for x in a:\n        break\n    for y in a:\n        break\n"
+        keys = [MAKE.equivalence_key(m, source) for m in MAKE.mutants_of("m.py", source)]
+        assert keys == [
+            "m.py break-continue | break | break -> continue | 1 of 2",
+            "m.py break-continue | break | break -> continue | 2 of 2",
+        ]
+        for name in MAKE.modules(PACKAGE):
+            text = (PACKAGE / name).read_text(encoding="utf-8")
+            found = [MAKE.equivalence_key(m, text) for m in MAKE.mutants_of(name, text)]
+            assert len(set(found)) == len(found), name
+
     def test_a_mutant_changes_only_its_place(self) -> None:
         source = 'a = "é" == "x"\nb = 1\n'
         [mutant] = [m for m in MAKE.mutants_of("m.py", source) if m.operator == "compare"]

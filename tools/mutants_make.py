@@ -12,8 +12,10 @@ draws the sample; ``equivalence_key`` names a mutant in ``[equivalent]``.
 from __future__ import annotations
 
 import ast
+import functools
 import random
 import re
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -253,9 +255,34 @@ def modules(package: Path) -> list[str]:
 
 
 def equivalence_key(mutant: Mutant, text: str) -> str:
-    """How ``[equivalent]`` names a mutant: kept when lines move, unlike its place."""
-    line = text.splitlines()[mutant.line - 1].strip()
-    return f"{mutant.module} {mutant.operator} | {line} | {mutant.change}"
+    """How ``[equivalent]`` names a mutant: kept when lines move, unlike its place.
+
+    The key is the module, the operator, the line's text and the change; the
+    same change of the same text elsewhere in the module (two ``break``
+    lines) adds which one it is, ``| 2 of 2``, so that a key names one mutant.
+    """
+    return _keys(mutant.module, text)[mutant.ident]
+
+
+@functools.lru_cache(maxsize=4)
+def _keys(module: str, text: str) -> dict[str, str]:
+    lines = text.splitlines()
+    plain = [
+        (
+            mutant.ident,
+            f"{module} {mutant.operator} | {lines[mutant.line - 1].strip()} | {mutant.change}",
+        )
+        for mutant in mutants_of(module, text)
+    ]
+    totals = Counter(key for _, key in plain)
+    seen: Counter[str] = Counter()
+    keys = {}
+    for ident, key in plain:
+        if totals[key] > 1:
+            seen[key] += 1
+            key = f"{key} | {seen[key]} of {totals[key]}"
+        keys[ident] = key
+    return keys
 
 
 def choose(
