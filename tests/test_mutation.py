@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import re
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -79,6 +80,17 @@ class TestEveryModule:
             for mutant in MAKE.mutants_of(name, source):
                 if MAKE.equivalence_key(mutant, source) in equivalent:
                     assert f"`{name}:" in table, name
+
+    def test_the_last_results_have_a_row_for_every_module_that_makes_a_mutant(self) -> None:
+        text = (ROOT / "docs" / "mutation.md").read_text(encoding="utf-8")
+        results = text.split("## Last results", 1)[1].split("\n### ", 1)[0]
+        rows = set(re.findall(r"^\| `([^`]+)` \|", results, re.MULTILINE))
+        making = {
+            name
+            for name in MAKE.modules(PACKAGE)
+            if MAKE.mutants_of(name, (PACKAGE / name).read_text(encoding="utf-8"))
+        }
+        assert rows == making
 
     def test_a_sample_is_the_same_for_a_seed_and_per_module(self) -> None:
         texts = {name: (PACKAGE / name).read_text(encoding="utf-8") for name in ("_json.py",)}
