@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import datetime
 import json
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -315,6 +317,20 @@ class TestKeysThatMustAgree:
             'model_dir differs between nodes: "/m" (ps-0, worker-0, worker-1, worker-2) '
             "vs not set (chief-0)"
         )
+
+    @pytest.mark.parametrize(
+        ("value", "shown"),
+        [
+            ({"x": datetime.date(2020, 1, 2)}, '{"x": "2020-01-02"}'),
+            ({"x": math.inf}, '{"x": null}'),
+        ],
+    )
+    def test_a_python_value_is_shown_as_its_json_value(self, value: Any, shown: str) -> None:
+        """A node given from Python may hold what JSON has not: shown as the JSON report has it."""
+        nodes = job(service={"x": 1})
+        nodes[2] = (nodes[2][0], {**nodes[2][1], "service": value})
+        finding = only(check_cluster(nodes), "service_mismatch")
+        assert finding.message.endswith(f" vs {shown} (worker-0)")
 
     def test_null_and_absent_are_the_same_service(self) -> None:
         nodes = job()

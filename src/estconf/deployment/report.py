@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
+from pydantic_core import to_jsonable_python
 
 from estconf import finding as located
 
@@ -119,7 +120,11 @@ class ValueGroup(BaseModel):
 
     def describe(self) -> str:
         """``'gs://a' (node-1, node-2)``."""
-        shown = "not set" if self.value is None else json.dumps(self.value, sort_keys=True)
+        if self.value is None:
+            shown = "not set"
+        else:  # a node given from Python may hold what JSON has not: shown as a JSON dump has it
+            value = to_jsonable_python(self.value, inf_nan_mode="null")
+            shown = json.dumps(value, sort_keys=True)
         return f"{shown} ({names(self.nodes)})"
 
 
