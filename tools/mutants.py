@@ -231,7 +231,7 @@ def tests_for(mutant: Mutant, cover: dict[str, object]) -> list[str]:
     without running a line of the module.
     """
     by_line = cover["lines"].get(mutant.module, {})  # type: ignore[attr-defined]
-    lines = range(min(mutant.statement_line or mutant.line, mutant.line), mutant.end_line + 1)
+    lines = range(mutant.statement_line or mutant.line, mutant.end_line + 1)
     contexts = {context for line in lines for context in by_line.get(str(line), ())}
     tests = contexts - {""}
     on_import = mutant.on_import or "" in contexts
