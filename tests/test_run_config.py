@@ -1638,6 +1638,20 @@ class TestFromTensorFlow:
         )
         assert RunConfig.from_tensorflow(self.stand_in(config), self.environ()) == config
 
+    def test_reads_a_session_config_message_back(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """TensorFlow's ConfigProto is read from protobuf's JSON form of it."""
+        config = RunConfig(
+            tf_config=self.TF_CONFIG,
+            session_config={"allow_soft_placement": True, "device_filters": ["/job:ps"]},
+        )
+        assert config.session_config is not None
+        written = config.session_config.to_proto_dict()
+        message = SimpleNamespace(DESCRIPTOR=SimpleNamespace(full_name="tensorflow.ConfigProto"))
+        json_format = SimpleNamespace(MessageToDict=lambda given, **options: written)
+        monkeypatch.setitem(sys.modules, "google.protobuf.json_format", json_format)
+        tensorflows = self.stand_in(config, session_config=message)
+        assert RunConfig.from_tensorflow(tensorflows, self.environ()) == config
+
     def test_a_property_that_disagrees_is_named(self) -> None:
         config = RunConfig(tf_config=self.TF_CONFIG)
         with pytest.raises(ValueError, match=r"is_chief: TensorFlow True, estconf False$"):

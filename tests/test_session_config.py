@@ -3,6 +3,7 @@ from __future__ import annotations
 import base64
 import decimal
 import functools
+import importlib
 import json
 import math
 import subprocess
@@ -17,6 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
+from estconf._on_first_use import field_type
 from estconf.session_config import (
     AttrValue,
     ConfigProto,
@@ -51,7 +53,7 @@ def _models() -> list[type[Message]]:
         found.append(model)
         model.model_rebuild()  # resolve the names of messages defined after this one
         for info in model.model_fields.values():
-            pending.extend(_nested_models(info.annotation))
+            pending.extend(_nested_models(field_type(info)))
     return found
 
 
@@ -107,11 +109,11 @@ def _full_message(model: type[Message], depth: int = 0) -> tuple[dict[str, Any],
     given: dict[str, Any] = {}
     dumped: dict[str, Any] = {}
     for name, info in model.model_fields.items():
-        if depth > 3 and _nested_models(info.annotation):
+        if depth > 3 and _nested_models(field_type(info)):
             continue
         if name in getattr(model, "oneof", ()) and given:
             continue
-        given[name], dumped[name] = _sample(info.annotation, depth)
+        given[name], dumped[name] = _sample(field_type(info), depth)
     return given, dumped
 
 
@@ -542,7 +544,7 @@ def _enum_fields() -> list[tuple[type[Message], str, str]]:
         for model in _models()
         for name, field in model.model_fields.items()
         for enum in {
-            *enums(field.annotation),
+            *enums(field_type(field)),
             *(m.full_name for m in field.metadata if isinstance(m, ProtoEnum)),
         }
     ]
@@ -699,7 +701,7 @@ def _messages(
     names = [
         name
         for name, info in model.model_fields.items()
-        if depth < 3 or not _nested_models(info.annotation)
+        if depth < 3 or not _nested_models(field_type(info))
     ]
     chosen = draw(st.lists(st.sampled_from(names), max_size=5, unique=True)) if names else []
     oneof = getattr(model, "oneof", ())
@@ -708,7 +710,7 @@ def _messages(
         if name in oneof and any(other in data for other in oneof):
             continue
         spelling = draw(st.sampled_from([name, json_name(name)])) if camel else name
-        data[spelling] = draw(_values(model.model_fields[name].annotation, depth, camel))
+        data[spelling] = draw(_values(field_type(model.model_fields[name]), depth, camel))
     return data
 
 
@@ -829,6 +831,77 @@ def test_no_message_is_built_at_import() -> None:
         "assert ConfigProto.__pydantic_complete__\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def _modules_built(*configs: str) -> list[list[str]]:
+    """The session_config modules imported after reading each config, in a new process."""
+    code = (
+        "import json, sys\n"
+        "from estconf.session_config import ConfigProto\n"
+        "for config in sys.argv[1:]:\n"
+        "    ConfigProto.model_validate(json.loads(config))\n"
+        "    prefix = 'estconf.session_config.'\n"
+        "    print(sorted(m[len(prefix):] for m in sys.modules if m.startswith(prefix)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, *configs], check=True, capture_output=True, text=True
+    )
+    return [json.loads(line.replace("'", '"')) for line in done.stdout.splitlines()]
+
+
+def test_a_nested_message_is_built_only_when_a_config_sets_it() -> None:
+    """The nested messages are many; a config imports and builds those it sets, no others."""
+    base = ["_message", "_values", "config_proto"]
+    assert _modules_built(
+        '{"allow_soft_placement": true}',
+        '{"graph_options": {"rewrite_options": {"meta_optimizer_iterations": "ONE"}}}',
+        '{"gpu_options": {"allow_growth": true}, "rpc_options": {}}',
+        '{"cluster_def": {}, "experimental": {"coordination_config": {}}}',
+        '{"graph_options": {"rewrite_options": {"custom_optimizers": [{"parameter_map": {}}]}}}',
+    ) == [
+        base,
+        sorted([*base, "graph_options", "rewriter_config"]),
+        sorted([*base, "graph_options", "rewriter_config", "gpu_options", "rpc_options"]),
+        sorted(
+            [
+                *base,
+                "graph_options",
+                "rewriter_config",
+                "gpu_options",
+                "rpc_options",
+                "cluster_def",
+                "coordination",
+            ]
+        ),
+        sorted(
+            [
+                *base,
+                "graph_options",
+                "rewriter_config",
+                "gpu_options",
+                "rpc_options",
+                "cluster_def",
+                "coordination",
+                "attr_value",
+                "tensor",
+            ]
+        ),
+    ]
+
+
+def test_every_name_of_the_package_is_its_modules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The package's names are imported on first use, each from the module that defines it."""
+    import estconf.session_config as package
+
+    for name in package.__all__:
+        monkeypatch.delitem(vars(package), name, raising=False)  # as before its first use
+        value = getattr(package, name)
+        module = importlib.import_module(f"estconf.session_config.{package._MODULES[name]}")
+        assert getattr(module, name) is value
+    assert set(package._MODULES) == set(package.__all__)
+    with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
+        package.nothing  # noqa: B018
+    assert set(package.__all__) <= set(dir(package))
 
 
 # --- protobuf's side, stood in for -------------------------------------------------

@@ -13,13 +13,12 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Annotated, Any
 
-from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler, TypeAdapter
-from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import core_schema, to_json
-
+from estconf._on_first_use import OnFirstUse
 from estconf.tf_config import TaskType
 
 if TYPE_CHECKING:
+    from pydantic import TypeAdapter
+
     from estconf.cluster import ClusterSpec
     from estconf.session_config import ConfigProto
 
@@ -32,10 +31,9 @@ __all__ = [
 ]
 
 
-@functools.cache
 def session_config_adapter() -> TypeAdapter[ConfigProto | None]:
     """The validator of a ``session_config`` argument, built on first call."""
-    return TypeAdapter(_OnFirstUse().resolved_type())
+    return _SESSION_CONFIG.adapter()
 
 
 @functools.lru_cache(maxsize=256)
@@ -96,44 +94,17 @@ def config_proto_from_proto(message: Any) -> ConfigProto:
     return ConfigProto.from_proto(message)
 
 
-def _validate(value: Any, info: core_schema.ValidationInfo) -> Any:
-    if value is None:
-        return None
-    adapter = session_config_adapter()
-    if info.mode == "json":
-        return adapter.validate_json(to_json(value), context=info.context)
-    return adapter.validate_python(value, context=info.context)
+def _session_config_type() -> Any:
+    from estconf.session_config import SessionConfig
+
+    return SessionConfig
 
 
-class _OnFirstUse:
-    """The pydantic schemas of a ``session_config`` argument, its models resolved on first use.
-
-    Dumps serialize the value by its own type (a ``ConfigProto``, or ``None``).
-    """
-
-    def resolved_type(self) -> Any:
-        """The type this field stands for, ``SessionConfig`` (imported on this call)."""
-        from estconf.session_config import SessionConfig
-
-        return SessionConfig
-
-    def __get_pydantic_core_schema__(
-        self, source: Any, handler: GetCoreSchemaHandler
-    ) -> core_schema.CoreSchema:
-        # Any value, then the real validation; the ref (on no definition) tells the JSON
-        # Schema generator, as a model's would, that the field needs no title of its own.
-        return core_schema.with_info_after_validator_function(
-            _validate, core_schema.any_schema(ref="estconf.session_config.SessionConfig")
-        )
-
-    def __get_pydantic_json_schema__(
-        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
-    ) -> JsonSchemaValue:
-        return handler(session_config_adapter().core_schema)
+_SESSION_CONFIG = OnFirstUse(_session_config_type, ref="estconf.session_config.SessionConfig")
 
 
 if TYPE_CHECKING:
     LazySessionConfig = ConfigProto | None
 else:
-    LazySessionConfig = Annotated[Any, _OnFirstUse()]
+    LazySessionConfig = Annotated[Any, _SESSION_CONFIG]
     """A ``session_config`` argument, as ``SessionConfig``, its models built on first use."""

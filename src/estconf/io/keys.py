@@ -23,6 +23,7 @@ from pydantic import BaseModel, RootModel
 from pydantic.fields import FieldInfo
 
 from estconf._errors import unknown_key_message as unknown_key_hint
+from estconf._on_first_use import field_type
 from estconf._suggest import closest
 from estconf.io import kinds
 from estconf.io._positions import Loc
@@ -81,12 +82,8 @@ def unknown_key_message(model: type[BaseModel] | None, key: str | int) -> str:
 
 
 def _field_models(field: FieldInfo) -> list[type[BaseModel]]:
-    """The models a field holds, also when its type is resolved on first use."""
-    for item in field.metadata:
-        resolve = getattr(item, "resolved_type", None)
-        if callable(resolve):
-            return _models_of(resolve())
-    return _models_of(field.annotation)
+    """The models a field holds, also when its type is built on first use."""
+    return _models_of(field_type(field))
 
 
 def _models_of(annotation: Any) -> list[type[BaseModel]]:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Annotated, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from pydantic import BeforeValidator, Field
 from pydantic_core import PydanticCustomError
 
+from estconf._on_first_use import OnFirstUse
 from estconf.session_config._message import Message
 from estconf.session_config._values import (
     Int32,
@@ -18,12 +19,13 @@ from estconf.session_config._values import (
     ProtoString,
     Repeated,
 )
-from estconf.session_config.cluster_def import ClusterDef
-from estconf.session_config.coordination import CoordinationServiceConfig
-from estconf.session_config.gpu_options import GPUOptions
-from estconf.session_config.graph_options import GraphOptions
-from estconf.session_config.rewriter_config import RewriterConfig
-from estconf.session_config.rpc_options import RPCOptions
+
+if TYPE_CHECKING:
+    from estconf.session_config.cluster_def import ClusterDef
+    from estconf.session_config.coordination import CoordinationServiceConfig
+    from estconf.session_config.gpu_options import GPUOptions
+    from estconf.session_config.graph_options import GraphOptions
+    from estconf.session_config.rpc_options import RPCOptions
 
 __all__ = [
     "ConfigProto",
@@ -34,6 +36,53 @@ __all__ = [
     "ThreadPoolOptionProto",
     "default_distributed_session_config",
 ]
+
+
+def _cluster_def() -> Any:
+    from estconf.session_config.cluster_def import ClusterDef
+
+    return ClusterDef | None
+
+
+def _coordination() -> Any:
+    from estconf.session_config.coordination import CoordinationServiceConfig
+
+    return CoordinationServiceConfig | None
+
+
+def _gpu_options() -> Any:
+    from estconf.session_config.gpu_options import GPUOptions
+
+    return GPUOptions | None
+
+
+def _graph_options() -> Any:
+    from estconf.session_config.graph_options import GraphOptions
+
+    return GraphOptions | None
+
+
+def _rpc_options() -> Any:
+    from estconf.session_config.rpc_options import RPCOptions
+
+    return RPCOptions | None
+
+
+# The nested messages are built when a config first sets them (estconf._on_first_use).
+if TYPE_CHECKING:
+    _ClusterDef = ClusterDef | None
+    _Coordination = CoordinationServiceConfig | None
+    _GPUOptions = GPUOptions | None
+    _GraphOptions = GraphOptions | None
+    _RPCOptions = RPCOptions | None
+else:
+    _ClusterDef = Annotated[Any, OnFirstUse(_cluster_def, ref="tensorflow.ClusterDef")]
+    _Coordination = Annotated[
+        Any, OnFirstUse(_coordination, ref="tensorflow.CoordinationServiceConfig")
+    ]
+    _GPUOptions = Annotated[Any, OnFirstUse(_gpu_options, ref="tensorflow.GPUOptions")]
+    _GraphOptions = Annotated[Any, OnFirstUse(_graph_options, ref="tensorflow.GraphOptions")]
+    _RPCOptions = Annotated[Any, OnFirstUse(_rpc_options, ref="tensorflow.RPCOptions")]
 
 
 MlirBridgeRollout = Annotated[
@@ -136,7 +185,7 @@ class ConfigProtoExperimental(Message):
     xla_prefer_single_graph_cluster: ProtoBool | None = Field(
         None, description="Compile the whole graph as one XLA cluster when possible."
     )
-    coordination_config: CoordinationServiceConfig | None = Field(
+    coordination_config: _Coordination = Field(
         None, description="The coordination service of the cluster."
     )
     disable_optimize_for_static_graph: ProtoBool | None = Field(
@@ -189,23 +238,21 @@ class ConfigProto(Message):
         description="The session ignores devices that match none of these filters, "
         "e.g. `/job:ps`, `/job:worker/task:3` (empty: all devices).",
     )
-    gpu_options: GPUOptions | None = Field(None, description="Options for all GPUs.")
+    gpu_options: _GPUOptions = Field(None, description="Options for all GPUs.")
     allow_soft_placement: ProtoBool | None = Field(
         None, description="Place an op on CPU when it cannot run on the device it asks for."
     )
     log_device_placement: ProtoBool | None = Field(
         None, description="Log the device each op is placed on."
     )
-    graph_options: GraphOptions | None = Field(
-        None, description="Options for all graphs of the session."
-    )
+    graph_options: _GraphOptions = Field(None, description="Options for all graphs of the session.")
     operation_timeout_in_ms: Int64 | None = Field(
         None, description="Deadline in milliseconds of blocking operations (0: none)."
     )
-    rpc_options: RPCOptions | None = Field(
+    rpc_options: _RPCOptions = Field(
         None, description="Options of the RPC layer of distributed sessions."
     )
-    cluster_def: ClusterDef | None = Field(
+    cluster_def: _ClusterDef = Field(
         None, description="The cluster of this session, in place of the server's own."
     )
     isolate_session_state: ProtoBool | None = Field(
@@ -243,6 +290,9 @@ def default_distributed_session_config(device_filters: Sequence[str]) -> ConfigP
     Soft placement, one pass of the Grappler meta optimizer, and the given
     device filters.
     """
+    from estconf.session_config.graph_options import GraphOptions
+    from estconf.session_config.rewriter_config import RewriterConfig
+
     return ConfigProto(
         allow_soft_placement=True,
         graph_options=GraphOptions(rewrite_options=RewriterConfig(meta_optimizer_iterations="ONE")),

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
 
+from estconf._on_first_use import OnFirstUse
 from estconf.session_config._message import Message
 from estconf.session_config._values import Int32, Int64, ProtoBool, ProtoEnum
-from estconf.session_config.rewriter_config import RewriterConfig
+
+if TYPE_CHECKING:
+    from estconf.session_config.rewriter_config import RewriterConfig
 
 __all__ = ["GlobalJitLevel", "GraphOptions", "OptimizerLevel", "OptimizerOptions"]
 
@@ -25,6 +28,19 @@ GlobalJitLevel = Annotated[
     ProtoEnum("tensorflow.OptimizerOptions.GlobalJitLevel", numbers=(0, -1, 1, 2)),
 ]
 """``OptimizerOptions.GlobalJitLevel``: whether XLA compiles graphs automatically."""
+
+
+def _rewriter_config() -> Any:
+    from estconf.session_config.rewriter_config import RewriterConfig
+
+    return RewriterConfig | None
+
+
+# RewriterConfig and the messages it holds are built when a config first sets it.
+if TYPE_CHECKING:
+    _RewriterConfig = RewriterConfig | None
+else:
+    _RewriterConfig = Annotated[Any, OnFirstUse(_rewriter_config, ref="tensorflow.RewriterConfig")]
 
 
 class OptimizerOptions(Message):
@@ -82,4 +98,4 @@ class GraphOptions(Message):
     timeline_step: Int32 | None = Field(
         None, description="Record a timeline every this many steps (0: never)."
     )
-    rewrite_options: RewriterConfig | None = Field(None, description="Grappler rewriter options.")
+    rewrite_options: _RewriterConfig = Field(None, description="Grappler rewriter options.")

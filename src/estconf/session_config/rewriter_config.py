@@ -5,10 +5,11 @@ With ``VerifierConfig``, the checks of the graph between the passes.
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
 
+from estconf._on_first_use import OnFirstUse
 from estconf.session_config._message import Message
 from estconf.session_config._values import (
     Int32,
@@ -19,7 +20,9 @@ from estconf.session_config._values import (
     ProtoString,
     Repeated,
 )
-from estconf.session_config.attr_value import AttrValue
+
+if TYPE_CHECKING:
+    from estconf.session_config.attr_value import AttrValue
 
 __all__ = [
     "AutoParallelOptions",
@@ -97,6 +100,19 @@ class ScopedAllocatorOptions(Message):
     )
 
 
+def _parameter_map() -> Any:
+    from estconf.session_config.attr_value import AttrValue
+
+    return Map[ProtoString, AttrValue] | None
+
+
+# AttrValue and the tensors it holds are built when a config first gives parameters.
+if TYPE_CHECKING:
+    _ParameterMap = Map[ProtoString, AttrValue] | None
+else:
+    _ParameterMap = Annotated[Any, OnFirstUse(_parameter_map)]
+
+
 class CustomGraphOptimizer(Message):
     """``tensorflow.RewriterConfig.CustomGraphOptimizer``: a Grappler optimizer by name."""
 
@@ -105,9 +121,7 @@ class CustomGraphOptimizer(Message):
     name: ProtoString | None = Field(
         None, description="Registered name of the optimizer (e.g. `TensorRTOptimizer`)."
     )
-    parameter_map: Map[ProtoString, AttrValue] | None = Field(
-        None, description="Parameters of the optimizer, by name."
-    )
+    parameter_map: _ParameterMap = Field(None, description="Parameters of the optimizer, by name.")
 
 
 class VerifierConfig(Message):
