@@ -317,6 +317,17 @@ class TestSchema:
         for path in written:
             assert path.read_text() == (ROOT / "schemas" / path.name).read_text()
 
+    def test_write_into_a_directory_that_exists(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        """The files of the kinds are written again; other files of the directory stay."""
+        (tmp_path / "notes.txt").write_text("mine")
+        (tmp_path / "tf_config.schema.json").write_text("old")
+        status, out, err = run(capsys, "schema", "-o", str(tmp_path), "tf_config")
+        assert (status, out, err) == (0, f"{tmp_path / 'tf_config.schema.json'}\n", "")
+        assert (tmp_path / "tf_config.schema.json").read_text() == dumps(json_schema("tf_config"))
+        assert (tmp_path / "notes.txt").read_text() == "mine"
+
     def test_usage(self, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
         assert run(capsys, "schema") == (
             2,
@@ -573,6 +584,41 @@ class TestStartUp:
         )
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
         assert done.stdout == "[]\n"
+
+    @pytest.mark.parametrize(
+        ("argv", "commands"),
+        [
+            (["--help"], []),
+            (["--version"], []),
+            (["validate", "--help"], ["_validate"]),
+            (["validate", "nothing.json"], ["_validate"]),
+            (["schema", "tf_config"], ["_schema"]),
+            (["explain", "--help"], ["_explain"]),
+            (["check-cluster", "--help"], ["_check_cluster"]),
+            (["tf-config", "--help"], ["_sagemaker", "_slurm", "_tf_config", "_vertex"]),
+        ],
+    )
+    def test_a_command_imports_only_its_own_module(
+        self, argv: list[str], commands: list[str]
+    ) -> None:
+        code = (
+            "import contextlib, io, sys\n"
+            "from estconf.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+            f"    main({argv!r})\n"
+            "found = [m.split('.')[-1] for m in sys.modules if m.startswith('estconf.cli._')]\n"
+            "print(sorted(set(found) - {'_common'}))"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        )
+        assert done.stdout == f"{commands!r}\n"
+
+    def test_each_command_module_names_itself(self) -> None:
+        from estconf import cli
+
+        for name, (module, _) in cli._COMMANDS.items():
+            assert name == importlib.import_module(module).NAME
 
     def test_validating_json_imports_only_what_it_needs(self) -> None:
         code = (

@@ -62,6 +62,25 @@ def test_every_property_the_estimator_derives_is_shown(capsys: pytest.CaptureFix
     assert set(RunConfig.model_computed_fields) <= set(json.loads(out))
 
 
+@pytest.mark.parametrize("reader", [["--readers"], ["--profile", "mwms"]])
+def test_a_run_config_file_is_read_by_the_estimator_alone(
+    capsys: pytest.CaptureFixture[str], reader: list[str]
+) -> None:
+    status, out, err = run(
+        capsys,
+        "explain",
+        "--tf-config",
+        ONE_CHIEF,
+        "--config",
+        "tests/data/valid/run_config.yaml",
+        *reader,
+    )
+    assert (status, out) == (2, "")
+    assert (
+        err == "estconf explain: error: --config is a RunConfig file, read by the estimator alone\n"
+    )
+
+
 class TestEveryProfileOnALocalTFConfig:
     """Every reader answers for a TF_CONFIG without a cluster: its values, or its refusal."""
 

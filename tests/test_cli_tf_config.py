@@ -147,7 +147,11 @@ class TestFromReplicaCounts:
     def test_usage_errors(self) -> None:
         assert run("tf-config")[0] == 2
         assert run("tf-config", "--job", "mnist")[0] == 2
-        assert run("tf-config", "examples/cluster/training.yaml", "--worker", "2")[0] == 2
+        assert run("tf-config", "examples/cluster/training.yaml", "--worker", "2") == (
+            2,
+            "",
+            "estconf tf-config: error: replica counts (--chief, --worker, ...) go with --job\n",
+        )
         assert run("tf-config", "--job", "mnist", "--worker", "-1")[0] == 2
         assert run("tf-config", "--job", "mnist", "--worker", "1", "--port", "70000")[0] == 2
 

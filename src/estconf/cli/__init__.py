@@ -22,13 +22,13 @@ command print a traceback: problems with the input are reported as errors.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import Protocol, cast
 
 from estconf import __version__
-from estconf.cli import _check_cluster, _explain, _schema, _tf_config, _validate
 from estconf.cli._common import (
     EXIT_INTERNAL,
     EXIT_OK,
@@ -42,21 +42,35 @@ from estconf.cli._common import (
 
 __all__ = ["KIND_NAMES", "main"]
 
-# Each command is a module with NAME, register(subparsers) and run(args) -> exit status.
-_REGISTER: tuple[Callable[[Any], None], ...] = (
-    _validate.register,
-    _schema.register,
-    _explain.register,
-    _tf_config.register,
-    _check_cluster.register,
-)
-_RUN: dict[str, Callable[[argparse.Namespace], int]] = {
-    _validate.NAME: _validate.run,
-    _schema.NAME: _schema.run,
-    _explain.NAME: _explain.run,
-    _tf_config.NAME: _tf_config.run,
-    _check_cluster.NAME: _check_cluster.run,
+
+class _Command(Protocol):
+    """A command's module: it adds its options to its parser and runs."""
+
+    def register(self, parser: argparse.ArgumentParser) -> None: ...
+
+    def run(self, args: argparse.Namespace) -> int: ...
+
+
+# Each command, in the order --help lists them: its module and its line in that list.
+# A command's module is imported only when the command runs or shows its own help.
+_COMMANDS: dict[str, tuple[str, str]] = {
+    "validate": ("estconf.cli._validate", "check config files"),
+    "schema": ("estconf.cli._schema", "print or write the JSON Schemas"),
+    "explain": ("estconf.cli._explain", "show what TensorFlow derives from a TF_CONFIG"),
+    "tf-config": (
+        "estconf.cli._tf_config",
+        "write the TF_CONFIG of each task of a cluster or a TFJob",
+    ),
+    "check-cluster": (
+        "estconf.cli._check_cluster",
+        "check the TF_CONFIGs of every node of a job together",
+    ),
 }
+
+
+def _command(name: str) -> _Command:
+    return cast(_Command, importlib.import_module(_COMMANDS[name][0]))
+
 
 _DESCRIPTION = """\
 Validate TensorFlow run configuration -- TF_CONFIG, RunConfig, TPUConfig, and
@@ -77,12 +91,26 @@ examples:
 Run 'estconf COMMAND --help' for the options of a command."""
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``estconf`` parser, with the options of ``command`` alone (or of no command).
+
+    Without ``command``, each command's parser is argparse's own, without
+    options, which keeps the arguments it does not know: enough to tell which
+    command was asked for, and to list every command in --help.
+    """
     parser = Parser(prog=PROG, description=_DESCRIPTION, epilog=_EPILOG, formatter_class=FORMATTER)
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for register in _REGISTER:
-        register(commands)
+    commands = parser.add_subparsers(
+        dest="command",
+        metavar="COMMAND",
+        required=True,
+        parser_class=argparse.ArgumentParser if command is None else Parser,
+    )
+    for name, (_, help_line) in _COMMANDS.items():
+        own = name == command
+        sub = commands.add_parser(name, help=help_line, formatter_class=FORMATTER, add_help=own)
+        if own:
+            _command(name).register(sub)
     return parser
 
 
@@ -93,12 +121,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
-    parser = _parser()
+    asked, _ = _parser().parse_known_args(argv)
+    parser = _parser(asked.command)
     args = parser.parse_args(argv)
     # pydantic's plugins are for instrumenting applications; finding them costs start-up time
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     try:
-        return _RUN[args.command](args)
+        return _command(args.command).run(args)
     except UsageError as exc:
         parser.exit(EXIT_USAGE, f"{PROG} {args.command}: error: {exc}\n")
     except KeyboardInterrupt:

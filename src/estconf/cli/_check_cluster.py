@@ -9,7 +9,6 @@ from estconf.cli._common import (
     EXIT_INVALID,
     EXIT_OK,
     EXIT_USAGE,
-    FORMATTER,
     PROFILES,
     add_limits,
     limit_args,
@@ -48,16 +47,13 @@ examples:
   estconf check-cluster --profile mwms --format github tf_configs.jsonl"""
 
 
-def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the command and its options to ``commands``."""
-    parser = commands.add_parser(
-        NAME,
-        help="check the TF_CONFIGs of every node of a job together",
-        description="Check the TF_CONFIGs of all nodes of one job together: what no "
-        "single node shows, then each node under a profile.",
-        epilog=_EPILOG,
-        formatter_class=FORMATTER,
+def register(parser: argparse.ArgumentParser) -> None:
+    """Describe the command and add its options to its parser, ``parser``."""
+    parser.description = (
+        "Check the TF_CONFIGs of all nodes of one job together: what no "
+        "single node shows, then each node under a profile."
     )
+    parser.epilog = _EPILOG
     parser.add_argument(
         "inputs", nargs="+", metavar="INPUT", help="node files, JSON lines, '-' or directories"
     )

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 from estconf.cli._common import (
     EXIT_INVALID,
     EXIT_OK,
-    FORMATTER,
     PROFILES,
     Invalid,
     UsageError,
@@ -52,16 +51,13 @@ examples:
   estconf explain --config run_config.yaml --format json"""
 
 
-def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the command and its options to ``commands``."""
-    explain = commands.add_parser(
-        NAME,
-        help="show what TensorFlow derives from a TF_CONFIG",
-        description="Show the task, master, chief, replicas, global id, device filters and "
-        "model_dir that tf.estimator.RunConfig derives from a TF_CONFIG and its arguments.",
-        epilog=_EXPLAIN_EPILOG,
-        formatter_class=FORMATTER,
+def register(explain: argparse.ArgumentParser) -> None:
+    """Describe the command and add its options to its parser, ``explain``."""
+    explain.description = (
+        "Show the task, master, chief, replicas, global id, device filters and "
+        "model_dir that tf.estimator.RunConfig derives from a TF_CONFIG and its arguments."
     )
+    explain.epilog = _EXPLAIN_EPILOG
     explain.add_argument(
         "--tf-config",
         metavar="FILE",

@@ -9,7 +9,6 @@ import sys
 from estconf.cli._common import (
     EXIT_INVALID,
     EXIT_OK,
-    FORMATTER,
     KIND_NAMES,
     PROG,
     UsageError,
@@ -24,16 +23,13 @@ examples:
   estconf schema -o schemas/     # writes <kind>.schema.json for every kind"""
 
 
-def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the command and its options to ``commands``."""
-    schema = commands.add_parser(
-        NAME,
-        help="print or write the JSON Schemas",
-        description="Print the JSON Schema (draft 2020-12) of a kind of config file, "
-        "or write every kind's schema to a directory.",
-        epilog=_SCHEMA_EPILOG,
-        formatter_class=FORMATTER,
+def register(schema: argparse.ArgumentParser) -> None:
+    """Describe the command and add its options to its parser, ``schema``."""
+    schema.description = (
+        "Print the JSON Schema (draft 2020-12) of a kind of config file, "
+        "or write every kind's schema to a directory."
     )
+    schema.epilog = _SCHEMA_EPILOG
     schema.add_argument(
         "kind",
         nargs="?",

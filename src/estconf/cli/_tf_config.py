@@ -11,7 +11,6 @@ from estconf.cli import _sagemaker, _slurm, _vertex
 from estconf.cli._common import (
     EXIT_INVALID,
     EXIT_OK,
-    FORMATTER,
     PROFILES,
     UsageError,
     add_limits,
@@ -86,16 +85,12 @@ def _port(text: str) -> int:
     return int(text)
 
 
-def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the command and its options to ``commands``."""
-    tf_config = commands.add_parser(
-        NAME,
-        help="write the TF_CONFIG of each task of a cluster or a TFJob",
-        description="Write the TF_CONFIG of every task of a cluster, of a TFJob's replicas, "
-        "or of one task.",
-        epilog=_TF_CONFIG_EPILOG,
-        formatter_class=FORMATTER,
+def register(tf_config: argparse.ArgumentParser) -> None:
+    """Describe the command and add its options to its parser, ``tf_config``."""
+    tf_config.description = (
+        "Write the TF_CONFIG of every task of a cluster, of a TFJob's replicas, or of one task."
     )
+    tf_config.epilog = _TF_CONFIG_EPILOG
     tf_config.add_argument("cluster", nargs="?", metavar="CLUSTER_FILE", help="the cluster")
     tf_config.add_argument(
         "--task",

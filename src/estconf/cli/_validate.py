@@ -6,7 +6,6 @@ import argparse
 from typing import TYPE_CHECKING
 
 from estconf.cli._common import (
-    FORMATTER,
     KIND_NAMES,
     PROFILES,
     UsageError,
@@ -53,15 +52,10 @@ examples:
   estconf validate --format json config.toml | jq '.files[].errors'"""
 
 
-def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the command and its options to ``commands``."""
-    validate = commands.add_parser(
-        NAME,
-        help="check config files",
-        description=_VALIDATE_DESCRIPTION,
-        epilog=_VALIDATE_EPILOG,
-        formatter_class=FORMATTER,
-    )
+def register(validate: argparse.ArgumentParser) -> None:
+    """Describe the command and add its options to its parser, ``validate``."""
+    validate.description = _VALIDATE_DESCRIPTION
+    validate.epilog = _VALIDATE_EPILOG
     validate.add_argument(
         "files", nargs="+", metavar="FILE", help="config files, directories, or - for stdin"
     )
