@@ -851,42 +851,31 @@ def _modules_built(*configs: str) -> list[list[str]]:
 
 def test_a_nested_message_is_built_only_when_a_config_sets_it() -> None:
     """The nested messages are many; a config imports and builds those it sets, no others."""
-    base = ["_message", "_values", "config_proto"]
-    assert _modules_built(
-        '{"allow_soft_placement": true}',
-        '{"graph_options": {"rewrite_options": {"meta_optimizer_iterations": "ONE"}}}',
-        '{"gpu_options": {"allow_growth": true}, "rpc_options": {}}',
-        '{"cluster_def": {}, "experimental": {"coordination_config": {}}}',
-        '{"graph_options": {"rewrite_options": {"custom_optimizers": [{"parameter_map": {}}]}}}',
-    ) == [
-        base,
-        sorted([*base, "graph_options", "rewriter_config"]),
-        sorted([*base, "graph_options", "rewriter_config", "gpu_options", "rpc_options"]),
-        sorted(
-            [
-                *base,
-                "graph_options",
-                "rewriter_config",
-                "gpu_options",
-                "rpc_options",
-                "cluster_def",
-                "coordination",
-            ]
+    each_adds = [
+        ('{"allow_soft_placement": true}', []),
+        (
+            '{"graph_options": {"rewrite_options": {"meta_optimizer_iterations": "ONE"}}}',
+            ["graph_options", "rewriter_config"],
         ),
-        sorted(
-            [
-                *base,
-                "graph_options",
-                "rewriter_config",
-                "gpu_options",
-                "rpc_options",
-                "cluster_def",
-                "coordination",
-                "attr_value",
-                "tensor",
-            ]
+        (
+            '{"gpu_options": {"allow_growth": true}, "rpc_options": {}}',
+            ["gpu_options", "rpc_options"],
+        ),
+        (
+            '{"cluster_def": {}, "experimental": {"coordination_config": {}}}',
+            ["cluster_def", "coordination"],
+        ),
+        (
+            '{"graph_options": {"rewrite_options": '
+            '{"custom_optimizers": [{"parameter_map": {}}]}}}',
+            ["attr_value", "tensor"],
         ),
     ]
+    expected, imported = [], ["_message", "_values", "config_proto"]
+    for _, modules in each_adds:
+        imported = [*imported, *modules]
+        expected.append(sorted(imported))
+    assert _modules_built(*(config for config, _ in each_adds)) == expected
 
 
 def test_every_name_of_the_package_is_its_modules(monkeypatch: pytest.MonkeyPatch) -> None:
