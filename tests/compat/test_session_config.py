@@ -28,6 +28,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
 
+from estconf._on_first_use import field_type
 from estconf.session_config import ConfigProto, Message, default_distributed_session_config
 from estconf.session_config._message import json_name
 from estconf.session_config._values import ProtoEnum, Scalar
@@ -122,7 +123,7 @@ def _models() -> dict[str, type[Message]]:
         found[model.proto_name] = model
         model.model_rebuild()  # resolve the names of messages defined after this one
         for info in model.model_fields.values():
-            pending.extend(_nested_models(info.annotation))
+            pending.extend(_nested_models(field_type(info)))
     return found
 
 
@@ -158,7 +159,7 @@ def test_fields_match_the_descriptor(full_name: str) -> None:
     assert list(model.model_fields) == [field.name for field in descriptor.fields]
     for field in descriptor.fields:
         assert json_name(field.name) == field.json_name
-        assert _describe(model.model_fields[field.name].annotation) == _describe_proto(field), (
+        assert _describe(field_type(model.model_fields[field.name])) == _describe_proto(field), (
             field.name
         )
         assert model.model_fields[field.name].description
