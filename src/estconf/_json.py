@@ -16,7 +16,14 @@ import json
 import re
 from typing import Any, Final, NoReturn
 
-__all__ = ["SURROGATE", "JSONInputError", "loads", "surrogate_message", "type_name"]
+__all__ = [
+    "SURROGATE",
+    "JSONInputError",
+    "has_surrogate",
+    "loads",
+    "surrogate_message",
+    "type_name",
+]
 
 
 class JSONInputError(ValueError):
@@ -97,6 +104,26 @@ _MAY_HOLD_SURROGATES: Final = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
 _MAY_HOLD_SURROGATES_BYTES: Final = re.compile(rb"\\u[dD][89a-fA-F]|\xed[\xa0-\xbf]")
 
 
+def has_surrogate(text: str) -> bool:
+    """Whether ``text`` holds half of a UTF-16 surrogate pair (an ASCII text is told at once)."""
+    return not text.isascii() and SURROGATE.search(text) is not None
+
+
+def _may_hold_surrogates(text: str | bytes) -> bool:
+    r"""Whether ``text`` may hold a lone surrogate: an escape (``\ud800``) or one itself.
+
+    Most texts are ASCII and hold no ``\u`` escape; substring tests tell so at
+    once, where the patterns would look at every character of a large text.
+    """
+    if isinstance(text, str):
+        if "\\u" not in text and text.isascii():
+            return False
+        return _MAY_HOLD_SURROGATES.search(text) is not None
+    if b"\\u" not in text and b"\xed" not in text:
+        return False
+    return _MAY_HOLD_SURROGATES_BYTES.search(text) is not None
+
+
 def surrogate_message(text: str, what: str = "string") -> str:
     """Say that ``text`` (a ``string`` or a ``key``) holds a lone surrogate, shown as its escape."""
     found = SURROGATE.search(text)
@@ -110,11 +137,11 @@ def _lone_surrogate(data: Any) -> str | None:
     while stack:
         value = stack.pop()
         if isinstance(value, str):
-            if SURROGATE.search(value):
+            if has_surrogate(value):
                 return surrogate_message(value)
         elif isinstance(value, dict):
             for key in value:
-                if isinstance(key, str) and SURROGATE.search(key):
+                if isinstance(key, str) and has_surrogate(key):
                     return surrogate_message(key, "key")
             stack.extend(value.values())
         elif isinstance(value, list):
@@ -135,8 +162,7 @@ def loads(
             that is refused or a lone surrogate, or is nested too deep to parse.
     """
     data = _decode(text, allow_nan)
-    pattern = _MAY_HOLD_SURROGATES if isinstance(text, str) else _MAY_HOLD_SURROGATES_BYTES
-    if not allow_lone_surrogates and pattern.search(text):  # type: ignore[arg-type]
+    if not allow_lone_surrogates and _may_hold_surrogates(text):
         message = _lone_surrogate(data)
         if message is not None:
             raise JSONInputError("json_invalid", f"invalid JSON: {message}")

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
-from estconf._json import SURROGATE, surrogate_message
+from estconf._json import has_surrogate, surrogate_message
 from estconf.io._positions import Loc, Position
 from estconf.io.errors import ConfigFileError, FileError, error, refused
 
@@ -272,14 +272,14 @@ def _all_plain_strings(values: Iterable[Any]) -> bool:
         joined = "".join(values)
     except TypeError:
         return False
-    return not SURROGATE.search(joined)
+    return not has_surrogate(joined)
 
 
 def _with_surrogates(strings: list[str]) -> list[str]:
     """The strings holding a lone surrogate, found with one search in the common case."""
-    if not strings or not SURROGATE.search("".join(strings)):
+    if not strings or not has_surrogate("".join(strings)):
         return []
-    return [text for text in strings if SURROGATE.search(text)]
+    return [text for text in strings if has_surrogate(text)]
 
 
 def _scalar_errors(file: str, items: list[tuple[str | int, Any]], path: Loc) -> list[FileError]:

@@ -37,6 +37,8 @@ from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler, Strict
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
+from estconf._json import has_surrogate
+
 __all__ = [
     "Double",
     "Float32",
@@ -266,15 +268,13 @@ def _read_bool(value: Any) -> bool:
 ProtoBool = Annotated[bool, Scalar("bool", _read_bool, accepts={"type": "boolean"})]
 """A protobuf ``bool``: ``true`` or ``false`` only."""
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
 
 def _read_string(value: Any) -> str:
     if not isinstance(value, str):
         raise PydanticCustomError(
             "string_type", "Input should be a string, got {value}", {"value": repr(value)}
         )
-    if _SURROGATE.search(value):
+    if has_surrogate(value):
         raise PydanticCustomError(
             "string_unicode",
             "Input should be valid Unicode text; it holds a surrogate code point",
