@@ -377,6 +377,8 @@ def test_strings() -> None:
         ("-_8", "+/8="),
         ("", ""),
         ("YR==", "YQ=="),
+        ("QUJDREVGRw", "QUJDREVGRw=="),
+        ("QUJDREVGRw==", "QUJDREVGRw=="),
     ],
 )
 def test_bytes_are_base64(given: str, held: str) -> None:
@@ -398,6 +400,15 @@ def test_text_that_is_no_base64_is_quoted() -> None:
         "base64",
         "Input should be base64 text (standard or URL-safe alphabet, padding optional), got 'a=bc'",
     )
+
+
+def test_long_text_that_is_no_base64_is_quoted_by_its_first_60_characters() -> None:
+    given = "a=" + "b" * 100
+    with pytest.raises(ValidationError) as info:
+        AttrValue.model_validate({"s": given})
+    (error,) = info.value.errors()
+    assert error["msg"].endswith(f"got {given[:60]!r}")
+    assert error["ctx"] == {"value": repr(given[:60])}
 
 
 # --- enums -------------------------------------------------------------------------
