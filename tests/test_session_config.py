@@ -852,12 +852,13 @@ def _modules_built(*configs: str) -> list[list[str]]:
         "for config in sys.argv[1:]:\n"
         "    ConfigProto.model_validate(json.loads(config))\n"
         "    prefix = 'estconf.session_config.'\n"
-        "    print(sorted(m[len(prefix):] for m in sys.modules if m.startswith(prefix)))\n"
+        "    built = [m[len(prefix):] for m in sys.modules if m.startswith(prefix)]\n"
+        "    print(json.dumps(sorted(built)))\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code, *configs], check=True, capture_output=True, text=True
     )
-    return [json.loads(line.replace("'", '"')) for line in done.stdout.splitlines()]
+    return [json.loads(line) for line in done.stdout.splitlines()]
 
 
 def test_a_nested_message_is_built_only_when_a_config_sets_it() -> None:
