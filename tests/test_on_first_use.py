@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Union
 
 import pytest
-from pydantic import AfterValidator, BaseModel, Field, ValidationError, ValidationInfo
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    Field,
+    ValidationError,
+    ValidationInfo,
+)
 
-from estconf._on_first_use import OnFirstUse, field_type
+from estconf._on_first_use import OnFirstUse, field_type, without_none
 
 
 def _read_as(value: str, info: ValidationInfo) -> str:
@@ -133,3 +140,50 @@ def test_the_type_is_built_once() -> None:
     assert isinstance(info, OnFirstUse)
     assert info.adapter() is info.adapter()
     assert loaded == ["Blob"]
+
+
+def test_values_are_validated_by_the_models_own_validator() -> None:
+    """``None`` never reaches the type, so a model's validator is not compiled a second time."""
+    Lazy.model_validate({"blob": {"data": b"a"}})
+    info = Lazy.model_fields["blob"].metadata[0]
+    assert isinstance(info, OnFirstUse)
+    assert info.value_adapter().validator is Blob.__pydantic_validator__
+    assert info.adapter().validator is not Blob.__pydantic_validator__
+
+
+def _upper(value: Any) -> Any:
+    return value.upper() if isinstance(value, str) else value
+
+
+@pytest.mark.parametrize(
+    ("annotation", "expected"),
+    [
+        (Blob | None, Blob),
+        (Union[Blob, None], Blob),  # noqa: UP007 - the typing spelling is read too
+        (Blob | int | None, Blob | int),
+        (
+            Annotated[Blob | None, BeforeValidator(_upper)],
+            Annotated[Blob, BeforeValidator(_upper)],
+        ),
+        (Blob, Blob),
+        (dict[str, int], dict[str, int]),
+        (type(None), type(None)),
+    ],
+)
+def test_without_none_drops_none_from_a_union(annotation: Any, expected: Any) -> None:
+    assert without_none(annotation) == expected
+
+
+def test_a_before_validator_still_sees_every_value_but_none() -> None:
+    def load() -> Any:
+        return Annotated[Blob | None, BeforeValidator(_as_blob)]
+
+    class Given(BaseModel):
+        blob: Annotated[Any, OnFirstUse(load)] = None
+
+    assert Given(blob="raw").blob == Blob(data=b"raw")
+    assert Given(blob=None).blob is None
+
+
+def _as_blob(value: Any) -> Any:
+    return {"data": value} if isinstance(value, str) else value

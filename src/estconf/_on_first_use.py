@@ -10,6 +10,10 @@ importing and building that type on the first such value.  Dumps serialize the
 value by its own type, and the JSON Schema is that of the loaded type, so the
 field looks the same to every reader as a field of the loaded type.
 
+``None`` never reaches the loaded type, so values are validated by the type
+without its ``None``: for a model that is the model's own validator, where a
+validator of ``X | None`` would compile the whole model a second time.
+
 Type checkers see the real type: a module declares the alias twice, under
 ``TYPE_CHECKING`` as the loaded type and otherwise as the annotated ``Any``.
 """
@@ -17,8 +21,9 @@ Type checkers see the real type: a module declares the alias twice, under
 from __future__ import annotations
 
 import functools
+import types
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any, Union, get_args, get_origin
 
 from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler, TypeAdapter
 from pydantic.json_schema import JsonSchemaValue
@@ -27,12 +32,38 @@ from pydantic_core import core_schema, to_json
 if TYPE_CHECKING:
     from pydantic.fields import FieldInfo
 
-__all__ = ["OnFirstUse", "field_type"]
+__all__ = ["OnFirstUse", "field_type", "without_none"]
+
+
+@functools.cache
+def _loaded(load: Callable[[], Any]) -> Any:
+    return load()
 
 
 @functools.cache
 def _adapter(load: Callable[[], Any]) -> TypeAdapter[Any]:
-    return TypeAdapter(load())
+    return TypeAdapter(_loaded(load))
+
+
+@functools.cache
+def _value_adapter(load: Callable[[], Any]) -> TypeAdapter[Any]:
+    return TypeAdapter(without_none(_loaded(load)))
+
+
+def without_none(annotation: Any) -> Any:
+    """``annotation`` without ``None``: ``X`` for ``X | None``, inside ``Annotated`` too.
+
+    Any other annotation is returned as it is.
+    """
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        inner, *metadata = get_args(annotation)
+        arguments = (without_none(inner), *metadata)
+        return Annotated[arguments]
+    if origin is Union or origin is types.UnionType:
+        kept = tuple(arg for arg in get_args(annotation) if arg is not type(None))
+        return Union[kept]  # noqa: UP007 - a union built at run time
+    return annotation
 
 
 class OnFirstUse:
@@ -55,18 +86,23 @@ class OnFirstUse:
 
     def resolved_type(self) -> Any:
         """The type the field stands for (imported on the first call)."""
-        return self._load()
+        return _loaded(self._load)
 
     def adapter(self) -> TypeAdapter[Any]:
         """The validator of the type the field stands for, built on the first call."""
         return _adapter(self._load)
 
+    def value_adapter(self) -> TypeAdapter[Any]:
+        """The validator of the values other than ``None``: the type without ``None``."""
+        return _value_adapter(self._load)
+
     def _validate(self, value: Any, info: core_schema.ValidationInfo) -> Any:
         if value is None:
             return None
+        adapter = self.value_adapter()
         if info.mode == "json":
-            return self.adapter().validate_json(to_json(value), context=info.context)
-        return self.adapter().validate_python(value, context=info.context)
+            return adapter.validate_json(to_json(value), context=info.context)
+        return adapter.validate_python(value, context=info.context)
 
     def __get_pydantic_core_schema__(
         self, source: Any, handler: GetCoreSchemaHandler
