@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import fractions
 import functools
+import inspect
 import json
 import pathlib
 import subprocess
@@ -716,6 +717,30 @@ class TestPropertyChecks:
         [(code, _, _)] = errors_of(**{key: True})
         assert code == "int_type"
 
+    @pytest.mark.parametrize(
+        ("key", "bound"),
+        [
+            ("save_summary_steps", ">= 0"),
+            ("save_checkpoints_steps", ">= 0"),
+            ("keep_checkpoint_max", ">= 0"),
+            ("log_step_count_steps", "> 0"),
+        ],
+    )
+    @pytest.mark.parametrize(
+        "value", [float("nan"), float("-inf"), -0.5, fractions.Fraction(-1, 2)], ids=repr
+    )
+    def test_a_fraction_out_of_bounds_fails_the_bound(
+        self, key: str, bound: str, value: Any
+    ) -> None:
+        """TensorFlow refuses it by its bound: its sentence, not the whole-number rule."""
+        assert errors_of(**{key: value}) == [("bounds", (key,), f"{key} should be {bound}")]
+
+    @pytest.mark.parametrize("key", ["save_summary_steps", "log_step_count_steps"])
+    @pytest.mark.parametrize("value", [0.5, float("inf")], ids=repr)
+    def test_a_fraction_within_bounds_is_still_no_whole_number(self, key: str, value: Any) -> None:
+        [(code, _, _)] = errors_of(**{key: value})
+        assert code == "int_type"
+
     @pytest.mark.parametrize("key", ["save_summary_steps", "save_checkpoints_secs"])
     def test_strings_are_not_numbers(self, key: str) -> None:
         found = errors_of(**{key: "10"})
@@ -750,6 +775,16 @@ def op_device(op: Any) -> str:
     return "/cpu:0"
 
 
+def logged(function: Any) -> Any:
+    """A decorator that keeps the name and ``__wrapped__``, not the argument names."""
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return function(*args, **kwargs)
+
+    return wrapper
+
+
 class TestDeviceFn:
     class Placer:
         def place(self, op: Any) -> str:
@@ -757,6 +792,22 @@ class TestDeviceFn:
 
         def __call__(self, op: Any) -> str:
             return ""
+
+    class PlacerSays:
+        """Its ``__signature__`` says ``(op)``; TensorFlow reads what ``__call__`` declares."""
+
+        __signature__ = inspect.Signature(
+            [inspect.Parameter("op", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+        )
+
+        def __call__(self, *args: Any) -> str:
+            return ""
+
+    class PlacerClass:
+        """A class: TensorFlow reads ``__init__``, ``self`` included."""
+
+        def __init__(self, op: Any) -> None:
+            pass
 
     @pytest.mark.parametrize(
         "device_fn",
@@ -767,6 +818,7 @@ class TestDeviceFn:
             Placer(),
             lambda op, *args, **kw: "",
             functools.partial(lambda x, op: "", 1),
+            functools.partial(lambda x, op: "", x=1),
         ],
     )
     def test_one_argument_named_op(self, device_fn: Any) -> None:
@@ -774,7 +826,17 @@ class TestDeviceFn:
 
     @pytest.mark.parametrize(
         "device_fn",
-        [lambda x: "", lambda: "", lambda op, x=1: "", lambda *, op: "", "op", 5],
+        [
+            lambda x: "",
+            lambda: "",
+            lambda op, x=1: "",
+            lambda *, op: "",
+            "op",
+            5,
+            logged(op_device),
+            PlacerSays(),
+            PlacerClass,
+        ],
     )
     def test_anything_else(self, device_fn: Any) -> None:
         assert errors_of(device_fn=device_fn) == [
@@ -1383,15 +1445,20 @@ class TestIntegersThroughIndex:
 
 class TestUnreadableDeviceFnSignature:
     class Opaque:
-        """Callable, but its signature cannot be read (``inspect`` raises TypeError)."""
+        """Callable; ``inspect.signature`` cannot read it, but its ``__call__`` reads."""
 
         __signature__ = "not a signature"
 
         def __call__(self, op: Any) -> str:
             return ""
 
-    @pytest.mark.parametrize("device_fn", [Opaque(), next], ids=["type_error", "value_error"])
+    def test_the_arguments_of_call_are_read(self) -> None:
+        device_fn = self.Opaque()
+        assert RunConfig(device_fn=device_fn).device_fn is device_fn
+
+    @pytest.mark.parametrize("device_fn", [next, str, functools.partial(next)], ids=repr)
     def test_refused_with_tensorflows_sentence(self, device_fn: Any) -> None:
+        """Callables whose arguments cannot be read (TensorFlow: ``unsupported callable``)."""
         assert errors_of(device_fn=device_fn) == [
             (
                 "device_fn",

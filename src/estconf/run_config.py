@@ -9,7 +9,7 @@ never reads the environment; :meth:`RunConfig.from_env` does.
 
 from __future__ import annotations
 
-import inspect
+import numbers
 import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Final, Literal
@@ -38,7 +38,15 @@ from estconf._types import Bool, Integer, ModelDir, Number
 from estconf.cluster import ClusterSpec
 from estconf.estimator.lenient import with_estimator_errors
 from estconf.estimator.reading import Distributed, derive_distributed
-from estconf.estimator.rules import check_properties, fspath, model_dir_rule, replaced_values
+from estconf.estimator.rules import (
+    BOUNDS,
+    check_bound,
+    check_properties,
+    fspath,
+    model_dir_rule,
+    replaced_values,
+    takes_op_only,
+)
 from estconf.estimator.session_config_field import (
     LazySessionConfig,
     between_graph_session_config,
@@ -289,28 +297,26 @@ class RunConfig(KnownKeys):
             raise PydanticCustomError("model_dir_empty", "model_dir should be non-empty.")
         return model_dir
 
-    @field_validator(
-        "save_summary_steps",
-        "save_checkpoints_steps",
-        "save_checkpoints_secs",
-        "keep_checkpoint_max",
-        "keep_checkpoint_every_n_hours",
-        "log_step_count_steps",
-        "session_creation_timeout_secs",
-    )
+    @field_validator(*BOUNDS)
     @classmethod
     def bounds(cls, value: float | None, info: ValidationInfo) -> float | None:
         """The numeric settings TensorFlow bounds (``None`` always passes)."""
-        name = info.field_name
-        assert name is not None
-        strict = name in _POSITIVE
-        if value is None or (value > 0 if strict else value >= 0):
-            return value
-        raise PydanticCustomError(
-            "bounds",
-            "{name} should be {bound}",
-            {"name": name, "bound": "> 0" if strict else ">= 0"},
-        )
+        assert info.field_name is not None
+        check_bound(info.field_name, value)
+        return value
+
+    @field_validator(*BOUNDS, mode="before")
+    @classmethod
+    def fraction_out_of_bounds(cls, value: Any, info: ValidationInfo) -> Any:
+        """A fraction TensorFlow's bound refuses (``nan``, ``-inf``, ``-0.5``) fails the bound.
+
+        An integer setting refuses a fraction under a stricter rule of its
+        own; one that TensorFlow refuses as well is refused in its words.
+        """
+        if isinstance(value, numbers.Real) and not isinstance(value, numbers.Integral):
+            assert info.field_name is not None
+            check_bound(info.field_name, value)
+        return value
 
     @field_validator("protocol", mode="before")
     @classmethod
@@ -324,7 +330,7 @@ class RunConfig(KnownKeys):
     @classmethod
     def device_fn_takes_op(cls, device_fn: Any) -> Any:
         """``device_fn`` is a callable whose one positional parameter is named ``op``."""
-        if device_fn is None or _positional_names(device_fn) == ["op"]:
+        if device_fn is None or takes_op_only(device_fn):
             return device_fn
         raise PydanticCustomError(
             "device_fn", 'device_fn must be callable with exactly one argument "op".'
@@ -574,21 +580,3 @@ def _strategies_read(data: Any) -> Any:
 
 
 _PROTOCOLS: Final = ("grpc", "grpc+verbs")
-_POSITIVE: Final = frozenset(
-    {"keep_checkpoint_every_n_hours", "log_step_count_steps", "session_creation_timeout_secs"}
-)
-
-
-def _positional_names(function: Any) -> list[str] | None:
-    """The positional parameter names of a callable, ``None`` if it is not one."""
-    if not callable(function):
-        return None
-    try:
-        signature = inspect.signature(function)
-    except (TypeError, ValueError):
-        return None
-    return [
-        parameter.name
-        for parameter in signature.parameters.values()
-        if parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD)
-    ]

@@ -12,6 +12,8 @@ and rendered as ``TF_CONFIG`` text, sometimes broken at the text level.
 from __future__ import annotations
 
 import copy
+import functools
+import inspect
 import json
 from typing import Any
 
@@ -456,6 +458,60 @@ def device_fn_keyword(*, op: Any) -> Any:
     return op
 
 
+@functools.wraps(device_fn_op)
+def device_fn_wrapped(*args: Any, **kwargs: Any) -> Any:
+    """Decorated: ``__wrapped__`` takes ``op``, the function itself only ``*args``."""
+    return device_fn_op(*args, **kwargs)
+
+
+def device_fn_second(x: Any, op: Any) -> Any:
+    return op
+
+
+class DeviceFnClass:
+    """A class whose ``__init__`` takes ``op`` (read with ``self``)."""
+
+    def __init__(self, op: Any) -> None:
+        self.op = op
+
+
+class DeviceFnCall:
+    """An object whose ``__call__`` takes ``op``; ``inspect.signature`` cannot read it."""
+
+    __signature__ = "not a signature"
+
+    def __call__(self, op: Any) -> Any:
+        return op
+
+
+class DeviceFnSays:
+    """An object whose ``__signature__`` says ``(op)`` while ``__call__`` takes ``*args``."""
+
+    __signature__ = inspect.Signature(
+        [inspect.Parameter("op", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    )
+
+    def __call__(self, *args: Any) -> Any:
+        return args
+
+
+DEVICE_FNS: dict[str, Any] = {
+    "wrapped": device_fn_wrapped,
+    "class": DeviceFnClass,
+    "object": DeviceFnCall(),
+    "object with __signature__": DeviceFnSays(),
+    "partial x=1": functools.partial(device_fn_second, x=1),
+    "partial 1": functools.partial(device_fn_second, 1),
+    "partial op=1": functools.partial(device_fn_op, op=1),
+    "partial of wrapped": functools.partial(device_fn_wrapped),
+    "bound __call__": DeviceFnCall().__call__,
+    "next": next,
+    "str": str,
+}
+"""Callables whose argument names ``inspect.getfullargspec`` and ``inspect.signature`` read
+differently (a partial or an object is copied by ``copy.deepcopy``: give them as they are)."""
+
+
 SESSION_CONFIGS: list[Any] = [
     None,
     {},
@@ -468,16 +524,19 @@ SESSION_CONFIGS: list[Any] = [
     {"isolate_session_state": True},
 ]
 
+NAN = float("nan")
+INF = float("inf")
+
 RUN_CONFIG_VALUES: dict[str, list[Any]] = {
     "model_dir": [None, "/tmp/m", "/tmp/other", "gs://b/m", "", 0, 5, b"/tmp/b", "PATH"],
     "tf_random_seed": [None, 0, 42, -1, 2**40, 1.0, 1.5, True, "1"],
-    "save_summary_steps": [None, 0, 100, -1, 2.0, 1.5, True, "5"],
-    "save_checkpoints_steps": [None, 0, 10, -1, 2.0, 1.5, True, "5"],
+    "save_summary_steps": [None, 0, 100, -1, 2.0, 1.5, True, "5", -0.5, NAN],
+    "save_checkpoints_steps": [None, 0, 10, -1, 2.0, 1.5, True, "5", NAN],
     "save_checkpoints_secs": [None, 0, 60, -1, 0.5, True, "5"],
     "session_config": SESSION_CONFIGS,
-    "keep_checkpoint_max": [None, 0, 5, -1, 1.5, 3.0, True],
+    "keep_checkpoint_max": [None, 0, 5, -1, 1.5, 3.0, True, -0.5],
     "keep_checkpoint_every_n_hours": [None, 0, 0.5, 1, -1, 10000, True, "1"],
-    "log_step_count_steps": [None, 0, 1, 100, -1, 1.5, True],
+    "log_step_count_steps": [None, 0, 1, 100, -1, 1.5, True, -INF, 0.5],
     "protocol": [None, "grpc", "grpc+verbs", "http", "", 5],
     "experimental_max_worker_delay_secs": [None, 0, 60, -5, 1.5, True, "60"],
     "session_creation_timeout_secs": [None, 0, 1, 7200, -1, 0.5, True],
@@ -490,6 +549,8 @@ RUN_CONFIG_VALUES: dict[str, list[Any]] = {
         device_fn_two,
         device_fn_keyword,
         5,
+        device_fn_wrapped,
+        DeviceFnClass,
     ],
 }
 """Values to try for each argument: valid, out of bounds, and of the wrong type."""

@@ -24,6 +24,7 @@ from compat.harness import (
     tf_attempt,
 )
 from compat.mutations import (
+    DEVICE_FNS,
     device_fn_op,
     device_fn_x,
     replace_kwargs,
@@ -181,6 +182,11 @@ CASES: list[tuple[str, str | None, dict[str, Any]]] = [
     ("protocol bad", None, {"protocol": "http"}),
     ("device_fn", None, {"device_fn": device_fn_op}),
     ("device_fn bad", None, {"device_fn": device_fn_x}),
+    ("summary steps nan", None, {"save_summary_steps": float("nan")}),
+    ("checkpoint steps -inf", None, {"save_checkpoints_steps": float("-inf")}),
+    ("keep max -0.5", None, {"keep_checkpoint_max": -0.5}),
+    ("log steps nan", None, {"log_step_count_steps": float("nan")}),
+    ("log steps 0.5", None, {"log_step_count_steps": 0.5}),
     ("graph def", None, {"checkpoint_save_graph_def": False}),
     ("session_config", tf_config(DOC_CLUSTER, task("worker", 0)), {"session_config": {}}),
     ("unknown argument", None, {"master": "x"}),
@@ -190,6 +196,24 @@ CASES: list[tuple[str, str | None, dict[str, Any]]] = [
 @pytest.mark.parametrize(("text", "kwargs"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_table(text: str | None, kwargs: dict[str, Any]) -> None:
     check(text, kwargs)
+
+
+@pytest.mark.parametrize("device_fn", DEVICE_FNS.values(), ids=DEVICE_FNS)
+def test_device_fn_arguments_read_as_tensorflow_reads_them(device_fn: Any) -> None:
+    """The same object to both sides: a copy of a partial or an object is another object."""
+    tf_out = tf_attempt(None, lambda: tf.estimator.RunConfig(device_fn=device_fn))
+    ours = attempt(lambda: RunConfig.from_env({}, device_fn=device_fn))
+    judge(f"RunConfig(device_fn={device_fn!r})", tf_out, ours, set(), compare_run_configs)
+    if tf_out.ok and ours.ok:
+        tf_replaced = attempt(lambda: tf.estimator.RunConfig().replace(device_fn=device_fn))
+        our_replaced = attempt(lambda: RunConfig().replace(device_fn=device_fn))
+        judge(
+            f"RunConfig().replace(device_fn={device_fn!r})",
+            tf_replaced,
+            our_replaced,
+            set(),
+            lambda tf_config, ours: None,  # TensorFlow's replace deep-copies the object
+        )
 
 
 REPLACES: list[dict[str, Any]] = [

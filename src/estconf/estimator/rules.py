@@ -1,14 +1,17 @@
-"""The estimator's rules that ``tf.contrib.learn`` shares: ``replace`` and ``model_dir``.
+"""The estimator's rules that ``tf.contrib.learn`` shares: ``replace``, ``model_dir``, checks.
 
 Which properties ``replace`` may change and how (:func:`replaced_values`),
-the property checks it runs on the result (:func:`check_properties`), and
-how the ``model_dir`` argument and TF_CONFIG's agree (:func:`model_dir_rule`).
+the property checks it runs on the result (:func:`check_properties`), two
+of those checks (:func:`check_bound`, :func:`takes_op_only`), and how the
+``model_dir`` argument and TF_CONFIG's agree (:func:`model_dir_rule`).
 ``estconf.RunConfig`` and ``estconf.contrib.RunConfig`` both apply them;
 TensorFlow 1.15's differences are arguments.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import os
 from collections.abc import Mapping
 from typing import Any, Final
@@ -19,7 +22,15 @@ from pydantic_core import PydanticCustomError
 from estconf._errors import Refused, fail
 from estconf.tf_config import TFConfig, parse_as_tensorflow
 
-__all__ = ["check_properties", "fspath", "model_dir_rule", "replaced_values"]
+__all__ = [
+    "BOUNDS",
+    "check_bound",
+    "check_properties",
+    "fspath",
+    "model_dir_rule",
+    "replaced_values",
+    "takes_op_only",
+]
 
 
 def fspath(value: Any) -> Any:
@@ -151,3 +162,63 @@ def model_dir_rule(data: Any, tf_config_key: str, *, legacy: bool) -> Any:
     if not legacy and given is None and isinstance(from_tf_config, str) and from_tf_config:
         return {**data, "model_dir": from_tf_config}
     return data
+
+
+BOUNDS: Final = {
+    "save_summary_steps": ">= 0",
+    "save_checkpoints_steps": ">= 0",
+    "save_checkpoints_secs": ">= 0",
+    "keep_checkpoint_max": ">= 0",
+    "keep_checkpoint_every_n_hours": "> 0",
+    "log_step_count_steps": "> 0",
+    "session_creation_timeout_secs": "> 0",
+}
+"""The numeric settings TensorFlow bounds, and their bounds."""
+
+
+def check_bound(name: str, value: Any) -> None:
+    """Check that ``value`` is ``None`` or within the bound of setting ``name``.
+
+    Compared as TensorFlow compares, so ``nan`` is out of every bound.
+
+    Raises:
+        pydantic_core.PydanticCustomError: the value is out of bounds (code ``bounds``).
+    """
+    bound = BOUNDS[name]
+    if value is None or (value > 0 if bound == "> 0" else value >= 0):
+        return
+    raise PydanticCustomError("bounds", "{name} should be {bound}", {"name": name, "bound": bound})
+
+
+def takes_op_only(device_fn: Any) -> bool:
+    """Whether ``device_fn`` is callable with exactly one argument ``op``, as TensorFlow tells.
+
+    TensorFlow reads the argument names with ``inspect.getfullargspec``:
+    the positional parameters the function itself declares, whatever a
+    ``__signature__`` or ``functools.wraps`` says; those of ``__call__`` for
+    an object; those of ``__init__`` (``self`` included) for a class; for a
+    ``functools.partial``, those its arguments leave.
+    """
+    if not callable(device_fn):
+        return False
+    names = _argument_names(device_fn)
+    return names is not None and set(names) == {"op"}
+
+
+def _argument_names(function: Any) -> list[str] | None:
+    """The argument names TensorFlow's ``fn_args`` reads, ``None`` where it fails."""
+    if isinstance(function, functools.partial):
+        names = _argument_names(function.func)
+        if names is None:
+            return None
+        bound = function.keywords or {}
+        return [name for name in names[len(function.args) :] if name not in bound]
+    if inspect.ismethod(function.__call__):  # an object: the method it is called by
+        function = function.__call__
+    try:
+        names = inspect.getfullargspec(function).args
+    except TypeError:  # a callable whose signature cannot be read
+        return None
+    if inspect.ismethod(function) and names:
+        names = names[1:]  # the object or class the method is bound to
+    return names
