@@ -272,6 +272,57 @@ class TestTensorFlowErrors:
         assert codes(error) == [("negative_index", ("environ", "SLURM_PROCID"))]
         assert error.errors()[0]["msg"].startswith("SLURM_PROCID is -1: ranks start at 0")
 
+    def test_a_negative_rank_is_refused_after_tensorflow_own_failures(self) -> None:
+        environ = step(SLURM_PROCID="-1")
+        del environ["SLURM_STEP_NUM_TASKS"]
+        error = refused(gpus_per_node=2, environ=environ)
+        assert codes(error) == [("slurm_variable_missing", ("environ", "SLURM_STEP_NUM_TASKS"))]
+        assert "SLURM_STEP_NUM_TASKS not found in environment." in str(error)
+        beyond = refused(gpus_per_node=2, environ=step(SLURM_PROCID="-5"))
+        assert codes(beyond) == [("slurm_rank", ("environ", "SLURM_PROCID"))]
+
+    @pytest.mark.parametrize(
+        ("kwargs", "loc", "reason"),
+        [
+            ({"gpus_per_node": 2.0}, ("gpus_per_node",), "cannot be interpreted as an integer"),
+            (
+                {"gpus_per_node": 2, "gpus_per_task": 1.0},
+                ("gpus_per_task",),
+                "cannot be interpreted as an integer",
+            ),
+            (
+                {"gpus_per_node": 2, "jobs": {"worker": 4.0}},
+                ("jobs", "worker"),
+                "slice indices must be integers",
+            ),
+            (
+                {"gpus_per_node": 2, "tasks_per_node": {"node9": 2, "node10": 2.0}},
+                ("tasks_per_node", "node10"),
+                "cannot be interpreted as an integer",
+            ),
+        ],
+    )
+    def test_a_whole_float_count_is_refused_as_tensorflow_fails_on_it(
+        self, kwargs: dict[str, Any], loc: tuple[str, ...], reason: str
+    ) -> None:
+        error = refused(**kwargs, environ=STEP)
+        assert codes(error) == [("slurm_float", loc)]
+        assert reason in str(error)
+
+    def test_a_float_count_that_does_not_add_up_shows_tensorflow_sentence(self) -> None:
+        error = refused(jobs={"worker": 3.0}, gpus_per_node=2, environ=STEP)
+        assert codes(error) == [("slurm_tasks", ("jobs",))]
+        assert "Requested 3.0 tasks but only 4 were assigned." in str(error)
+
+    def test_tasks_per_node_read_with_int_as_tensorflow_reads_it(self) -> None:
+        as_text = SlurmClusterResolver(tasks_per_node="2", gpus_per_node=2, environ=STEP)
+        as_int = SlurmClusterResolver(tasks_per_node=2, gpus_per_node=2, environ=STEP)
+        assert as_text.cluster_spec() == as_int.cluster_spec()
+        assert as_text.tasks_per_node == 2
+        assert codes(refused(tasks_per_node=" 2", gpus_per_node=2, environ=STEP))[0][0] == (
+            "int_type"
+        )
+
     def test_a_port_above_65535_is_refused(self) -> None:
         error = refused(gpus_per_node=2, port_base=65535, environ=STEP)
         assert {code for code, _ in codes(error)} == {"address"}

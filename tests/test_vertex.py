@@ -182,7 +182,6 @@ class TestSpec:
             vertex.tf_configs(spec)
         assert codes(info.value) == expected
 
-
     @pytest.mark.parametrize(
         ("spec", "message"),
         [

@@ -61,7 +61,7 @@ SLURM_SENTENCES = [
     re.compile(pattern)
     for pattern in [
         r"Requested more GPUs per node than available\.",
-        r"Requested -?\d+ tasks but only -?\d+ were assigned\.",
+        r"Requested -?\d+(\.\d+)? tasks but only -?\d+ were assigned\.",
         r"SLURM_\w+ not found in environment\. Not running inside a SLURM step\?",
     ]
 ]
@@ -201,13 +201,24 @@ def steps(draw: st.DrawFn) -> Step:
     kwargs["port_base"] = draw(st.sampled_from([8888, 8888, 2222, 0, 65534]))
     kwargs["auto_set_gpu"] = draw(st.sampled_from([True, True, True, False]))
     kwargs["rpc_layer"] = draw(st.sampled_from(["grpc", "grpc", None, "", "grpc+verbs"]))
+    if draw(st.integers(0, 9)) == 0:  # another numeric type than TensorFlow documents
+        for name in ("gpus_per_node", "gpus_per_task"):
+            if isinstance(kwargs.get(name), int):
+                kwargs[name] = float(kwargs[name])
+        if isinstance(kwargs.get("tasks_per_node"), int):
+            count = kwargs["tasks_per_node"]
+            kwargs["tasks_per_node"] = draw(st.sampled_from([str(count), float(count)]))
+        if kwargs.get("jobs"):
+            job = draw(st.sampled_from(sorted(kwargs["jobs"])))
+            kwargs["jobs"] = {**kwargs["jobs"], job: float(kwargs["jobs"][job])}
     for name in (
         draw(st.sets(st.sampled_from(list(environ)), max_size=1))
         if draw(st.integers(0, 19)) == 0
         else ()
     ):
         del environ[name]
-    return Step(kwargs, environ, list(range(total + 2)))
+    negative = [-1, -total - 1] if draw(st.integers(0, 9)) == 0 else []
+    return Step(kwargs, environ, list(range(total + 2)) + negative)
 
 
 # --------------------------------------------------------------------------
@@ -282,6 +293,8 @@ def deliberate(kwargs: Mapping[str, Any], environ: Mapping[str, str], tf: Outcom
     codes = set()
     if kwargs.get("gpus_per_node") is None and "CUDA_VISIBLE_DEVICES" not in environ:
         codes.add("gpu_count_unknown")
+    if environ.get("SLURM_PROCID", "").startswith("-"):
+        codes.add("negative_index")
     if tf.ok:
         addresses = [a for tasks in tf.value["cluster"].values() for a in tasks]
         seen = {a.lower() for a in addresses}
@@ -387,5 +400,45 @@ def test_every_rank_as_tensorflow(step: Step) -> None:
 def test_the_documented_traps(kwargs: dict[str, Any], environ: dict[str, str]) -> None:
     """The cases the docs show, every rank."""
     step = Step(kwargs, environ, list(range(5)))
+    for rank in step.ranks:
+        judge(step, rank)
+
+
+ODD_STEP = {
+    "SLURM_STEP_NODELIST": "n[1-2]",
+    "SLURM_STEP_TASKS_PER_NODE": "2(x2)",
+    "SLURM_STEP_NUM_TASKS": "4",
+}
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "environ", "ranks"),
+    [
+        # Whole floats where TensorFlow's cluster_spec() needs an int (range(), a slice).
+        ({"gpus_per_node": 2.0}, ODD_STEP, [0, 3]),
+        ({"gpus_per_node": 4, "gpus_per_task": 1.0}, ODD_STEP, [0, 3]),
+        ({"gpus_per_node": 2, "jobs": {"worker": 4.0}}, ODD_STEP, [0, 3]),
+        ({"gpus_per_node": 2, "jobs": {"ps": 1.0, "worker": 3}}, ODD_STEP, [0]),
+        ({"gpus_per_node": 2, "tasks_per_node": {"a": 2.0, "b": 2}}, ODD_STEP, [0]),
+        # ... and TensorFlow's own sentence first when the counts do not add up.
+        ({"gpus_per_node": 2, "jobs": {"worker": 3.0}}, ODD_STEP, [0]),
+        # tasks_per_node read with int(): a string of digits, a whole float.
+        ({"gpus_per_node": 2, "tasks_per_node": "2"}, ODD_STEP, [0, 3]),
+        ({"gpus_per_node": 2, "tasks_per_node": 2.0}, ODD_STEP, [0, 3]),
+        # A negative rank: TensorFlow's failures first, then section 6.
+        (
+            {"gpus_per_node": 2},
+            {"SLURM_STEP_NODELIST": "n[1-2]", "SLURM_STEP_TASKS_PER_NODE": "2(x2)"},
+            [-1],
+        ),
+        ({"gpus_per_node": 2}, ODD_STEP, [-1, -4, -5]),
+        ({"gpus_per_node": 2, "auto_set_gpu": False}, ODD_STEP, [-5]),
+    ],
+)
+def test_odd_arguments_and_ranks(
+    kwargs: dict[str, Any], environ: dict[str, str], ranks: list[int]
+) -> None:
+    """Arguments of another numeric type than TensorFlow documents, and negative ranks."""
+    step = Step(kwargs, environ, ranks)
     for rank in step.ranks:
         judge(step, rank)

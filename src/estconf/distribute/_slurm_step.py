@@ -138,7 +138,7 @@ def gpu_count(environ: Mapping[str, str]) -> int:
     )
 
 
-def check_task_count(jobs: Mapping[str, int], assigned: int) -> None:
+def check_task_count(jobs: Mapping[str, float], assigned: float) -> None:
     """Refuse jobs whose sizes do not add up to the step's ``assigned`` tasks, as TensorFlow does.
 
     Raises:

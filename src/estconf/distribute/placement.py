@@ -159,7 +159,11 @@ def misplaced_ranks(resolver: SlurmClusterResolver) -> list[Misplaced]:
         >>> misplaced_ranks(resolver)[0]
         Misplaced(rank=0, host='node9', task=('worker', 0), address='node10:8888')
     """
-    hosts = rank_hosts(resolver.tasks_per_node, environ=resolver.environ)
+    given = resolver.tasks_per_node  # a built resolver holds no float (TensorFlow fails on one)
+    tasks_per_node = (
+        {host: int(count) for host, count in given.items()} if isinstance(given, dict) else given
+    )
+    hosts = rank_hosts(tasks_per_node, environ=resolver.environ)
     jobs = resolver.jobs
     if jobs is None:
         jobs = {"worker": integer_variable(resolver.environ, NUM_TASKS)}
@@ -168,7 +172,7 @@ def misplaced_ranks(resolver: SlurmClusterResolver) -> list[Misplaced]:
     rank = 0
     for job, size in sorted(jobs.items()):
         addresses = cluster.get(job, [])
-        for index in range(size):
+        for index in range(int(size)):
             if rank < len(hosts) and isinstance(addresses, list) and index < len(addresses):
                 address = addresses[index]
                 if address.rpartition(":")[0] != hosts[rank]:

@@ -25,13 +25,22 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainValidator,
+    WithJsonSchema,
+    computed_field,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
 from typing_extensions import Self
 
 from estconf._errors import fail
-from estconf._types import Bool, Integer, JobName, String
+from estconf._types import Bool, Integer, JobName, String, TaskIndex, whole_number
 from estconf.cluster import ClusterSpec
 from estconf.distribute._slurm_step import (
     NODELIST,
@@ -48,6 +57,22 @@ from estconf.distribute._slurm_step import (
 __all__ = ["SLURM_VARIABLES", "SlurmClusterResolver"]
 
 
+def _count(value: Any) -> int | float:
+    """An ``int``, or a whole float kept as a float; bools, fractions and the rest refused."""
+    value = whole_number(value, keep_float=True)
+    if isinstance(value, (int, float)):
+        return value
+    raise PydanticCustomError("int_type", "Input should be a valid integer")
+
+
+_Count = Annotated[int | float, PlainValidator(_count), WithJsonSchema({"type": "integer"})]
+"""A count TensorFlow hands to ``range()`` or a slice, which take only an ``int``.
+
+A whole float (``2.0``) is kept as a float, so that the resolver fails on it
+where TensorFlow does, after TensorFlow's own checks of the counts.
+"""
+
+
 @dataclass(frozen=True)
 class _View:
     """What TensorFlow's resolver works out for one rank, computed together by :func:`_resolve`."""
@@ -60,10 +85,10 @@ class _View:
 
 
 def _check_counts(
-    jobs: Mapping[str, int],
-    configuration: Mapping[str, int],
-    gpus_per_node: int,
-    gpus_per_task: int,
+    jobs: Mapping[str, float],
+    configuration: Mapping[str, float],
+    gpus_per_node: float,
+    gpus_per_task: float,
 ) -> None:
     """TensorFlow's two checks of the constructor, in its order, in its words."""
     most = max(configuration.values())
@@ -78,6 +103,57 @@ def _check_counts(
             {"tasks": most, "per_task": gpus_per_task, "per_node": gpus_per_node},
         )
     check_task_count(jobs, sum(configuration.values()))
+
+
+def _first_float(
+    jobs: Mapping[str, float],
+    configuration: Mapping[str, float],
+    gpus_per_node: float,
+    gpus_per_task: float,
+) -> tuple[tuple[str, ...], float, str] | None:
+    """The first count ``cluster_spec()`` fails on as a float: where it is, its value, the error.
+
+    In TensorFlow's order: each host's tasks (``range(num_tasks)``), the GPU
+    slots (``range(0, gpus_per_node, gpus_per_task)``), then each job's run of
+    ranks (a slice).
+    """
+    not_int = "'float' object cannot be interpreted as an integer"
+    for host, count in sorted(configuration.items()):
+        if isinstance(count, float):
+            return ("tasks_per_node", host), count, not_int
+    if isinstance(gpus_per_node, float):
+        return ("gpus_per_node",), gpus_per_node, not_int
+    if isinstance(gpus_per_task, float):
+        return ("gpus_per_task",), gpus_per_task, not_int
+    for job, size in sorted(jobs.items()):
+        if isinstance(size, float):
+            return (
+                ("jobs", job),
+                size,
+                "slice indices must be integers or None or have an __index__ method",
+            )
+    return None
+
+
+def _check_ints(
+    jobs: Mapping[str, float],
+    configuration: Mapping[str, float],
+    gpus_per_node: float,
+    gpus_per_task: float,
+) -> None:
+    """Refuse a count given as a float, on which TensorFlow's ``cluster_spec()`` fails."""
+    found = _first_float(jobs, configuration, gpus_per_node, gpus_per_task)
+    if found is not None:
+        loc, value, reason = found
+        raise fail(
+            TITLE,
+            "slurm_float",
+            "{value} is a float where TensorFlow needs an int: its cluster_spec() fails on it "
+            "with: {reason}. Give {count}",
+            loc,
+            value,
+            {"value": value, "reason": reason, "count": int(value)},
+        )
 
 
 def _cluster(
@@ -155,20 +231,15 @@ def _resolve(resolver: SlurmClusterResolver) -> _View:
     """
     environ = resolver.environ
     rank = integer_variable(environ, PROCID)
-    if rank < 0:
-        raise fail(
-            TITLE,
-            "negative_index",
-            "{name} is {rank}: ranks start at 0 (TensorFlow takes it and gives the task "
-            "another rank's GPUs)",
-            ("environ", PROCID),
-            rank,
-            {"name": PROCID, "rank": rank},
-        )
     jobs = resolver.jobs
     if jobs is None:
         jobs = {"worker": integer_variable(environ, NUM_TASKS)}
-    configuration = task_configuration(resolver.tasks_per_node, environ)
+    tasks_per_node = resolver.tasks_per_node
+    configuration: dict[str, float] = (
+        dict(tasks_per_node)  # each host's count by name, a float kept
+        if isinstance(tasks_per_node, dict)
+        else dict(task_configuration(tasks_per_node, environ))
+    )
     if not configuration:
         raise fail(
             TITLE,
@@ -193,6 +264,7 @@ def _resolve(resolver: SlurmClusterResolver) -> _View:
             )
         gpus_per_task = gpus_per_node // most
     _check_counts(jobs, configuration, gpus_per_node, gpus_per_task)
+    _check_ints(jobs, configuration, gpus_per_node, gpus_per_task)
     if gpus_per_task == 0:
         raise fail(
             TITLE,
@@ -204,16 +276,17 @@ def _resolve(resolver: SlurmClusterResolver) -> _View:
             gpus_per_task,
             {"per_node": gpus_per_node, "most": most},
         )
+    sizes = {job: int(size) for job, size in jobs.items()}
     cluster, gpus = _step_cluster(
-        tuple(jobs.items()),
-        tuple(configuration.items()),
+        tuple(sizes.items()),
+        tuple((host, int(count)) for host, count in configuration.items()),
         resolver.port_base,
-        gpus_per_node,
-        gpus_per_task,
+        int(gpus_per_node),
+        int(gpus_per_task),
     )
     visible = None
     if resolver.auto_set_gpu:
-        if rank >= len(gpus):
+        if not -len(gpus) <= rank < len(gpus):
             raise fail(
                 TITLE,
                 "slurm_rank",
@@ -224,8 +297,18 @@ def _resolve(resolver: SlurmClusterResolver) -> _View:
                 {"name": PROCID, "rank": rank, "count": len(gpus)},
             )
         visible = gpus[rank]
-    task_type, task_id = _task(jobs, rank)
-    return _View(gpus_per_task, cluster, task_type, task_id, visible)
+    if rank < 0:  # section 6, after every failure of TensorFlow's own
+        raise fail(
+            TITLE,
+            "negative_index",
+            "{name} is {rank}: ranks start at 0 (TensorFlow takes it and gives the task "
+            "another rank's GPUs)",
+            ("environ", PROCID),
+            rank,
+            {"name": PROCID, "rank": rank},
+        )
+    task_type, task_id = _task(sizes, rank)
+    return _View(int(gpus_per_task), cluster, task_type, task_id, visible)
 
 
 class SlurmClusterResolver(BaseModel):
@@ -260,17 +343,17 @@ class SlurmClusterResolver(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    jobs: dict[JobName, Integer] | None = Field(
+    jobs: dict[JobName, _Count] | None = Field(
         None, description="Each job's number of tasks; default: `worker`, every task of the step."
     )
     port_base: Integer = Field(8888, description="The port of each host's first task.")
-    gpus_per_node: Integer | None = Field(
+    gpus_per_node: _Count | None = Field(
         None, description="GPUs on each node; default: the length of CUDA_VISIBLE_DEVICES."
     )
-    gpus_per_task: Integer | None = Field(
+    gpus_per_task: _Count | None = Field(
         None, description="GPUs of each task; default: GPUs per node // most tasks on a node."
     )
-    tasks_per_node: Integer | dict[String, Integer] | None = Field(
+    tasks_per_node: TaskIndex | dict[String, _Count] | None = Field(
         None,
         description="Tasks on every node, or on each host by name; default: SLURM's variables.",
     )
@@ -286,7 +369,7 @@ class SlurmClusterResolver(BaseModel):
         port_base: int = 8888,
         gpus_per_node: int | None = None,
         gpus_per_task: int | None = None,
-        tasks_per_node: int | Mapping[str, int] | None = None,
+        tasks_per_node: int | str | Mapping[str, int] | None = None,
         auto_set_gpu: bool = True,
         rpc_layer: str | None = "grpc",
         *,
