@@ -541,6 +541,16 @@ def test_a_repeated_index_after_a_key_that_is_no_index() -> None:
     assert ("sparse_index_repeated", ("w", "01")) in [(code, loc) for code, loc, _ in found]
 
 
+def test_a_key_tensorflow_cannot_read_is_reported_beside_a_repeated_index() -> None:
+    # TensorFlow fails on the key: invalid literal for int() with base 10: 'x'
+    found = errors_of({"w": {"1": "h:1", "01": "h:2", "x": "h:3"}})
+    assert [(code, loc) for code, loc, _ in found] == [
+        ("sparse_index_repeated", ("w", "01")),
+        ("int_type", ("w", "x", "[key]")),
+    ]
+    assert "invalid literal for int() with base 10: 'x'" in found[1][2]
+
+
 @pytest.mark.parametrize("other", [{"w": {None: "h:1"}}, {"w": {"a": "h:1"}}, {"w": 5}])
 def test_not_equal_to_what_is_no_cluster(other: Any) -> None:
     assert ClusterSpec({"w": ["h:1"]}) != other

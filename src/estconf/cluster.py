@@ -27,6 +27,7 @@ from pydantic import (
     ValidationError,
     ValidatorFunctionWrapHandler,
     WithJsonSchema,
+    WrapValidator,
     field_validator,
 )
 from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
@@ -50,23 +51,44 @@ MAX_TASK_INDEX = 2**31 - 1
 """TensorFlow keeps task indices in a ``map<int32, string>`` of its ClusterDef."""
 
 
-def _reject_repeated_indices(tasks: Any) -> Any:
+def _reject_repeated_indices(tasks: Any, handler: ValidatorFunctionWrapHandler) -> Any:
     """Refuse two keys of a sparse job that name the same index (``"1"`` and ``"01"``).
+
+    The job's keys are checked too, and their errors reported with it:
+    TensorFlow fails on a key it cannot read with ``int()`` (``"x"``) before
+    it looks at the indices.  An address TensorFlow does not keep (an earlier
+    one of a repeated index) is not checked, as TensorFlow does not check it.
+    """
+    repeated = _repeated_indices(tasks)
+    if not repeated:
+        return handler(tasks)
+    details = repeated.details()
+    try:
+        handler(tasks)
+    except ValidationError as exc:
+        details += [
+            raised_again(error) for error in exc.errors() if error["loc"][-1:] == ("[key]",)
+        ]
+    raise ValidationError.from_exception_data(repeated.title, details)
+
+
+def _repeated_indices(tasks: Any) -> Errors:
+    """The keys of a sparse job that repeat an index, as errors (none: an empty ``Errors``).
 
     TensorFlow keeps the last address given for an index, then refuses an
     address of the wrong type (a list, a number) among those it kept: such a
     job is left to the addresses' own check, which says TensorFlow's sentence.
     """
+    errors = Errors("ClusterSpec")
     if not isinstance(tasks, Mapping):
-        return tasks
+        return errors
     kept: dict[int, Any] = {}
     for key, address in tasks.items():
         with contextlib.suppress(TypeError, ValueError):
             kept[int(key)] = address
     if not all(isinstance(address, (str, bytes)) for address in kept.values()):
-        return tasks
+        return errors
     seen: dict[int, Any] = {}
-    errors = Errors("ClusterSpec")
     for key in tasks:
         try:
             index = int(key)
@@ -81,8 +103,7 @@ def _reject_repeated_indices(tasks: Any) -> Any:
                 {"index": index, "first": repr(seen[index]), "second": repr(key)},
             )
         seen.setdefault(index, key)
-    errors.raise_if_any()
-    return tasks
+    return errors
 
 
 def _check_sparse_indices(tasks: dict[int, str]) -> dict[int, str]:
@@ -118,7 +139,7 @@ def _sparse() -> TypeAdapter[dict[int, str]]:
     return TypeAdapter(
         Annotated[
             dict[TaskIndex, String],
-            BeforeValidator(_reject_repeated_indices),
+            WrapValidator(_reject_repeated_indices),
             AfterValidator(_check_sparse_indices),
         ]
     )

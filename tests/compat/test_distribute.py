@@ -86,6 +86,8 @@ DISTRIBUTE_SENTENCES = [
         # server_lib.py, through TFConfigClusterResolver.master
         r"No such job in cluster: .*",
         r"No task with index .* in job .*",
+        # int() of a sparse job's key (ClusterSpec) or of the task's index (the resolver)
+        r"invalid literal for int\(\) with base 10: .*",
     ]
 ]
 """TensorFlow's sentences in these readers; each is the whole of TensorFlow's message."""
@@ -483,6 +485,19 @@ TABLE: list[str | None] = [
         {
             "cluster": {"chief": {"0": "c0:1", "-3": "c3:1", "2": "c2:1"}, "aux": ["a:1"]},
             "task": {"type": "chief", "index": 0},
+        }
+    ),
+    # A key TensorFlow cannot read with int(), in a job that also repeats an index
+    _text(
+        {
+            "cluster": {"worker": {"1": "w1:1", "01": "w2:1", "x": "w3:1"}},
+            "task": {"type": "worker", "index": 1},
+        }
+    ),
+    _text(
+        {
+            "cluster": {"worker": {"0": "w0:1", "1.0": "w1:1", "\u0661": "w2:1", "1": "w3:1"}},
+            "task": {"type": "worker", "index": 0},
         }
     ),
 ]
