@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import json
 
 import pytest
 
@@ -17,6 +18,41 @@ class TestDuplicateKeys:
         assert caught.value.message == (
             "duplicate key 'task': each key may appear once in an object"
         )
+
+
+class TestTrailingComma:
+    """A comma after the last item is named, on every Python.
+
+    Python 3.13's decoder names it itself, at the comma; older ones report a
+    missing property name or value at the closing bracket, and a hint names it.
+    """
+
+    TRAILING = ('{"a": 1,}', "[1, 2 ,\n\t ]", '{"a": [1,], "b": 2}')
+
+    @pytest.mark.parametrize("text", TRAILING)
+    def test_is_named(self, text: str) -> None:
+        with pytest.raises(JSONInputError) as caught:
+            loads(text)
+        assert "trailing comma" in caught.value.message.lower()
+
+    @pytest.mark.parametrize("text", TRAILING)
+    def test_the_decoders_own_message_and_place_are_kept(self, text: str) -> None:
+        with pytest.raises(json.JSONDecodeError) as theirs:
+            json.loads(text)
+        with pytest.raises(JSONInputError) as ours:
+            loads(text)
+        hint = "" if "trailing comma" in theirs.value.msg else _TRAILING_COMMA_HINT
+        assert ours.value.message == f"invalid JSON: {theirs.value.msg}{hint}"
+        assert (ours.value.line, ours.value.column) == (theirs.value.lineno, theirs.value.colno)
+
+    @pytest.mark.parametrize("text", ["{,}", "[1,,]", "]", '{"a": 1 ]', '{"a": 1,'])
+    def test_other_errors_have_no_such_hint(self, text: str) -> None:
+        with pytest.raises(JSONInputError) as caught:
+            loads(text)
+        assert "trailing comma" not in caught.value.message.lower()
+
+
+_TRAILING_COMMA_HINT = " (a trailing comma: JSON allows none after the last item)"
 
 
 class TestDepth:

@@ -144,6 +144,18 @@ class TestPythonRepr:
         assert "json.dumps" not in str(raised.value)
 
 
+def test_a_trailing_comma_is_named_after_tensorflows_sentence() -> None:
+    """TensorFlow's ``json.loads`` sentence comes first, whatever this Python's decoder says."""
+    text = '{"cluster": {"chief": ["c:1"],}, "task": {"type": "chief", "index": 0}}'
+    with pytest.raises(json.JSONDecodeError) as tensorflow:
+        json.loads(text)
+    with pytest.raises(ValidationError) as raised:
+        TFConfig.from_json(text)
+    [error] = raised.value.errors()
+    assert error["msg"].startswith(f"TF_CONFIG: invalid JSON: {tensorflow.value.msg}")
+    assert "trailing comma" in error["msg"].lower()
+
+
 class TestKeys:
     @pytest.mark.parametrize("key", ["chief", "master", "worker", "ps", "evaluator"])
     def test_a_job_at_the_top_level_is_refused_whatever_its_value(self, key: str) -> None:

@@ -78,14 +78,31 @@ def type_name(value: Any) -> str:
     return f"a {type(value).__name__}"  # a TOML or YAML date, YAML bytes
 
 
-def _repr_hint(exc: json.JSONDecodeError) -> str:
-    """A hint for a Python ``dict`` written with ``str()``: single quotes where JSON has double."""
-    if exc.doc[exc.pos : exc.pos + 1] != "'":
-        return ""
-    return (
-        " (single quotes: this looks like a Python dict written with str(); "
-        "write it with json.dumps() instead)"
-    )
+def _hint(exc: json.JSONDecodeError) -> str:
+    """A hint for the two common slips the decoder's message does not name.
+
+    A Python ``dict`` written with ``str()`` (single quotes where JSON has
+    double), and a comma after the last item of an object or array, which
+    Python 3.13's decoder names itself and older ones report as a missing
+    property name or value at the closing bracket.
+    """
+    found = exc.doc[exc.pos : exc.pos + 1]
+    if found == "'":
+        return (
+            " (single quotes: this looks like a Python dict written with str(); "
+            "write it with json.dumps() instead)"
+        )
+    if found in ("}", "]") and _follows_comma(exc.doc, exc.pos):
+        return " (a trailing comma: JSON allows none after the last item)"
+    return ""
+
+
+def _follows_comma(text: str, position: int) -> bool:
+    """Whether a comma comes before ``position`` in ``text``, JSON whitespace aside."""
+    before = position - 1
+    while before >= 0 and text[before] in " \t\r\n":
+        before -= 1
+    return before >= 0 and text[before] == ","
 
 
 _DECODERS: Final = {
@@ -186,7 +203,7 @@ def _decode(text: str | bytes, allow_nan: bool) -> Any:
         ) from None
     except json.JSONDecodeError as exc:
         raise JSONInputError(
-            "json_invalid", f"invalid JSON: {exc.msg}{_repr_hint(exc)}", exc.lineno, exc.colno
+            "json_invalid", f"invalid JSON: {exc.msg}{_hint(exc)}", exc.lineno, exc.colno
         ) from None
     except RecursionError:
         raise JSONInputError("json_depth", "JSON is nested too deep to read") from None
