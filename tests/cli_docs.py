@@ -8,6 +8,11 @@ run in-process from the repository root, with an 80-column terminal.
 
 ``python tests/cli_docs.py --update`` (``make docs-examples``) writes each command's
 real output into the documents.
+
+The help and usage texts are laid out by argparse, as it did before Python
+3.13; from 3.13 on it names an option's value once (``-o, --output DIR`` for
+``-o DIR, --output DIR``) and breaks usage lines elsewhere, so there an
+output is compared with the document word for word (:func:`words`).
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 BLOCK = re.compile(r"^```console\n(.*?)^```$", re.DOTALL | re.MULTILINE)
 PROMPT = "$ "
+LAID_OUT_AS_DOCUMENTED = sys.version_info < (3, 13)
+"""Whether this Python's argparse lays out help and usage as the documents show them."""
 
 
 class Example(NamedTuple):
@@ -99,6 +106,11 @@ def run(command: str) -> str:
     return buffer.getvalue()
 
 
+def words(output: str) -> list[str]:
+    """The words of an output, each option's value named once, as argparse does from 3.13 on."""
+    return re.sub(r"(?<!\S)(-\w) (\S+), (--[\w-]+) \2(?!\S)", r"\1, \3 \2", output).split()
+
+
 def update(document: Path) -> bool:
     """Write the real output of each command into ``document``; return whether it changed."""
     text = document.read_text(encoding="utf-8")
@@ -116,6 +128,8 @@ def update(document: Path) -> bool:
 if __name__ == "__main__":
     if sys.argv[1:] != ["--update"]:
         sys.exit("usage: python tests/cli_docs.py --update")
+    if not LAID_OUT_AS_DOCUMENTED:
+        sys.exit("the documents show help as argparse lays it out before Python 3.13: use 3.12")
     for path in DOCUMENTS:
         if update(path):
             print(f"updated {path.relative_to(ROOT)}")

@@ -343,8 +343,7 @@ class TestUnreadable:
         status, out, err = run(capsys, str(ROOT / "tests/data/invalid/syntax.json"))
         assert (status, out) == (2, "")
         assert err.endswith(
-            "tests/data/invalid/syntax.json:2:39: invalid JSON: Expecting property name "
-            "enclosed in double quotes\n"
+            "tests/data/invalid/syntax.json:3:3: invalid JSON: Expecting ',' delimiter\n"
         )
 
     def test_a_tfjob_manifest_is_not_a_node(self, capsys: pytest.CaptureFixture[str]) -> None:
