@@ -311,6 +311,18 @@ class TestRejected:
         assert (code, loc) == ("sparse_index_too_large", ("worker", 2**31))
         assert ClusterSpec({"worker": {str(2**31 - 1): "h:1"}}).job_size("worker") == 2**31
 
+    @pytest.mark.parametrize(
+        ("index", "code"),
+        [(2**31, "sparse_index_too_large"), (-(2**31) - 1, "sparse_index_negative")],
+    )
+    def test_sparse_index_beyond_int32_in_protobuf_words(self, index: int, code: str) -> None:
+        # TensorFlow's ClusterDef refuses it: ValueError: Value out of range: <index>
+        [(found, _, msg)] = errors_of({"worker": {str(index): "h:1", "0": "h:2"}})
+        assert found == code
+        assert f"Value out of range: {index}" in msg
+        [(_, _, msg)] = errors_of({"worker": {"-1": "h:1", "0": "h:2"}})
+        assert "Value out of range" not in msg
+
     def test_all_errors_are_reported(self) -> None:
         found = errors_of({"1w": ["h:1"], "ps": [], "worker": ["bad", "h:2"], "w": {"-1": "h:3"}})
         assert [(code, loc) for code, loc, _ in found] == [

@@ -70,6 +70,18 @@ class TestTheTask:
         [error] = refused.value.errors()
         assert (error["type"], error["input"]) == ("task_not_in_cluster", value)
 
+    @pytest.mark.parametrize("index", [2**31, -(2**31) - 1, 2**63])
+    def test_an_index_beyond_int32_is_refused_before_the_task_is_looked_up(
+        self, index: int
+    ) -> None:
+        # The ServerDef's int32 field refuses it: ValueError: Value out of range: <index>
+        for cluster in (DIST_MNIST, {}):
+            [(code, loc, msg)] = refusals(
+                {"cluster": cluster, "task": {"type": "worker", "index": index}}
+            )
+            assert (code, loc) == ("int32_range", ("tf_config", "task", "index"))
+            assert msg.startswith(f"Value out of range: {index} ")
+
     def test_a_hole_of_a_sparse_job(self) -> None:
         cluster = {"worker": {"0": "w:0", "2": "w:2"}}
         [(code, _, _)] = refusals({"cluster": cluster, "task": {"type": "worker", "index": 1}})

@@ -109,18 +109,21 @@ def _repeated_indices(tasks: Any) -> Errors:
 def _check_sparse_indices(tasks: dict[int, str]) -> dict[int, str]:
     errors = Errors("ClusterSpec")
     for index in tasks:
+        # TensorFlow's ClusterDef refuses an index outside int32 with protobuf's words.
+        out_of_range = f"Value out of range: {index}; " if index < -MAX_TASK_INDEX - 1 else ""
         if index < 0:
             errors.add(
                 "sparse_index_negative",
-                "task index {index} is negative; task indices start at 0",
+                "{out_of_range}task index {index} is negative; task indices start at 0",
                 (index,),
                 index,
-                {"index": index},
+                {"index": index, "out_of_range": out_of_range},
             )
         elif index > MAX_TASK_INDEX:
             errors.add(
                 "sparse_index_too_large",
-                "task index {index} is above {max}, the largest TensorFlow can hold",
+                "Value out of range: {index} (task index {index} is above {max}, the largest "
+                "TensorFlow can hold)",
                 (index,),
                 index,
                 {"index": index, "max": MAX_TASK_INDEX},

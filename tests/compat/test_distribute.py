@@ -88,6 +88,8 @@ DISTRIBUTE_SENTENCES = [
         r"No task with index .* in job .*",
         # int() of a sparse job's key (ClusterSpec) or of the task's index (the resolver)
         r"invalid literal for int\(\) with base 10: .*",
+        # protobuf's int32 fields: a sparse index (ClusterDef), the server's index (ServerDef)
+        r"Value out of range: -?\d+",
     ]
 ]
 """TensorFlow's sentences in these readers; each is the whole of TensorFlow's message."""
@@ -487,6 +489,12 @@ TABLE: list[str | None] = [
             "task": {"type": "chief", "index": 0},
         }
     ),
+    # Indices beyond int32: a sparse job's, the task's (tf.train.Server's ServerDef)
+    _text({"cluster": {"worker": {"0": "w0:1", "2147483648": "w1:1"}}}),
+    _text({"cluster": {"worker": {"0": "w0:1", "-2147483649": "w1:1"}}}),
+    _text({"cluster": WORKERS, "task": {"type": "worker", "index": 2**31}}),
+    _text({"cluster": WORKERS, "task": {"type": "worker", "index": -(2**31) - 1}}),
+    _text({"task": {"type": "ps", "index": 2**63}}),
     # A key TensorFlow cannot read with int(), in a job that also repeats an index
     _text(
         {

@@ -29,7 +29,7 @@ from typing_extensions import Self
 
 from estconf._derived import read_back_derived
 from estconf._errors import Errors, Refused, details_of, fail
-from estconf.cluster import ClusterSpec
+from estconf.cluster import MAX_TASK_INDEX, ClusterSpec
 from estconf.distribute._strategy import StrategyConfig
 from estconf.estimator.lenient import read_like_tensorflow
 from estconf.tf_config import Task, TFConfig, parse_as_tensorflow
@@ -91,6 +91,16 @@ def _derive(tf_config: TFConfig, title: str) -> _Server:
         # Only in a TF_CONFIG read leniently, as written: the ServerDef refuses it with a
         # TypeError of protobuf's, no sentence of TensorFlow's to add.
         raise TypeError(f"a ServerDef takes no job name {job_name!r} or index {task_index!r}")
+    if not -MAX_TASK_INDEX - 1 <= task_index <= MAX_TASK_INDEX:
+        raise fail(
+            title,
+            "int32_range",
+            "Value out of range: {index} (tf.train.Server gives the task index to an int32 "
+            "field of its ServerDef)",
+            ("task", "index"),
+            task_index,
+            {"index": task_index},
+        )
     try:
         address = cluster.task_address(job_name, task_index)
     except ValueError as missing:
