@@ -854,7 +854,7 @@ class TestPythonOnlyArguments:
         config = RunConfig(
             train_distribute=strategy,
             eval_distribute=strategy,
-            experimental_distribute=strategy,
+            experimental_distribute=DistributeConfig(),
             device_fn=op_device,
         )
         assert config.train_distribute is strategy
@@ -1775,6 +1775,47 @@ class TestStrategiesFromExperimentalDistribute:
                 "can be set.",
             )
         ]
+
+    @pytest.mark.parametrize(
+        ("given", "missing"),
+        [
+            (Strategy(), "train_distribute"),
+            (SimpleNamespace(train_distribute=None), "eval_distribute"),
+            (SimpleNamespace(train_distribute=Strategy(), eval_distribute=None), "remote_cluster"),
+        ],
+        ids=["a strategy", "no eval_distribute", "no remote_cluster"],
+    )
+    def test_what_is_no_distribute_config_is_refused(self, given: Any, missing: str) -> None:
+        """TensorFlow reads these attributes of it, and fails where one is missing."""
+        assert errors_of(experimental_distribute=given) == [
+            (
+                "distribute_config",
+                ("experimental_distribute",),
+                "experimental_distribute must be a DistributeConfig "
+                "(tf.contrib.distribute.DistributeConfig), whose "
+                f"{missing} TensorFlow reads: '{type(given).__name__}' object has no "
+                f"attribute '{missing}'",
+            )
+        ]
+
+    def test_remote_cluster_is_read_only_with_a_training_strategy(self) -> None:
+        given = SimpleNamespace(train_distribute=None, eval_distribute=Strategy())
+        assert RunConfig(experimental_distribute=given).eval_distribute is given.eval_distribute
+        [(code, _, _)] = errors_of(experimental_distribute=given, train_distribute=Strategy())
+        assert code == "distribute_config"
+
+    def test_what_is_false_or_replaced_is_not_read(self) -> None:
+        """A false one is not read; nor is one given to ``replace``, as in TensorFlow."""
+
+        class Off:
+            def __bool__(self) -> bool:
+                return False
+
+        off = Off()
+        assert RunConfig(experimental_distribute=off).experimental_distribute is off
+        strategy = Strategy()
+        replaced = RunConfig().replace(experimental_distribute=strategy)
+        assert replaced.experimental_distribute is strategy
 
     def test_replace_sets_each_property_alone(self) -> None:
         """TensorFlow's replace sets the attributes; nothing is copied again."""

@@ -267,7 +267,12 @@ class RunConfig(KnownKeys):
         return model_dir_rule(data, "tf_config", legacy=False)
 
     @field_validator(
-        "save_checkpoints_secs", "model_dir", "tf_config", *STRATEGY_KEYS, mode="before"
+        "save_checkpoints_secs",
+        "model_dir",
+        "tf_config",
+        *STRATEGY_KEYS,
+        "experimental_distribute",
+        mode="before",
     )
     @classmethod
     def refused_input(cls, value: Any) -> Any:

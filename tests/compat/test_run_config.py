@@ -361,6 +361,60 @@ def test_strategies_of_experimental_distribute(
     check_strategies(text, {**kwargs, "experimental_distribute": config}, replace)
 
 
+class NoRemote:
+    """Carries the two strategies of a DistributeConfig, but no ``remote_cluster``."""
+
+    def __init__(self, train: Any, evaluate: Any) -> None:
+        self.train_distribute = train
+        self.eval_distribute = evaluate
+
+
+class TrainOnly:
+    """Carries a training strategy alone."""
+
+    train_distribute = None
+
+
+class Off:
+    """A false object: TensorFlow never reads it."""
+
+    def __bool__(self) -> bool:
+        return False
+
+
+@pytest.mark.parametrize(
+    ("experimental_distribute", "kwargs"),
+    [
+        (STRATEGY, {}),
+        (TrainOnly(), {}),
+        (NoRemote(STRATEGY, None), {}),
+        (NoRemote(None, EVAL_STRATEGY), {}),
+        (NoRemote(None, None), {"train_distribute": STRATEGY}),
+        (NoRemote(None, None), {"eval_distribute": EVAL_STRATEGY}),
+        (Off(), {}),
+    ],
+    ids=[
+        "strategy",
+        "train only",
+        "no remote",
+        "eval no remote",
+        "train given",
+        "eval given",
+        "off",
+    ],
+)
+@pytest.mark.parametrize(
+    "text",
+    [None, tf_config(DOC_CLUSTER, task("worker", 1))],
+    ids=["local", "worker"],
+)
+def test_what_experimental_distribute_must_have(
+    text: str | None, experimental_distribute: Any, kwargs: dict[str, Any]
+) -> None:
+    """TensorFlow reads the attributes of a DistributeConfig of any true object given."""
+    check_strategies(text, {**kwargs, "experimental_distribute": experimental_distribute}, {})
+
+
 def test_replace_with_experimental_distribute() -> None:
     from tensorflow.python.distribute.distribute_config import DistributeConfig
 

@@ -66,6 +66,9 @@ def strategies_from_distribute_config(data: Mapping[str, Any]) -> Mapping[str, A
     config = data.get("experimental_distribute")
     if not config:
         return data
+    refused = _distribute_config_refused(config, STRATEGY_KEYS)
+    if refused is not None:
+        return {**data, "experimental_distribute": refused}
     result = dict(data)
     for key in STRATEGY_KEYS:
         nested = getattr(config, key, None)
@@ -81,7 +84,33 @@ def strategies_from_distribute_config(data: Mapping[str, Any]) -> Mapping[str, A
             result[key] = Refused(own, error)
         else:
             result[key] = nested
+    train = result.get("train_distribute")
+    if train and not isinstance(train, Refused):
+        refused = _distribute_config_refused(config, ("remote_cluster",))
+        if refused is not None:
+            result["experimental_distribute"] = refused
     return result
+
+
+def _distribute_config_refused(config: Any, attributes: tuple[str, ...]) -> Refused | None:
+    """``config`` refused if it lacks one of ``attributes``, which TensorFlow reads of it.
+
+    TensorFlow reads ``train_distribute`` and ``eval_distribute`` of any true
+    ``experimental_distribute``, and ``remote_cluster`` when there is a
+    training strategy; an object without them (a strategy given in the place
+    of its ``DistributeConfig``) fails with an ``AttributeError``.
+    """
+    for attribute in attributes:
+        if not hasattr(config, attribute):
+            error = PydanticCustomError(
+                "distribute_config",
+                "experimental_distribute must be a DistributeConfig "
+                "(tf.contrib.distribute.DistributeConfig), whose {attribute} TensorFlow reads: "
+                "'{type}' object has no attribute '{attribute}'",
+                {"attribute": attribute, "type": type(config).__name__},
+            )
+            return Refused(config, error)
+    return None
 
 
 def refuse_v2_parameter_server(data: Mapping[str, Any]) -> Mapping[str, Any]:
