@@ -216,6 +216,15 @@ class TestGPUs:
         assert codes(error) == [("gpu_count_unknown", ("gpus_per_node",))]
         assert "gpus_per_node" in str(error) and "nvidia-smi" in str(error)
 
+    def test_no_gpu_count_and_jobs_that_do_not_add_up(self) -> None:
+        # TensorFlow counts the tasks after the GPUs, without needing them
+        error = refused(jobs={"worker": 3}, environ=STEP)
+        assert codes(error) == [
+            ("gpu_count_unknown", ("gpus_per_node",)),
+            ("slurm_tasks", ("jobs",)),
+        ]
+        assert "Requested 3 tasks but only 4 were assigned." in str(error)
+
     def test_cpu_only_job_refused_clearly(self) -> None:
         error = refused(gpus_per_node=0, environ=STEP)
         assert codes(error) == [("slurm_gpus_per_task_zero", ("gpus_per_task",))]

@@ -32,6 +32,7 @@ from pydantic import (
     ConfigDict,
     Field,
     PlainValidator,
+    ValidationError,
     WithJsonSchema,
     computed_field,
     model_validator,
@@ -39,7 +40,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 from typing_extensions import Self
 
-from estconf._errors import fail
+from estconf._errors import fail, with_errors_of
 from estconf._types import Bool, Integer, JobName, String, TaskIndex, whole_number
 from estconf.cluster import ClusterSpec
 from estconf.distribute._slurm_step import (
@@ -251,7 +252,13 @@ def _resolve(resolver: SlurmClusterResolver) -> _View:
     most = max(configuration.values())
     gpus_per_node = resolver.gpus_per_node
     if gpus_per_node is None:
-        gpus_per_node = gpu_count(environ)
+        try:
+            gpus_per_node = gpu_count(environ)
+        except ValidationError as unknown:
+            # TensorFlow counts the tasks after the GPUs, without them: its sentence is said too.
+            raise with_errors_of(
+                unknown, lambda: check_task_count(jobs, sum(configuration.values()))
+            ) from None
     gpus_per_task = resolver.gpus_per_task
     if gpus_per_task is None:
         if most == 0:
