@@ -848,6 +848,48 @@ class TestDeviceFn:
         ]
 
 
+class TFDecorator:
+    """Stands for TensorFlow's decorator class, told by its module and name."""
+
+    __module__ = "tensorflow.python.util.tf_decorator"
+
+    def __init__(self, target: Any, argspec: Any = None) -> None:
+        self.decorated_target = target
+        self.decorator_argspec = argspec
+
+
+def tf_decorated(target: Any, argspec: Any = None) -> Any:
+    """``target`` wrapped as TensorFlow's decorators (``tf.function``) wrap a function."""
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return target(*args, **kwargs)
+
+    wrapper._tf_decorator = TFDecorator(target, argspec)  # type: ignore[attr-defined]
+    return wrapper
+
+
+class TestDeviceFnThroughTensorFlowDecorators:
+    """TensorFlow reads the arguments of what its own decorators decorate."""
+
+    @pytest.mark.parametrize(
+        "device_fn",
+        [
+            tf_decorated(op_device),
+            tf_decorated(tf_decorated(op_device)),
+            tf_decorated(lambda x: "", inspect.getfullargspec(op_device)),
+            functools.partial(tf_decorated(op_device)),
+        ],
+        ids=["decorated", "twice", "its argspec", "partial"],
+    )
+    def test_read_through(self, device_fn: Any) -> None:
+        assert RunConfig(device_fn=device_fn).device_fn is device_fn
+
+    def test_its_argspec_decides(self) -> None:
+        device_fn = tf_decorated(op_device, inspect.getfullargspec(lambda x: x))
+        [(code, _, _)] = errors_of(device_fn=device_fn)
+        assert code == "device_fn"
+
+
 class TestPythonOnlyArguments:
     def test_kept_in_python_left_out_of_dumps_and_schema(self) -> None:
         strategy = object()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import inspect
 import json
 from typing import Any
@@ -214,6 +215,46 @@ def test_device_fn_arguments_read_as_tensorflow_reads_them(device_fn: Any) -> No
             set(),
             lambda tf_config, ours: None,  # TensorFlow's replace deep-copies the object
         )
+
+
+def tensorflow_decorated_device_fns() -> dict[str, Any]:
+    """Device functions wrapped by TensorFlow's own decorators, by name."""
+    from tensorflow.python.util import tf_decorator
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return device_fn_op(*args, **kwargs)
+
+    def second(x: Any, op: Any) -> Any:
+        return op
+
+    return {
+        "tf.function": tf.function(device_fn_op),
+        "make_decorator": tf_decorator.make_decorator(device_fn_op, wrapper),
+        "make_decorator of x": tf_decorator.make_decorator(device_fn_x, wrapper),
+        "argspec": tf_decorator.make_decorator(
+            device_fn_x, wrapper, decorator_argspec=inspect.getfullargspec(device_fn_op)
+        ),
+        "partial of tf.function": functools.partial(tf.function(second), 1),
+        "the decorator": tf_decorator.TFDecorator("d", device_fn_op),
+    }
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "tf.function",
+        "make_decorator",
+        "make_decorator of x",
+        "argspec",
+        "partial of tf.function",
+        "the decorator",
+    ],
+)
+def test_device_fn_through_tensorflows_decorators(name: str) -> None:
+    device_fn = tensorflow_decorated_device_fns()[name]
+    tf_out = tf_attempt(None, lambda: tf.estimator.RunConfig(device_fn=device_fn))
+    ours = attempt(lambda: RunConfig.from_env({}, device_fn=device_fn))
+    judge(f"RunConfig(device_fn=<{name}>)", tf_out, ours, set(), compare_run_configs)
 
 
 REPLACES: list[dict[str, Any]] = [

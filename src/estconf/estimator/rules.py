@@ -193,11 +193,12 @@ def check_bound(name: str, value: Any) -> None:
 def takes_op_only(device_fn: Any) -> bool:
     """Whether ``device_fn`` is callable with exactly one argument ``op``, as TensorFlow tells.
 
-    TensorFlow reads the argument names with ``inspect.getfullargspec``:
-    the positional parameters the function itself declares, whatever a
-    ``__signature__`` or ``functools.wraps`` says; those of ``__call__`` for
-    an object; those of ``__init__`` (``self`` included) for a class; for a
-    ``functools.partial``, those its arguments leave.
+    TensorFlow reads the argument names with ``inspect.getfullargspec``,
+    which does not follow ``functools.wraps``: for an object, those of its
+    ``__call__`` method, whatever the object's ``__signature__`` says; for a
+    class, those of ``__init__``, ``self`` included; for a
+    ``functools.partial``, those its arguments leave; through TensorFlow's
+    own decorators (``tf.function``), those of the function they decorate.
     """
     if not callable(device_fn):
         return False
@@ -213,12 +214,47 @@ def _argument_names(function: Any) -> list[str] | None:
             return None
         bound = function.keywords or {}
         return [name for name in names[len(function.args) :] if name not in bound]
-    if inspect.ismethod(function.__call__):  # an object: the method it is called by
+    if inspect.ismethod(_undecorated(function.__call__)[1]):  # an object: its method
         function = function.__call__
-    try:
-        names = inspect.getfullargspec(function).args
-    except TypeError:  # a callable whose signature cannot be read
-        return None
-    if inspect.ismethod(function) and names:
+    decorators, target = _undecorated(function)
+    specs = [d.decorator_argspec for d in decorators if d.decorator_argspec is not None]
+    if specs:
+        names = list(specs[0].args)
+    else:
+        try:
+            names = inspect.getfullargspec(target).args
+        except TypeError:  # a callable whose signature cannot be read
+            return None
+    if inspect.ismethod(target) and names:
         names = names[1:]  # the object or class the method is bound to
     return names
+
+
+def _undecorated(function: Any) -> tuple[list[Any], Any]:
+    """TensorFlow's decorators of ``function``, outermost first, and what they decorate.
+
+    As TensorFlow unwraps them (``tf_decorator.unwrap``): a ``TFDecorator``,
+    or an object whose ``_tf_decorator`` is one, decorates its
+    ``decorated_target``.  Told by the class's name, so without TensorFlow.
+    """
+    decorators: list[Any] = []
+    while True:
+        if _is_tf_decorator(function):
+            decorator = function
+        elif _is_tf_decorator(getattr(function, "_tf_decorator", None)):
+            decorator = function._tf_decorator
+        else:
+            break
+        decorators.append(decorator)
+        if not hasattr(decorator, "decorated_target"):
+            break
+        function = decorator.decorated_target
+    return decorators, function
+
+
+_TF_DECORATOR: Final = ("tensorflow.python.util.tf_decorator", "TFDecorator")
+"""The module and name of TensorFlow's decorator class."""
+
+
+def _is_tf_decorator(value: Any) -> bool:
+    return any((cls.__module__, cls.__name__) == _TF_DECORATOR for cls in type(value).__mro__)
