@@ -7,7 +7,7 @@ DOCS_STAMP := $(VENV)/.installed-docs
 RELEASE_STAMP := $(VENV)/.installed-release
 DIST_CHECK := build/dist-check
 
-.PHONY: demo test lint typecheck unit compat bench fmt clean schemas docs docs-serve docs-examples error-codes dist mutants fuzz
+.PHONY: demo test lint typecheck unit pythons compat bench fmt clean schemas docs docs-serve docs-examples error-codes dist mutants fuzz
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,26 @@ typecheck: $(STAMP)
 
 unit: $(STAMP)
 	$(BIN)/pytest
+
+# `make pythons`: the test suite under each other Python estconf supports, each in
+# its own venv (.venv-pythonX.Y); a Python that is not installed is SKIPPED.
+OTHER_PYTHONS ?= 3.10 3.12 3.13
+
+pythons:
+	@for version in $(OTHER_PYTHONS); do \
+		python=; \
+		for candidate in python$$version $$(pyenv root 2>/dev/null)/versions/$$version.*/bin/python$$version; do \
+			if $$candidate -c '' 2>/dev/null; then python=$$candidate; break; fi; \
+		done; \
+		if [ -z "$$python" ]; then echo "SKIPPED: pythons: python$$version not found"; continue; fi; \
+		venv=.venv-python$$version; \
+		if [ ! $$venv/.installed -nt pyproject.toml ]; then \
+			$$python -m venv $$venv && $$venv/bin/python -m pip install --quiet -e '.[dev]' \
+				&& touch $$venv/.installed || exit 1; \
+		fi; \
+		echo "pythons: $$($$venv/bin/python --version)"; \
+		$$venv/bin/pytest -p no:cacheprovider || exit 1; \
+	done
 
 fmt: $(STAMP)
 	$(BIN)/ruff format src tests
@@ -161,4 +181,4 @@ fuzz: $(FUZZ_STAMP)
 	$(BIN)/python tools/fuzz.py $(FUZZ_ARGS)
 
 clean:
-	rm -rf $(VENV) $(TF_VENV) .import_linter_cache .mypy_cache .pytest_cache .ruff_cache .hypothesis site dist build .mutants
+	rm -rf $(VENV) $(TF_VENV) .venv-python* .import_linter_cache .mypy_cache .pytest_cache .ruff_cache .hypothesis site dist build .mutants
