@@ -139,6 +139,7 @@ def test_the_type_is_built_once() -> None:
     info = lazy.model_fields["blob"].metadata[0]
     assert isinstance(info, OnFirstUse)
     assert info.adapter() is info.adapter()
+    assert info.value_adapter() is info.value_adapter()
     assert loaded == ["Blob"]
 
 
