@@ -125,6 +125,7 @@ class TestIndexAsWritten:
         tf_config = {"cluster": DIST_MNIST, "task": {"type": "worker", "index": index}}
         [(code, loc, msg)] = refusals(tf_config)
         assert (code, loc) == ("task_index_type", ("tf_config", "task", "index"))
+        assert msg.startswith(f"task index {index!r} is written as a ")
         assert f"'{kind}' object cannot be interpreted as an integer" in msg
         with pytest.raises(ValidationError, match="task_index_type"):
             ServerConfig.from_env({"TF_CONFIG": json.dumps(tf_config)})
@@ -135,6 +136,13 @@ class TestIndexAsWritten:
         found = refusals(tf_config)
         assert [code for code, _, _ in found] == ["int_type", "task_not_in_cluster"]
         assert found[1][2].startswith("No task with index 1 in job 'chief'")
+
+    def test_a_type_no_server_def_takes_is_reported_once(self) -> None:
+        """Protobuf's ServerDef refuses a job name that is no string: no task is looked up."""
+        tf_config = {"cluster": DIST_MNIST, "task": {"type": 5, "index": 0}}
+        assert [(code, loc) for code, loc, _ in refusals(tf_config)] == [
+            ("string_type", ("tf_config", "task", "type"))
+        ]
 
     def test_an_index_no_reader_takes_is_reported_once(self) -> None:
         tf_config = {"cluster": DIST_MNIST, "task": {"type": "worker", "index": "x"}}

@@ -341,6 +341,6 @@ class TestTensorFlowErrors:
         assert resolver.master("worker", 2, rpc_layer="") == "grpc://node9:8888"
         with pytest.raises(ValidationError, match="No task with index 0") as info:
             resolver.master("ps", 0)
-        assert codes(info.value)[0][0] == "task_not_in_cluster"
+        assert codes(info.value)[0] == ("task_not_in_cluster", ("jobs",))
         with pytest.raises(ValidationError, match="No such job in cluster"):
             resolver.master("chief", 0)

@@ -52,6 +52,16 @@ class TestTrailingComma:
         assert "trailing comma" not in caught.value.message.lower()
 
 
+class TestEncoding:
+    def test_bytes_not_utf8_are_refused_with_the_reason(self) -> None:
+        with pytest.raises(JSONInputError) as caught:
+            loads(b'{"task": "\xff"}')
+        assert (caught.value.code, caught.value.message) == (
+            "json_invalid",
+            "invalid UTF-8: invalid start byte",
+        )
+
+
 _TRAILING_COMMA_HINT = " (a trailing comma: JSON allows none after the last item)"
 
 
