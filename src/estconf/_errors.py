@@ -91,14 +91,20 @@ def raised_again(detail: ErrorDetails) -> InitErrorDetails:
     )
 
 
-Model = TypeVar("Model", bound=BaseModel)
+Validated = TypeVar("Validated")
 
 
-def validate_along(errors: Errors, data: Any, handler: ModelWrapValidatorHandler[Model]) -> Model:
+def validate_along(
+    errors: Errors,
+    data: Any,
+    handler: Callable[[Any], Validated],
+    keep: Callable[[ErrorDetails], bool] | None = None,
+) -> Validated:
     """Validate ``data`` with a wrap validator's ``handler``; raise ``errors`` with its own.
 
-    A rule on the raw input records its errors, then the model is still
+    A rule on the raw input records its errors, then the input is still
     validated so that every error is reported at once, the rule's first.
+    ``keep`` picks the handler's errors reported along (every one by default).
     """
     if not errors:
         return handler(data)
@@ -106,7 +112,7 @@ def validate_along(errors: Errors, data: Any, handler: ModelWrapValidatorHandler
     try:
         handler(data)
     except ValidationError as exc:
-        details += details_of(exc)
+        details += [raised_again(detail) for detail in exc.errors() if keep is None or keep(detail)]
     raise ValidationError.from_exception_data(errors.title, details)
 
 

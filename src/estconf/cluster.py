@@ -32,7 +32,15 @@ from pydantic import (
 )
 from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
-from estconf._errors import Errors, Loc, details_of, error_detail, fail, raised_again
+from estconf._errors import (
+    Errors,
+    Loc,
+    details_of,
+    error_detail,
+    fail,
+    raised_again,
+    validate_along,
+)
 from estconf._tensorflow import tensorflow
 from estconf._types import (
     ADDRESS_ERROR,
@@ -59,17 +67,11 @@ def _reject_repeated_indices(tasks: Any, handler: ValidatorFunctionWrapHandler) 
     it looks at the indices.  An address TensorFlow does not keep (an earlier
     one of a repeated index) is not checked, as TensorFlow does not check it.
     """
-    repeated = _repeated_indices(tasks)
-    if not repeated:
-        return handler(tasks)
-    details = repeated.details()
-    try:
-        handler(tasks)
-    except ValidationError as exc:
-        details += [
-            raised_again(error) for error in exc.errors() if error["loc"][-1:] == ("[key]",)
-        ]
-    raise ValidationError.from_exception_data(repeated.title, details)
+    return validate_along(_repeated_indices(tasks), tasks, handler, keep=_is_key_error)
+
+
+def _is_key_error(detail: ErrorDetails) -> bool:
+    return detail["loc"][-1:] == ("[key]",)
 
 
 def _repeated_indices(tasks: Any) -> Errors:
