@@ -6,6 +6,7 @@ import copy
 import doctest
 import importlib
 import json
+import math
 import pathlib
 import subprocess
 import sys
@@ -570,6 +571,21 @@ class TestTFConfigProperty:
         [(code, loc, msg)] = errors_of(gpu_memory_fraction=10**400)
         assert (code, loc) == ("double_range", ("gpu_memory_fraction",))
         assert msg.endswith("does not fit a double")
+
+    @pytest.mark.parametrize(
+        ("fraction", "json_form"),
+        [(math.inf, "Infinity"), (-math.inf, "-Infinity"), (math.nan, "NaN")],
+    )
+    def test_gpu_memory_fraction_may_be_nan_or_infinite(
+        self, fraction: float, json_form: str
+    ) -> None:
+        """TensorFlow 1.15's double field takes them; the ConfigProto holds them."""
+        config = make(gpu_memory_fraction=fraction)
+        held = config.tf_config.gpu_options
+        assert held is not None and held.per_process_gpu_memory_fraction is not None
+        assert repr(held.per_process_gpu_memory_fraction) == repr(fraction)
+        dumped = config.model_dump(mode="json")["tf_config"]
+        assert dumped["gpu_options"] == {"per_process_gpu_memory_fraction": json_form}
 
     @pytest.mark.parametrize("num_cores", [2**31 - 1, -(2**31)])
     def test_num_cores_takes_every_int32(self, num_cores: int) -> None:

@@ -8,6 +8,7 @@ list of properties.
 from __future__ import annotations
 
 import json
+import math
 import operator
 from collections.abc import Iterable, Mapping
 from functools import cached_property
@@ -278,12 +279,16 @@ class RunConfig(ClusterConfig):
         ``log_device_placement``; both thread pools sized ``num_cores``;
         ``gpu_options.per_process_gpu_memory_fraction`` = ``gpu_memory_fraction``.
         """
+        fraction = _finite_double(self.gpu_memory_fraction)
         return ConfigProto(
             log_device_placement=self.log_device_placement,
             inter_op_parallelism_threads=self.num_cores,
             intra_op_parallelism_threads=self.num_cores,
             gpu_options=GPUOptions(
-                per_process_gpu_memory_fraction=_finite_double(self.gpu_memory_fraction)
+                # NaN and the infinities, which the double takes, in their JSON form
+                per_process_gpu_memory_fraction=fraction
+                if math.isfinite(fraction)
+                else json.dumps(fraction)
             ),
         )
 
