@@ -352,6 +352,64 @@ class TestMaster:
             "Note that these value may be coming from the TF_CONFIG environment variable."
         )
 
+    @pytest.mark.parametrize(
+        ("tf_config", "errors"),
+        [
+            (
+                {"cluster": TEST_CLUSTER, "task": {"type": "chief"}, "environment": None},
+                [
+                    ("type", ("TF_CONFIG", "environment")),
+                    ("unknown_task_type", ("TF_CONFIG", "task", "type")),
+                ],
+            ),
+            (
+                {"cluster": {**TEST_CLUSTER, "master": []}, "task": {"type": "ps", "index": 2}},
+                [
+                    ("empty_job", ("TF_CONFIG", "cluster", "master")),
+                    ("task_index_out_of_range", ("TF_CONFIG", "task", "index")),
+                ],
+            ),
+            (
+                {"cluster": TEST_CLUSTER, "task": {"type": "ps", "index": 5.0}, "model_dir": 3},
+                [
+                    ("string_type", ("TF_CONFIG", "model_dir")),
+                    ("task_index_out_of_range", ("TF_CONFIG", "task", "index")),
+                ],
+            ),
+        ],
+    )
+    def test_an_invalid_tf_config_also_gets_the_lookup_refusal(
+        self, tf_config: dict[str, Any], errors: list[tuple[str, tuple[str, ...]]]
+    ) -> None:
+        """TensorFlow 1.15 reads what estconf refuses, then fails at the master's lookup."""
+        found = errors_of(ClusterConfig, TF_CONFIG=tf_config)
+        assert [(code, loc) for code, loc, _ in found] == errors
+        assert found[-1][2].endswith("may be coming from the TF_CONFIG environment variable.")
+
+    @pytest.mark.parametrize(
+        ("tf_config", "master"),
+        [
+            # TensorFlow 1.15 fails before the lookup: int("x"), a job that is an object, …
+            ({"cluster": TEST_CLUSTER, "task": {"type": "chief", "index": "x"}}, None),
+            (
+                {"cluster": {**TEST_CLUSTER, "ps": {"0": "host1:1"}}, "task": {"type": "chief"}},
+                None,
+            ),
+            ({"cluster": {**TEST_CLUSTER, "ps": [1]}, "task": {"type": "chief"}}, None),
+            ({"cluster": TEST_CLUSTER, "task": ["chief"]}, None),
+            # a master given is not looked up
+            (
+                {"cluster": TEST_CLUSTER, "task": {"type": "chief"}, "environment": None},
+                "grpc://m:1",
+            ),
+        ],
+    )
+    def test_no_lookup_refusal_where_tensorflow_does_not_look_up(
+        self, tf_config: dict[str, Any], master: str | None
+    ) -> None:
+        found = errors_of(ClusterConfig, TF_CONFIG=tf_config, master=master)
+        assert [code for code, _, _ in found if "task" in code] == []
+
     @given(legacy_tf_configs(), st.none() | st.sampled_from(["", "grpc://m:1"]))
     def test_as_tensorflow_computes(self, tf_config: dict[str, Any], master: str | None) -> None:
         expected = tensorflow_1_15(tf_config, master)

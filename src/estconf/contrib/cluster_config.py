@@ -28,9 +28,10 @@ from pydantic import (
 from typing_extensions import Self
 
 from estconf._derived import read_back_derived
-from estconf._errors import Errors, Refused, fail, raise_refused
+from estconf._errors import Errors, Refused, fail, raise_refused, with_errors_of
 from estconf._types import String
 from estconf.cluster import ClusterSpec
+from estconf.estimator.lenient import read_like_tensorflow
 from estconf.estimator.reading import GRPC, check_task_in_cluster, single_task
 from estconf.tf_config import TF_CONFIG, TFConfig, read_env
 
@@ -176,6 +177,34 @@ def looked_up_master(tf_config: TFConfig, title: str) -> str:
     return GRPC + cluster.task_address(task_type, task_id)
 
 
+def read_like_tensorflow_1_15(raw: Any) -> TFConfig | None:
+    """The cluster and task ``tf.contrib.learn`` reads of an invalid ``raw``, unchecked.
+
+    ``None`` when TensorFlow 1.15 fails before it looks the master up: a
+    ``TF_CONFIG`` or ``task`` that is no object, an index ``int()`` cannot
+    read, a cluster that is no object, a job that is no list of strings.
+    The index is read as TensorFlow 1.15 reads it: ``int(index)`` if truthy,
+    else 0.
+    """
+    if not isinstance(raw, Mapping):
+        return None
+    task, cluster = raw.get("task", {}), raw.get("cluster", {})
+    if not isinstance(task, Mapping) or not isinstance(cluster, Mapping):
+        return None
+    for tasks in cluster.values():
+        if not isinstance(tasks, list) or not all(isinstance(address, str) for address in tasks):
+            return None
+    index = task.get("index")
+    try:
+        task_id = int(index) if index else 0
+    except (TypeError, ValueError, OverflowError):
+        return None
+    read = read_like_tensorflow(raw)
+    if read is None:
+        return None
+    return read.model_copy(update={"task": read.task.model_copy(update={"index": task_id})})
+
+
 _INDEX_NOTE: Final = "Note that these value may be coming from the TF_CONFIG environment variable."
 """TensorFlow 1.15's last line under a bad task index (its words, ``value`` included)."""
 
@@ -306,8 +335,15 @@ class ClusterConfig(BaseModel):
             return handler(data)
         try:
             tf_config = _LEGACY_TF_CONFIG.validate_python(data.get(TF_CONFIG))
-        except ValidationError:
-            return handler(data)  # the field reports it
+        except ValidationError as invalid:
+            # TensorFlow would still look the master up: its refusal is reported too.
+            read = read_like_tensorflow_1_15(data.get(TF_CONFIG))
+            if read is None:
+                return handler(data)  # the field reports it
+            with_lookup = with_errors_of(invalid, lambda: looked_up_master(read, cls.__name__))
+            if with_lookup is invalid:
+                return handler(data)
+            return handler({**data, TF_CONFIG: Refused(data.get(TF_CONFIG), with_lookup)})
         try:
             master = looked_up_master(tf_config, cls.__name__)
         except ValidationError as refused:
