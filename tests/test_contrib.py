@@ -768,6 +768,17 @@ class TestReplace:
         with pytest.raises(ValidationError, match="save_summary_steps should be >= 0"):
             config.replace(tf_random_seed=1)
 
+    def test_both_checkpoint_settings_from_the_constructor_checked_with_the_rest(self) -> None:
+        """TensorFlow 1.15 checks save_summary_steps first: its sentence is among the errors."""
+        config = make(save_checkpoints_steps=-1, save_checkpoints_secs=-1, save_summary_steps=-1)
+        with pytest.raises(ValidationError) as info:
+            config.replace(tf_random_seed=1)
+        assert {(error["loc"], error["msg"]) for error in info.value.errors()} == {
+            (("save_summary_steps",), "save_summary_steps should be >= 0"),
+            (("save_checkpoints_secs",), "save_checkpoints_secs should be >= 0"),
+            (("save_checkpoints_steps",), "save_checkpoints_steps should be >= 0"),
+        }
+
     def test_python_only_properties(self) -> None:
         def device_fn(op: Any) -> str:
             return "/cpu:0"

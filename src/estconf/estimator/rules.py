@@ -16,10 +16,10 @@ import os
 from collections.abc import Mapping
 from typing import Any, Final
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 from pydantic_core import PydanticCustomError
 
-from estconf._errors import Refused, fail
+from estconf._errors import Refused, fail, with_errors_of
 from estconf.tf_config import TFConfig, parse_as_tensorflow
 
 __all__ = [
@@ -102,13 +102,24 @@ def check_properties(
         if name in model.model_fields and name not in _UNCHECKED
     }
     steps = checked.get("save_checkpoints_steps")
-    read: dict[str, Any] = {}
-    if steps is not None and checked.get("save_checkpoints_secs") is not None and not both_replaced:
+    separate = (
+        steps is not None and checked.get("save_checkpoints_secs") is not None and not both_replaced
+    )
+    if separate:
         del checked["save_checkpoints_steps"]
-        alone = model.model_validate({"save_checkpoints_steps": steps})
-        read["save_checkpoints_steps"] = getattr(alone, "save_checkpoints_steps")  # noqa: B009
-    config = model.model_validate(checked)
-    read.update((name, getattr(config, name)) for name in checked)
+
+    def steps_alone() -> Any:
+        """The steps, checked alone: with secs set too, the estimator's constructor refuses them."""
+        alone: Any = model.model_validate({"save_checkpoints_steps": steps})
+        return alone.save_checkpoints_steps
+
+    try:
+        config = model.model_validate(checked)
+    except ValidationError as invalid:
+        raise (with_errors_of(invalid, steps_alone) if separate else invalid) from None
+    read = {name: getattr(config, name) for name in checked}
+    if separate:
+        read["save_checkpoints_steps"] = steps_alone()
     return read
 
 
