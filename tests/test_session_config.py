@@ -481,6 +481,43 @@ def test_a_field_given_under_both_names_is_refused() -> None:
     assert error["loc"] == ("gpu_options", "allowGrowth")
 
 
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ('{"allow_soft_placement": true, "allow_soft_placement": false}', "allow_soft_placement"),
+        ('{"device_count": {"CPU": 1, "CPU": 2}}', "CPU"),
+        ('{"cluster_def": {"job": [{"name": "w", "tasks": {"1": "a:1", "1": "b:1"}}]}}', "1"),
+        (b'{"gpu_options": {}, "gpu_options": {}}', "gpu_options"),
+    ],
+)
+def test_json_text_repeating_a_key_is_refused_with_protobufs_sentence(
+    text: str | bytes, key: str
+) -> None:
+    with pytest.raises(ValidationError) as info:
+        ConfigProto.model_validate_json(text)
+    (error,) = info.value.errors()
+    assert error["type"] == "duplicate_key"
+    assert error["msg"] == f"Failed to load JSON: duplicate key {key}."
+
+
+@pytest.mark.parametrize(
+    "text", [b"\xef\xbb\xbf{}", "\ufeff{}", b'{"device_filters": ["\xff"]}', "{", "[" * 5000]
+)
+def test_json_text_is_utf8_without_a_byte_order_mark(text: str | bytes) -> None:
+    with pytest.raises(ValidationError) as info:
+        ConfigProto.model_validate_json(text)
+    assert info.value.errors()[0]["type"] in ("json_invalid", "json_depth")
+
+
+def test_json_text_is_read_like_a_dict() -> None:
+    text = '{"gpuOptions": {"allow_growth": true}, "operation_timeout_in_ms": "5"}'
+    config = ConfigProto.model_validate_json(bytearray(text.encode()))
+    assert config == ConfigProto.model_validate(json.loads(text))
+    with pytest.raises(ValidationError) as info:
+        ConfigProto.model_validate_json('{"gpu_options": {"per_process_gpu_memory_fraction": NaN}}')
+    assert info.value.errors()[0]["loc"] == ("gpu_options", "per_process_gpu_memory_fraction")
+
+
 @pytest.mark.parametrize("given", [("a",), "a", {"a": 1}, [None]])
 def test_repeated_fields_are_lists(given: Any) -> None:
     with pytest.raises(ValidationError):

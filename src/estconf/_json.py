@@ -30,13 +30,21 @@ class JSONInputError(ValueError):
     """JSON text that cannot be read; ``code`` is a stable error type."""
 
     def __init__(
-        self, code: str, message: str, line: int | None = None, column: int | None = None
+        self,
+        code: str,
+        message: str,
+        line: int | None = None,
+        column: int | None = None,
+        *,
+        key: str | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.line = line
         self.column = column
+        self.key = key
+        """The key given twice, for ``duplicate_key``."""
 
 
 class _DuplicateKey(Exception):
@@ -199,7 +207,9 @@ def _decode(text: str | bytes, allow_nan: bool) -> Any:
         )
     except _DuplicateKey as exc:
         raise JSONInputError(
-            "duplicate_key", f"duplicate key {exc.key!r}: each key may appear once in an object"
+            "duplicate_key",
+            f"duplicate key {exc.key!r}: each key may appear once in an object",
+            key=exc.key,
         ) from None
     except json.JSONDecodeError as exc:
         raise JSONInputError(

@@ -659,6 +659,50 @@ def test_hand_picked_inputs(data: dict[str, Any]) -> None:
         assert _same(ours.to_proto(), theirs)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"allow_soft_placement": true, "allow_soft_placement": false}',
+        '{"device_count": {"CPU": 1, "CPU": 2}}',
+        '{"cluster_def": {"job": [{"name": "w", "tasks": {"1": "a:1", "1": "b:1"}}]}}',
+        '{"gpu_options": {}, "gpu_options": {}}',
+        b'{"graph_options": {"rewrite_options": {"custom_optimizers": '
+        b'[{"name": "x", "parameter_map": {"p": {"s": "YQ==", "s": "YQ=="}}}]}}}',
+        b"\xef\xbb\xbf{}",
+        "\ufeff{}",
+        b'{"device_filters": ["\xff"]}',
+        '{"gpu_options": {"per_process_gpu_memory_fraction": NaN}}',
+        '{"gpu_options": {"per_process_gpu_memory_fraction": 1e400}}',
+        '{"device_filters": ["\\ud800"]}',
+        '{"device_filters": ["\\ud83d\\ude00"], "operation_timeout_in_ms": 9.2233720368547748e18}',
+        '{"intra_op_parallelism_threads": 1E2, "gpu_options": {"allow_growth": true}}',
+        '{"device_count": {"CPU": 1, "GPU": 2}}',
+        "[" * 5000,
+        "",
+    ],
+)
+def test_json_text_is_read_as_parse_reads_it(text: str | bytes) -> None:
+    try:
+        theirs = json_format.Parse(text, config_pb2.ConfigProto())
+    except Exception:  # Parse lets UnicodeDecodeError and RecursionError escape too
+        theirs = None
+    try:
+        ours = ConfigProto.model_validate_json(text)
+    except ValidationError as exc:
+        if theirs is None and "duplicate key" in str(exc):
+            assert exc.errors()[0]["msg"] in _parse_error(text)
+        ours = None
+    assert (theirs is None) == (ours is None)
+    if ours is not None:
+        assert _same(ours.to_proto(), theirs)
+
+
+def _parse_error(text: str | bytes) -> str:
+    with pytest.raises(json_format.ParseError) as info:
+        json_format.Parse(text, config_pb2.ConfigProto())
+    return str(info.value)
+
+
 def test_default_distributed_session_config_is_runconfigs() -> None:
     filters = ["/job:ps", "/job:worker/task:3"]
     expected = config_pb2.ConfigProto(allow_soft_placement=True, device_filters=filters)

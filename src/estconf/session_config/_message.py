@@ -17,6 +17,7 @@ from pydantic import (
     ConfigDict,
     PrivateAttr,
     SerializerFunctionWrapHandler,
+    ValidationError,
     model_serializer,
     model_validator,
 )
@@ -25,6 +26,7 @@ from typing_extensions import Self
 
 from estconf._errors import Errors
 from estconf._hashing import HashedByValue
+from estconf._json import JSONInputError, loads
 
 __all__ = ["MAX_DEPTH", "Message", "json_name"]
 
@@ -117,6 +119,33 @@ class Message(HashedByValue):
             elif isinstance(value, dict):
                 yield from (item for item in value.values() if isinstance(item, Message))
 
+    @classmethod
+    def model_validate_json(cls, json_data: str | bytes | bytearray, **options: Any) -> Self:
+        """Read the message from JSON text, as protobuf's ``json_format.Parse`` reads it.
+
+        The text is UTF-8 JSON without a byte order mark, and no object in it
+        repeats a key (``duplicate_key``, with protobuf's sentence
+        ``Failed to load JSON: duplicate key <key>.``); the values are then
+        read as :meth:`model_validate` reads them.
+        """
+        try:
+            text = (
+                bytes(json_data).decode("utf-8")
+                if isinstance(json_data, (bytes, bytearray))
+                else json_data
+            )
+            data = loads(text, allow_nan=True, allow_lone_surrogates=True)
+        except UnicodeDecodeError as exc:
+            raise _text_error(
+                cls, "json_invalid", f"invalid UTF-8: {exc.reason}", json_data
+            ) from None
+        except JSONInputError as exc:
+            message = (
+                exc.message if exc.key is None else f"Failed to load JSON: duplicate key {exc.key}."
+            )
+            raise _text_error(cls, exc.code, message, json_data) from None
+        return cls.model_validate(data, **options)
+
     def to_proto_dict(self) -> dict[str, Any]:
         """The message as the JSON-ready dict protobuf's ``json_format.ParseDict`` reads.
 
@@ -155,6 +184,13 @@ class Message(HashedByValue):
             message, preserving_proto_field_name=True, float_precision=17
         )
         return cls.model_validate(data)
+
+
+def _text_error(model: type[Message], code: str, message: str, text: Any) -> ValidationError:
+    error = PydanticCustomError(code, "{message}", {"message": message})
+    return ValidationError.from_exception_data(
+        model.__name__, [{"type": error, "loc": (), "input": text}]
+    )
 
 
 def _depth_of(message: Message) -> int:
