@@ -939,3 +939,53 @@ def test_docstring_examples(module: str) -> None:
         )
     assert result.attempted > 0
     assert result.failed == 0
+
+
+TENSORFLOW_1_15_CASES: list[dict[str, Any]] = json.loads(
+    (pathlib.Path(__file__).parent / "data" / "tensorflow_1_15_contrib.json").read_text()
+)["cases"]
+"""Inputs and TensorFlow 1.15.5's answers to them (where they came from: the file's ``about``)."""
+
+
+def without_defaults(message: Any) -> Any:
+    """A message in JSON form less its default values, as protobuf's ``MessageToDict`` writes it."""
+    if not isinstance(message, dict):
+        return message
+    kept = {key: without_defaults(value) for key, value in message.items()}
+    return {key: value for key, value in kept.items() if value not in (None, False, 0, {})}
+
+
+class TestAsTensorFlow115Answered:
+    @pytest.mark.parametrize("case", TENSORFLOW_1_15_CASES, ids=range(len(TENSORFLOW_1_15_CASES)))
+    def test_recorded_case(self, case: dict[str, Any]) -> None:
+        environ = {} if case["TF_CONFIG"] is None else {"TF_CONFIG": case["TF_CONFIG"]}
+        cls = RunConfig if case["class"] == "RunConfig" else ClusterConfig
+        answer = case["tensorflow"]
+
+        def build() -> contrib.ClusterConfig:
+            config = cls.from_env(environ, **case["kwargs"])
+            if "replace" in case:
+                assert isinstance(config, RunConfig)
+                return config.replace(**case["replace"])
+            return config
+
+        with deprecation_expected():
+            if "properties" in answer and "estconf_stricter" not in case:
+                config = build()
+            else:
+                with pytest.raises(ValidationError) as info:
+                    build()
+        if "estconf_stricter" in case:
+            assert {error["type"] for error in info.value.errors()} == {case["estconf_stricter"]}
+        elif "error" in answer:
+            messages = [error["msg"] for error in info.value.errors()]
+            if answer["error"] == "ValueError":  # TensorFlow's sentence, whole, is one of ours
+                assert any(answer["message"] in message for message in messages), messages
+        else:
+            properties = dict(answer["properties"])
+            assert properties.pop("get_task_id") == cls.get_task_id(environ)
+            ours = {name: getattr(config, name) for name in properties}
+            ours["cluster_spec"] = config.cluster_spec.model_dump(mode="json")
+            if "tf_config" in ours:
+                ours["tf_config"] = without_defaults(ours["tf_config"].model_dump(mode="json"))
+            assert ours == properties
