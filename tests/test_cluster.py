@@ -340,6 +340,15 @@ class TestRejected:
             ("address", ("chief", 0)),
         ]
 
+    def test_a_refused_job_name_still_has_its_addresses_checked(self) -> None:
+        """Only a job whose tasks already have an error is left out of the address check."""
+        found = errors_of({"1w": ["bad"], "ps": [1]})
+        assert [(code, loc) for code, loc, _ in found] == [
+            ("job_name", ("1w", "[key]")),
+            ("address", ("1w", 0)),
+            ("string_type", ("ps", 0)),
+        ]
+
     @pytest.mark.parametrize("job", [None, 1.5])
     def test_a_job_name_that_is_not_text_is_reported_with_the_invalid_addresses(
         self, job: object
