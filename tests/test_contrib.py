@@ -710,6 +710,16 @@ class TestModelDir:
         [(code, _, _)] = errors_of(TF_CONFIG={"model_dir": ""}, model_dir="x")
         assert code == "model_dir_conflict"
 
+    @pytest.mark.parametrize("given", ["/m", ""])
+    def test_a_model_dir_in_tf_config_of_another_type_is_compared_too(self, given: str) -> None:
+        """TensorFlow 1.15 compares any two set: its sentence comes with the type's error."""
+        found = errors_of(TF_CONFIG={"model_dir": 3}, model_dir=given)
+        assert [(code, loc) for code, loc, _ in found] == [
+            ("string_type", ("TF_CONFIG", "model_dir")),
+            ("model_dir_conflict", ("model_dir",)),
+        ]
+        assert found[1][2].endswith('TF_CONFIG["model_dir"]: 3.\n')
+
     def test_an_empty_model_dir_in_tf_config_still_checks_the_rest(self) -> None:
         [(code, loc, _)] = errors_of(TF_CONFIG={"model_dir": "", "cluster": {"a": ["x"]}})
         assert (code, loc) == ("address", ("TF_CONFIG", "cluster", "a", 0))

@@ -152,9 +152,8 @@ def model_dir_rule(data: Any, tf_config_key: str, *, legacy: bool) -> Any:
     else:
         from_tf_config = tf_config.get("model_dir") if isinstance(tf_config, Mapping) else None
     if legacy:
-        conflict = (
-            isinstance(given, str) and isinstance(from_tf_config, str) and given != from_tf_config
-        )
+        # Any two set, as TensorFlow 1.15 compares them (a number is refused as well).
+        conflict = given is not None and from_tf_config is not None and given != from_tf_config
     else:
         # Any two true values, as TensorFlow compares them (a number is refused as well).
         conflict = bool(given and from_tf_config and given != from_tf_config)
