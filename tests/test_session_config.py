@@ -253,6 +253,26 @@ def test_int32_refusals(given: Any, code: str | None) -> None:
     assert error["loc"] == ("placement_period",)
 
 
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        ({"placement_period": 2**31}, "Value out of range: 2147483648 (int32 holds "),
+        ({"placement_period": "-2147483649"}, "Value out of range: -2147483649 (int32 holds "),
+        ({"operation_timeout_in_ms": 2.0**63}, "Value out of range: 9223372036854775808 (int64 "),
+        ({"tensor": {"uint64_val": [-1]}}, "Value out of range: -1 (uint64 holds 0 to "),
+    ],
+)
+def test_an_integer_out_of_range_is_refused_in_protobufs_words(
+    data: dict[str, Any], said: str
+) -> None:
+    model = AttrValue if "tensor" in data else ConfigProto
+    with pytest.raises(ValidationError) as info:
+        model.model_validate(data)
+    (error,) = info.value.errors()
+    assert error["type"] == "int_range"
+    assert error["msg"].startswith(said)
+
+
 def test_int64_is_read_from_strings_and_dumped_as_int() -> None:
     config = ConfigProto.model_validate({"operation_timeout_in_ms": "60000"})
     assert config.operation_timeout_in_ms == 60000

@@ -703,6 +703,29 @@ def _parse_error(text: str | bytes) -> str:
     return str(info.value)
 
 
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"placement_period": 2**31},
+        {"intra_op_parallelism_threads": "-2147483649"},
+        {"operation_timeout_in_ms": 2.0**63},
+        {"operation_timeout_in_ms": str(-(2**63) - 1)},
+        {"gpu_options": {"experimental": {"num_dev_to_dev_copy_streams": 2**31}}},
+        _config_with_attr({"tensor": {"uint64_val": [-1]}}),
+        _config_with_attr({"tensor": {"uint32_val": [2**32]}}),
+    ],
+)
+def test_an_integer_out_of_range_is_refused_in_protobufs_words(data: dict[str, Any]) -> None:
+    with pytest.raises(json_format.ParseError) as theirs:
+        json_format.ParseDict(data, config_pb2.ConfigProto())
+    with pytest.raises(ValidationError) as ours:
+        ConfigProto.model_validate(data)
+    (error,) = ours.value.errors()
+    sentence = str(theirs.value).rsplit(" field: ", 1)[1].split(" at ")[0].rstrip(".")
+    assert sentence.startswith("Value out of range: ")
+    assert sentence in error["msg"]
+
+
 def test_default_distributed_session_config_is_runconfigs() -> None:
     filters = ["/job:ps", "/job:worker/task:3"]
     expected = config_pb2.ConfigProto(allow_soft_placement=True, device_filters=filters)

@@ -127,7 +127,7 @@ def _integer_reader(kind: str, low: int, high: int) -> Callable[[Any], int]:
         if not low <= number <= high:
             raise PydanticCustomError(
                 "int_range",
-                "{kind} value out of range [{low}, {high}]: {value}",
+                "Value out of range: {value} ({kind} holds {low} to {high})",
                 {"kind": kind, "low": low, "high": high, "value": number},
             )
         return number
