@@ -224,6 +224,29 @@ class TestTFConfig:
             RunConfig.from_env(environ, num_cores=1.5)
         assert {e["loc"][0] for e in info.value.errors()} == {"TF_CONFIG", "num_cores"}
 
+    def test_from_env_reports_unreadable_text_and_argument_errors_together(self) -> None:
+        with pytest.raises(ValidationError) as info, deprecation_expected():
+            RunConfig.from_env({"TF_CONFIG": "{"}, num_cores=1.5)
+        assert [(e["type"], e["loc"]) for e in info.value.errors()] == [
+            ("json_invalid", ("TF_CONFIG",)),
+            ("int_type", ("num_cores",)),
+        ]
+
+    def test_a_repeated_key_and_the_lookup_refusal_tensorflow_reaches(self) -> None:
+        """TensorFlow 1.15 keeps the last of two equal keys, then fails at the lookup."""
+        cluster = '"cluster": {"worker": ["a:1", "b:1"]}'
+        text = "{" + cluster + ', "task": {}, "task": {"type": "ps"}}'
+        with pytest.raises(ValidationError) as info, deprecation_expected():
+            ClusterConfig.from_env({"TF_CONFIG": text})
+        assert [(e["type"], e["loc"]) for e in info.value.errors()] == [
+            ("duplicate_key", ("TF_CONFIG",)),
+            ("unknown_task_type", ("TF_CONFIG", "task", "type")),
+        ]
+        text = "{" + cluster + ', "task": {"type": "ps"}, "task": {}}'  # the last has no type
+        with pytest.raises(ValidationError) as info, deprecation_expected():
+            ClusterConfig.from_env({"TF_CONFIG": text})
+        assert [e["type"] for e in info.value.errors()] == ["duplicate_key"]
+
     def test_from_env_takes_no_tf_config_argument(self) -> None:
         with pytest.raises(TypeError):
             RunConfig.from_env({}, TF_CONFIG={})

@@ -7,6 +7,7 @@ looked up only when a task type is set, and ``is_chief`` depends on an
 
 from __future__ import annotations
 
+import os
 import sys
 import warnings
 from collections.abc import Mapping
@@ -33,7 +34,7 @@ from estconf._types import String
 from estconf.cluster import ClusterSpec
 from estconf.estimator.lenient import read_like_tensorflow
 from estconf.estimator.reading import GRPC, check_task_in_cluster, single_task
-from estconf.tf_config import TF_CONFIG, TFConfig, read_env
+from estconf.tf_config import TF_CONFIG, TFConfig, parse_as_tensorflow, read_env
 
 __all__ = [
     "DEPRECATION",
@@ -177,6 +178,11 @@ def looked_up_master(tf_config: TFConfig, title: str) -> str:
     return GRPC + cluster.task_address(task_type, task_id)
 
 
+def _parsed_as_tensorflow(text: Any) -> Any:
+    """TF_CONFIG text as TensorFlow parses it (a repeated key: the last wins), else ``None``."""
+    return parse_as_tensorflow(text) if isinstance(text, (str, bytes)) else None
+
+
 def read_like_tensorflow_1_15(raw: Any) -> TFConfig | None:
     """The cluster and task ``tf.contrib.learn`` reads of an invalid ``raw``, unchecked.
 
@@ -272,7 +278,11 @@ class ClusterConfig(BaseModel):
         """
         if TF_CONFIG in kwargs:
             raise TypeError("from_env reads TF_CONFIG from the environment; pass environ")
-        return cls(TF_CONFIG=read_env(environ, empty_is_unset=True), **kwargs)
+        try:
+            tf_config: Any = read_env(environ, empty_is_unset=True)
+        except ValidationError as error:  # reported with the arguments' own errors
+            tf_config = Refused((os.environ if environ is None else environ)[TF_CONFIG], error)
+        return cls(TF_CONFIG=tf_config, **kwargs)
 
     @staticmethod
     def get_task_id(environ: Mapping[str, str] | None = None) -> int:
@@ -333,15 +343,20 @@ class ClusterConfig(BaseModel):
         """
         if not isinstance(data, Mapping) or data.get("master") is not None:
             return handler(data)
+        raw = data.get(TF_CONFIG)
         try:
-            tf_config = _LEGACY_TF_CONFIG.validate_python(data.get(TF_CONFIG))
+            tf_config = _LEGACY_TF_CONFIG.validate_python(raw)
         except ValidationError as invalid:
             # TensorFlow would still look the master up: its refusal is reported too.
-            read = read_like_tensorflow_1_15(data.get(TF_CONFIG))
+            errors, read_from = invalid, raw
+            if isinstance(raw, Refused) and isinstance(raw.error, ValidationError):
+                # TF_CONFIG text from_env could not read
+                errors, read_from = raw.error, _parsed_as_tensorflow(raw.value)
+            read = read_like_tensorflow_1_15(read_from)
             if read is None:
                 return handler(data)  # the field reports it
-            with_lookup = with_errors_of(invalid, lambda: looked_up_master(read, cls.__name__))
-            if with_lookup is invalid:
+            with_lookup = with_errors_of(errors, lambda: looked_up_master(read, cls.__name__))
+            if with_lookup is errors:
                 return handler(data)
             return handler({**data, TF_CONFIG: Refused(data.get(TF_CONFIG), with_lookup)})
         try:
