@@ -639,9 +639,33 @@ def test_a_value_of_no_enum_name_names_the_enum(model: type[Message], name: str,
     for value in ("NO_SUCH_VALUE", ["NO_SUCH_VALUE"]):  # a value, or a list of them
         with pytest.raises(ValidationError) as info:
             model.model_validate({name: value})
-        if f"Input should be a value of {enum}: one of " in str(info.value):
+        if f"for enum type {enum}: it should be one of " in str(info.value):
             return
     raise AssertionError(str(info.value))
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        (
+            "FAST",
+            "Invalid enum value FAST for enum type tensorflow.OptimizerOptions.GlobalJitLevel",
+        ),
+        (
+            "on_1",
+            "Invalid enum value on_1 for enum type tensorflow.OptimizerOptions.GlobalJitLevel",
+        ),
+        ("1.5", "Invalid enum value 1.5 for enum type tensorflow.OptimizerOptions.GlobalJitLevel"),
+    ],
+)
+def test_a_value_of_no_enum_name_is_refused_in_protobufs_words(given: Any, said: str) -> None:
+    with pytest.raises(ValidationError) as info:
+        ConfigProto.model_validate(
+            {"graph_options": {"optimizer_options": {"global_jit_level": given}}}
+        )
+    (error,) = info.value.errors()
+    assert error["type"] == "enum"
+    assert error["msg"].startswith(f"{said}: it should be one of DEFAULT, OFF, ON_1, ON_2 or ")
 
 
 def test_attr_value_holds_one_value() -> None:

@@ -726,6 +726,28 @@ def test_an_integer_out_of_range_is_refused_in_protobufs_words(data: dict[str, A
     assert sentence in error["msg"]
 
 
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"graph_options": {"optimizer_options": {"global_jit_level": "FAST"}}},
+        {"graph_options": {"optimizer_options": {"opt_level": "l1"}}},
+        {"graph_options": {"rewrite_options": {"layout_optimizer": "On"}}},
+        {"graph_options": {"rewrite_options": {"memory_optimization": "1.5"}}},
+        {"experimental": {"mlir_bridge_rollout": ""}},
+        _config_with_attr({"list": {"type": ["DT_FLOAT", "float32"]}}),
+    ],
+)
+def test_a_value_of_no_enum_name_is_refused_in_protobufs_words(data: dict[str, Any]) -> None:
+    with pytest.raises(json_format.ParseError) as theirs:
+        json_format.ParseDict(data, config_pb2.ConfigProto())
+    with pytest.raises(ValidationError) as ours:
+        ConfigProto.model_validate(data)
+    (error,) = ours.value.errors()
+    sentence = str(theirs.value).rsplit(" field: ", 1)[1].split(" at ")[0].rstrip(".")
+    assert sentence.startswith("Invalid enum value ")
+    assert error["msg"].startswith(f"{sentence}: ")
+
+
 def test_default_distributed_session_config_is_runconfigs() -> None:
     filters = ["/job:ps", "/job:worker/task:3"]
     expected = config_pb2.ConfigProto(allow_soft_placement=True, device_filters=filters)

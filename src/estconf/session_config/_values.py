@@ -416,13 +416,14 @@ class _EnumReader:
         if name is None:
             raise PydanticCustomError(
                 "enum",
-                "Input should be a value of {enum}: one of {names} or its number {numbers}; "
-                "got {value}",
+                "Invalid enum value {value} for enum type {enum}: it should be one of {names} "
+                "or its number {numbers}",
                 {
                     "enum": self.full_name,
                     "names": ", ".join(self.numbers),
                     "numbers": ", ".join(map(str, self.names)),
-                    "value": repr(value),
+                    # protobuf's JSON parser writes the value as str() does
+                    "value": value if isinstance(value, str) else repr(value),
                 },
             )
         return name
