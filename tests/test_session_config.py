@@ -372,6 +372,15 @@ def test_bools_are_strict(given: Any) -> None:
         ConfigProto.model_validate({"allow_soft_placement": given})
 
 
+@pytest.mark.parametrize("given", ["true", 1, "yes"])
+def test_a_bool_is_refused_in_protobufs_words(given: Any) -> None:
+    with pytest.raises(ValidationError) as info:
+        ConfigProto.model_validate({"allow_soft_placement": given})
+    (error,) = info.value.errors()
+    assert error["type"] == "bool_type"
+    assert error["msg"].startswith("Expected true or false without quotes, got ")
+
+
 def test_strings() -> None:
     assert _read({"device_filters": ["", "/job:ps", "😀"]}) == {
         "device_filters": ["", "/job:ps", "😀"]

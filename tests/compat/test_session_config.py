@@ -748,6 +748,26 @@ def test_a_value_of_no_enum_name_is_refused_in_protobufs_words(data: dict[str, A
     assert error["msg"].startswith(f"{sentence}: ")
 
 
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"allow_soft_placement": "true"},
+        {"gpu_options": {"allow_growth": 1}},
+        {"graph_options": {"infer_shapes": "yes"}},
+        {"experimental": {"disable_thread_spinning": 0.0}},
+    ],
+)
+def test_a_bool_is_refused_in_protobufs_words(data: dict[str, Any]) -> None:
+    with pytest.raises(json_format.ParseError) as theirs:
+        json_format.ParseDict(data, config_pb2.ConfigProto())
+    with pytest.raises(ValidationError) as ours:
+        ConfigProto.model_validate(data)
+    (error,) = ours.value.errors()
+    sentence = str(theirs.value).rsplit(" field: ", 1)[1].split(" at ")[0].rstrip(".")
+    assert sentence == "Expected true or false without quotes"
+    assert error["msg"].startswith(f"{sentence}, got ")
+
+
 def test_default_distributed_session_config_is_runconfigs() -> None:
     filters = ["/job:ps", "/job:worker/task:3"]
     expected = config_pb2.ConfigProto(allow_soft_placement=True, device_filters=filters)

@@ -260,7 +260,9 @@ Float32 = Annotated[float, _floating("float", FLOAT32_MAX)]
 def _read_bool(value: Any) -> bool:
     if not isinstance(value, bool):
         raise PydanticCustomError(
-            "bool_type", "Input should be true or false, got {value}", {"value": repr(value)}
+            "bool_type",
+            "Expected true or false without quotes, got {value}",
+            {"value": repr(value)},
         )
     return value
 
