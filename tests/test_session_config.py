@@ -372,6 +372,36 @@ def test_bools_are_strict(given: Any) -> None:
         ConfigProto.model_validate({"allow_soft_placement": given})
 
 
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        ({"placement_period": True}, "Bool value True is not acceptable for integer field"),
+        ({"placement_period": 1.5}, "Couldn't parse integer: 1.5 (not a whole number)"),
+        ({"placement_period": " 5"}, 'Couldn\'t parse integer: " 5" (it holds a space)'),
+        (
+            {"gpu_options": {"per_process_gpu_memory_fraction": math.nan}},
+            'Couldn\'t parse NaN, use quoted "NaN" instead',
+        ),
+        (
+            {"gpu_options": {"per_process_gpu_memory_fraction": math.inf}},
+            'Couldn\'t parse Infinity or value too large, use quoted "Infinity" instead',
+        ),
+        (
+            {"gpu_options": {"per_process_gpu_memory_fraction": -math.inf}},
+            'Couldn\'t parse -Infinity or value too small, use quoted "-Infinity" instead',
+        ),
+    ],
+)
+def test_a_number_protobuf_cannot_parse_is_refused_in_its_words(
+    data: dict[str, Any], said: str
+) -> None:
+    with pytest.raises(ValidationError) as info:
+        ConfigProto.model_validate(data)
+    (error,) = info.value.errors()
+    assert error["type"] in ("int_type", "float_type")
+    assert error["msg"] == said
+
+
 @pytest.mark.parametrize("given", ["true", 1, "yes"])
 def test_a_bool_is_refused_in_protobufs_words(given: Any) -> None:
     with pytest.raises(ValidationError) as info:

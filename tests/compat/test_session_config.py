@@ -768,6 +768,27 @@ def test_a_bool_is_refused_in_protobufs_words(data: dict[str, Any]) -> None:
     assert error["msg"].startswith(f"{sentence}, got ")
 
 
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"placement_period": True},
+        {"placement_period": 1.5},
+        {"operation_timeout_in_ms": " 5"},
+        {"gpu_options": {"per_process_gpu_memory_fraction": math.nan}},
+        {"gpu_options": {"per_process_gpu_memory_fraction": math.inf}},
+        {"gpu_options": {"experimental": {"gpu_host_mem_limit_in_mb": -math.inf}}},
+    ],
+)
+def test_a_number_protobuf_cannot_parse_is_refused_in_its_words(data: dict[str, Any]) -> None:
+    with pytest.raises(json_format.ParseError) as theirs:
+        json_format.ParseDict(data, config_pb2.ConfigProto())
+    with pytest.raises(ValidationError) as ours:
+        ConfigProto.model_validate(data)
+    (error,) = ours.value.errors()
+    sentence = str(theirs.value).rsplit(" field: ", 1)[1].split(" at ")[0].rstrip(".")
+    assert error["msg"].startswith(sentence)
+
+
 def test_default_distributed_session_config_is_runconfigs() -> None:
     filters = ["/job:ps", "/job:worker/task:3"]
     expected = config_pb2.ConfigProto(allow_soft_placement=True, device_filters=filters)

@@ -104,8 +104,14 @@ def _int_error(message: str, value: Any) -> PydanticCustomError:
 def _integer_reader(kind: str, low: int, high: int) -> Callable[[Any], int]:
     def read(value: Any) -> int:
         if isinstance(value, bool):
-            raise _int_error("Input should be an integer, not a boolean ({value})", value)
+            raise _int_error("Bool value {value} is not acceptable for integer field", value)
         if isinstance(value, str):
+            if " " in value:
+                raise PydanticCustomError(
+                    "int_type",
+                    'Couldn\'t parse integer: "{text}" (it holds a space)',
+                    {"value": repr(value), "text": value[:60]},
+                )
             if not _DIGITS.fullmatch(value):
                 raise _int_error(
                     "Input should be an integer or a string of ASCII digits, got {value}", value
@@ -116,7 +122,7 @@ def _integer_reader(kind: str, low: int, high: int) -> Callable[[Any], int]:
                 raise _int_error("Input has too many digits: {value}", value[:40]) from None
         elif isinstance(value, float):
             if not value.is_integer():
-                raise _int_error("Input should be a whole number, got {value}", value)
+                raise _int_error("Couldn't parse integer: {value} (not a whole number)", value)
             number = int(value)
         elif isinstance(value, int):
             number = int(value)
@@ -187,12 +193,7 @@ def _float_reader(kind: str, limit: float) -> Callable[[Any], float]:
             number = float(value)
         elif isinstance(value, float):
             if not math.isfinite(value):
-                raise _float_error(
-                    "float_type",
-                    "Input should be a finite number; write NaN and infinities as the strings "
-                    "'NaN', 'Infinity', '-Infinity' (got {value})",
-                    value,
-                )
+                raise _float_error("float_type", _NOT_FINITE[str(_dump_float(value))], value)
             number = float(value)
         elif isinstance(value, int) or hasattr(value, "__index__"):
             try:
@@ -225,6 +226,14 @@ def _dump_float(value: float) -> float | str:
         return "NaN"
     return "Infinity" if value > 0 else "-Infinity"
 
+
+# protobuf's JSON parser's words for a JSON number that is no finite number (the
+# standard library reads NaN, Infinity and 1e400 as such numbers)
+_NOT_FINITE = {
+    "NaN": 'Couldn\'t parse NaN, use quoted "NaN" instead',
+    "Infinity": 'Couldn\'t parse Infinity or value too large, use quoted "Infinity" instead',
+    "-Infinity": ('Couldn\'t parse -Infinity or value too small, use quoted "-Infinity" instead'),
+}
 
 _SPECIAL_FLOAT_SCHEMA = {"type": "string", "enum": list(_SPECIAL_FLOATS)}
 
