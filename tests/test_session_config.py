@@ -332,12 +332,29 @@ def test_what_is_no_number_is_named() -> None:
 
 
 def test_a_float_out_of_range_names_its_kind_and_largest_magnitude() -> None:
-    bad = {"gpu_options": {"experimental": {"virtual_devices": [{"memory_limit_mb": [1e39]}]}}}
+    bad: dict[str, Any] = {
+        "gpu_options": {"experimental": {"virtual_devices": [{"memory_limit_mb": [1e39]}]}}
+    }
     with pytest.raises(ValidationError) as info:
         ConfigProto.model_validate(bad)
     (error,) = info.value.errors()
     assert error["msg"] == (
-        "float value out of range (largest magnitude 3.4028234663852886e+38): 1e+39"
+        "Float value too large (largest magnitude 3.4028234663852886e+38): 1e+39"
+    )
+    bad = {"gpu_options": {"experimental": {"gpu_host_mem_limit_in_mb": -1e39}}}
+    with pytest.raises(ValidationError) as info:
+        ConfigProto.model_validate(bad)
+    (error,) = info.value.errors()
+    assert error["msg"].startswith(
+        "Float value too small (largest magnitude 3.4028234663852886e+38)"
+    )
+    bad = {"gpu_options": {"experimental": {"gpu_host_mem_limit_in_mb": 10**39}}}
+    with pytest.raises(ValidationError) as info:
+        ConfigProto.model_validate(bad)
+    (error,) = info.value.errors()
+    assert error["msg"] == (
+        "float value out of range (largest magnitude 3.4028234663852886e+38): 1000000000000000"
+        "000000000000000000000000"
     )
 
 

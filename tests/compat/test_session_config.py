@@ -777,6 +777,8 @@ def test_a_bool_is_refused_in_protobufs_words(data: dict[str, Any]) -> None:
         {"gpu_options": {"per_process_gpu_memory_fraction": math.nan}},
         {"gpu_options": {"per_process_gpu_memory_fraction": math.inf}},
         {"gpu_options": {"experimental": {"gpu_host_mem_limit_in_mb": -math.inf}}},
+        {"gpu_options": {"experimental": {"gpu_host_mem_limit_in_mb": 3.5e38}}},
+        _config_with_attr({"list": {"f": [-1e39]}}),
     ],
 )
 def test_a_number_protobuf_cannot_parse_is_refused_in_its_words(data: dict[str, Any]) -> None:

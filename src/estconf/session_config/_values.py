@@ -209,10 +209,17 @@ def _float_reader(kind: str, limit: float) -> Callable[[Any], float]:
         else:
             raise _float_error("float_type", "Input should be a number, got {value}", value)
         if not abs(number) <= limit:
+            context = {"kind": kind, "limit": limit, "value": repr(value)}
+            if isinstance(value, float):  # protobuf's JSON parser's words for a JSON float
+                raise PydanticCustomError(
+                    "float_range",
+                    "Float value too {size} (largest magnitude {limit}): {value}",
+                    {**context, "size": "large" if number > 0 else "small"},
+                )
             raise PydanticCustomError(
                 "float_range",
                 "{kind} value out of range (largest magnitude {limit}): {value}",
-                {"kind": kind, "limit": limit, "value": repr(value)},
+                context,
             )
         return number
 
