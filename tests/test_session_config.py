@@ -574,6 +574,7 @@ def test_json_text_repeating_a_key_is_refused_with_protobufs_sentence(
     (error,) = info.value.errors()
     assert error["type"] == "duplicate_key"
     assert error["msg"] == f"Failed to load JSON: duplicate key {key}."
+    assert (error["loc"], error["input"]) == ((), text)
 
 
 @pytest.mark.parametrize(
