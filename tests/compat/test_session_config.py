@@ -703,6 +703,17 @@ def _parse_error(text: str | bytes) -> str:
     return str(info.value)
 
 
+def _both_refuse(data: dict[str, Any]) -> tuple[str, str]:
+    """Protobuf's sentence refusing ``data`` (no field name or place), and estconf's message."""
+    with pytest.raises(json_format.ParseError) as theirs:
+        json_format.ParseDict(data, config_pb2.ConfigProto())
+    with pytest.raises(ValidationError) as ours:
+        ConfigProto.model_validate(data)
+    (error,) = ours.value.errors()
+    sentence = str(theirs.value).rsplit(" field: ", 1)[1].split(" at ")[0].rstrip(".")
+    return sentence, error["msg"]
+
+
 @pytest.mark.parametrize(
     "data",
     [
@@ -716,14 +727,9 @@ def _parse_error(text: str | bytes) -> str:
     ],
 )
 def test_an_integer_out_of_range_is_refused_in_protobufs_words(data: dict[str, Any]) -> None:
-    with pytest.raises(json_format.ParseError) as theirs:
-        json_format.ParseDict(data, config_pb2.ConfigProto())
-    with pytest.raises(ValidationError) as ours:
-        ConfigProto.model_validate(data)
-    (error,) = ours.value.errors()
-    sentence = str(theirs.value).rsplit(" field: ", 1)[1].split(" at ")[0].rstrip(".")
+    sentence, message = _both_refuse(data)
     assert sentence.startswith("Value out of range: ")
-    assert sentence in error["msg"]
+    assert sentence in message
 
 
 @pytest.mark.parametrize(
@@ -738,14 +744,9 @@ def test_an_integer_out_of_range_is_refused_in_protobufs_words(data: dict[str, A
     ],
 )
 def test_a_value_of_no_enum_name_is_refused_in_protobufs_words(data: dict[str, Any]) -> None:
-    with pytest.raises(json_format.ParseError) as theirs:
-        json_format.ParseDict(data, config_pb2.ConfigProto())
-    with pytest.raises(ValidationError) as ours:
-        ConfigProto.model_validate(data)
-    (error,) = ours.value.errors()
-    sentence = str(theirs.value).rsplit(" field: ", 1)[1].split(" at ")[0].rstrip(".")
+    sentence, message = _both_refuse(data)
     assert sentence.startswith("Invalid enum value ")
-    assert error["msg"].startswith(f"{sentence}: ")
+    assert message.startswith(f"{sentence}: ")
 
 
 @pytest.mark.parametrize(
@@ -758,14 +759,9 @@ def test_a_value_of_no_enum_name_is_refused_in_protobufs_words(data: dict[str, A
     ],
 )
 def test_a_bool_is_refused_in_protobufs_words(data: dict[str, Any]) -> None:
-    with pytest.raises(json_format.ParseError) as theirs:
-        json_format.ParseDict(data, config_pb2.ConfigProto())
-    with pytest.raises(ValidationError) as ours:
-        ConfigProto.model_validate(data)
-    (error,) = ours.value.errors()
-    sentence = str(theirs.value).rsplit(" field: ", 1)[1].split(" at ")[0].rstrip(".")
+    sentence, message = _both_refuse(data)
     assert sentence == "Expected true or false without quotes"
-    assert error["msg"].startswith(f"{sentence}, got ")
+    assert message.startswith(f"{sentence}, got ")
 
 
 @pytest.mark.parametrize(
@@ -782,13 +778,8 @@ def test_a_bool_is_refused_in_protobufs_words(data: dict[str, Any]) -> None:
     ],
 )
 def test_a_number_protobuf_cannot_parse_is_refused_in_its_words(data: dict[str, Any]) -> None:
-    with pytest.raises(json_format.ParseError) as theirs:
-        json_format.ParseDict(data, config_pb2.ConfigProto())
-    with pytest.raises(ValidationError) as ours:
-        ConfigProto.model_validate(data)
-    (error,) = ours.value.errors()
-    sentence = str(theirs.value).rsplit(" field: ", 1)[1].split(" at ")[0].rstrip(".")
-    assert error["msg"].startswith(sentence)
+    sentence, message = _both_refuse(data)
+    assert message.startswith(sentence)
 
 
 def test_default_distributed_session_config_is_runconfigs() -> None:
