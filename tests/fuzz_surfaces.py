@@ -27,17 +27,29 @@ import sys
 import tempfile
 import time
 import traceback
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from estconf import RunConfig, TFConfig, deployment, files, sagemaker, vertex
+from estconf import RunConfig, TFConfig, deployment, files, sagemaker, tpu, vertex
 from estconf.cli import main
 from estconf.deployment import check_cluster, read_env_lines, read_json_lines
-from estconf.distribute import SlurmClusterResolver
+from estconf.distribute import (
+    MultiWorkerConfig,
+    ParameterServerConfig,
+    ServerConfig,
+    SlurmClusterResolver,
+    TFConfigClusterResolver,
+)
 from estconf.kubeflow import TFJob, check, predict, read_tfjobs
+from estconf.session_config import ConfigProto
+
+with warnings.catch_warnings():  # the deprecated API is still an input surface
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from estconf import contrib
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -257,6 +269,26 @@ def _api_slurm(given: Input, path: Path) -> None:
         SlurmClusterResolver(jobs={"ps": 1, "worker": 3}, environ=environ).tf_config  # noqa: B018
 
 
+def _api_text(given: Input, path: Path) -> None:
+    """The input as the ``TF_CONFIG`` every reader takes from the environment (undecodable
+    bytes as ``os.environ`` keeps them), and as the JSON text of a ``ConfigProto``."""
+    environ = {"TF_CONFIG": given.data.decode("utf-8", "surrogateescape")}
+    readers = (
+        RunConfig.from_env,
+        tpu.RunConfig.from_env,
+        contrib.RunConfig.from_env,
+        TFConfigClusterResolver.from_env,
+        MultiWorkerConfig.from_env,
+        ParameterServerConfig.from_env,
+        ServerConfig.from_env,
+    )
+    for reader in readers:
+        with contextlib.suppress(ValueError):
+            reader(environ)
+    with contextlib.suppress(ValueError):
+        ConfigProto.model_validate_json(given.data)
+
+
 def _api_json_lines(given: Input, path: Path) -> None:
     check_cluster(read_json_lines(given.data, given.name))
 
@@ -338,6 +370,7 @@ API: dict[str, Callable[[Input, Path], None]] = {
     "check_cluster(read_env_lines)": _api_env_lines,
     "vertex.tf_configs, sagemaker.tf_config": _api_launchers,
     "SlurmClusterResolver(environ)": _api_slurm,
+    "from_env(TF_CONFIG), ConfigProto.model_validate_json": _api_text,
 }
 """The functions of the Python API that read untrusted input."""
 
