@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import pytest
 
-from estconf.io.project import ProjectError, find
+from estconf.io.project import ProjectError, find, may_hold_settings
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib  # type: ignore[import-not-found, no-redef, unused-ignore]
 
 
 @pytest.mark.parametrize("table", ["kinds", "profiles"])
@@ -20,3 +26,69 @@ def test_a_kinds_or_profiles_setting_that_is_not_a_table_is_refused(
     message = f"{file}: [tool.estconf.{table}] maps glob patterns to names"
     with pytest.raises(ProjectError, match=f"^{re.escape(message)}$"):
         find(tmp_path)
+
+
+HOLDING = [
+    "[tool.estconf]\n",
+    '[tool.estconf.kinds]\n"*.json" = "tf_config"\n',
+    "[ tool . estconf ]\n",
+    '[tool."estconf"]\n',
+    "[tool.'estconf']\n",
+    "[tool]\nestconf = { kinds = {} }\n",
+    "tool.estconf.kinds = {}\n",
+    "tool = { estconf = { kinds = {} } }\n",
+    '[tool."\\u0065stconf"]\n',
+    '[tool."\\U00000065stconf"]\n',
+    "# estconf's settings\n[tool.estconf]\n",
+    'x = """a \\""" b"""\n[tool.estconf]\n',
+    'x = """a"""""\n[tool.estconf]\n',
+    "x = '''a'''''\n[tool.estconf]\n",
+    'x = "it\'s"\n[tool.estconf]\n',
+]
+"""Texts whose ``tool.estconf`` table TOML finds."""
+
+NOT_HOLDING = [
+    '[project]\ndependencies = ["estconf>=0.2", "tensorflow"]\n',
+    "# checked by estconf\n[tool.ruff]\n",
+    "x = 'estconf.cli'\n",
+    'x = "say \\"estconf\\""\n',
+    'x = """\n[tool.estconf]\n"""\n',
+    "x = '''\n[tool.estconf]\n'''\n",
+    "[tool.estconfx]\n",
+    "[tool.my-estconf]\n",
+    "[tool.estconf_2]\n",
+    "[tool.other]\n",
+]
+"""Texts that name estconf, or not, and hold no ``tool.estconf``."""
+
+
+@pytest.mark.parametrize("text", HOLDING)
+def test_settings_are_read_where_estconf_is_a_key(text: str) -> None:
+    assert "estconf" in tomllib.loads(text)["tool"]
+    assert may_hold_settings(text) is True
+
+
+@pytest.mark.parametrize("text", NOT_HOLDING)
+def test_a_project_that_only_names_estconf_is_not_read(text: str) -> None:
+    assert "estconf" not in tomllib.loads(text).get("tool", {})
+    assert may_hold_settings(text) is False
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'x = "abc\n[tool.estconf]\n',
+        'x = """abc\n[tool.estconf]\n',
+        "x = '''abc\n[tool.estconf]\n",
+        "x = 'abc\n[tool.estconf]\n",
+    ],
+)
+def test_a_string_left_open_hides_no_key(text: str) -> None:
+    assert may_hold_settings(text) is True
+
+
+def test_a_broken_file_that_only_names_estconf_is_let_be(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\ndependencies = ["estconf>=0.2"]\n[tool.other\n', encoding="utf-8"
+    )
+    assert find(tmp_path) is None

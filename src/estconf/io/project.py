@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 import sys
 from dataclasses import dataclass
 from os import PathLike
@@ -30,7 +31,7 @@ from estconf.io import kinds
 from estconf.io.checks import Limits, too_deep, too_deep_to_parse, too_dense
 from estconf.io.errors import ConfigFileError
 
-__all__ = ["FILE", "Project", "ProjectError", "find"]
+__all__ = ["FILE", "Project", "ProjectError", "find", "may_hold_settings"]
 
 FILE = "pyproject.toml"
 
@@ -101,6 +102,40 @@ def _text(path: Path) -> str:
         return ""
 
 
+# What can hide the word "estconf" from TOML's keys: strings and comments.  A
+# multi-line string may end in two quotes more; a basic one has escapes.
+_TOML_TOKENS = re.compile(
+    r'''"""(?:\\[\s\S]|[^\\])*?"{3,5}
+    |\'\'\'[\s\S]*?'{3,5}
+    |"(?P<basic>(?:\\.|[^"\\\n])*)"
+    |'(?P<literal>[^'\n]*)'
+    |\#[^\n]*
+    |(?P<bare>(?<![\w-])estconf(?![\w-]))''',
+    re.VERBOSE | re.ASCII,
+)
+_SPELLING_ESCAPE = re.compile(r"\\[uUx]")
+"""An escape that may spell a letter: ``\\u0065``, ``\\U00000065``, ``\\x65`` (TOML 1.1)."""
+
+
+def may_hold_settings(text: str) -> bool:
+    """Whether ``text`` may hold ``[tool.estconf]``: ``estconf`` may be one of its keys.
+
+    A key is bare or quoted, so the file is read when ``estconf`` stands
+    outside strings and comments, or is a whole string, or a basic string
+    has an escape that may spell it.  A project that names estconf
+    only in its dependencies or other tools' settings is not read.
+    """
+    if "estconf" not in text and _SPELLING_ESCAPE.search(text) is None:
+        return False
+    for token in _TOML_TOKENS.finditer(text):
+        basic, literal = token["basic"], token["literal"]
+        if token["bare"] or basic == "estconf" or literal == "estconf":
+            return True
+        if basic is not None and _SPELLING_ESCAPE.search(basic) is not None:
+            return True
+    return False
+
+
 def _table(settings: dict[str, Any], name: str, allowed: tuple[str, ...], file: Path) -> Any:
     table = settings.get(name, {})
     if not isinstance(table, dict):
@@ -123,7 +158,7 @@ def find(start: str | PathLike[str] | None = None) -> Project | None:
     directory = Path.cwd() if start is None else Path(start)
     for folder in (directory, *directory.absolute().parents):
         file = folder / FILE
-        if not file.is_file() or "estconf" not in _text(file):
+        if not file.is_file() or not may_hold_settings(_text(file)):
             continue
         tool = _read_toml(file).get("tool", {})
         settings = tool.get("estconf") if isinstance(tool, dict) else None
