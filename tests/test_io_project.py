@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from estconf.io.project import ProjectError, find, may_hold_settings
+from estconf.io.project import Project, ProjectError, find, may_hold_settings
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -92,3 +92,28 @@ def test_a_broken_file_that_only_names_estconf_is_let_be(tmp_path: Path) -> None
         '[project]\ndependencies = ["estconf>=0.2"]\n[tool.other\n', encoding="utf-8"
     )
     assert find(tmp_path) is None
+
+
+class TestPatterns:
+    """A pattern matches the path relative to the project, or the name when it has no ``/``."""
+
+    def project(self, root: Path, *kinds: tuple[str, str]) -> Project:
+        return Project(root / "pyproject.toml", kinds=kinds)
+
+    def test_a_path_pattern_matches_below_the_project_only(self, tmp_path: Path) -> None:
+        project = self.project(tmp_path, ("deploy/*.json", "tf_config"))
+        assert project.kind_of(tmp_path / "deploy" / "a.json") == "tf_config"
+        assert project.kind_of(tmp_path / "other" / "a.json") is None
+        assert project.kind_of(tmp_path.parent / "deploy" / "a.json") is None
+
+    def test_a_name_pattern_matches_the_name_anywhere(self, tmp_path: Path) -> None:
+        project = self.project(tmp_path, ("trainer.json", "run_config"))
+        assert project.kind_of(tmp_path / "deploy" / "trainer.json") == "run_config"
+        assert project.kind_of(tmp_path.parent / "trainer.json") == "run_config"
+        assert project.kind_of(tmp_path / "deploy" / "worker.json") is None
+
+    def test_the_first_pattern_that_matches_wins(self, tmp_path: Path) -> None:
+        project = self.project(tmp_path, ("deploy/*", "tf_config"), ("*.json", "run_config"))
+        assert project.kind_of(tmp_path / "deploy" / "a.json") == "tf_config"
+        assert project.kind_of(tmp_path / "a.json") == "run_config"
+        assert project.profile_of(tmp_path / "a.json") is None
