@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import sys
 from pathlib import Path
@@ -117,3 +118,44 @@ class TestPatterns:
         assert project.kind_of(tmp_path / "deploy" / "a.json") == "tf_config"
         assert project.kind_of(tmp_path / "a.json") == "run_config"
         assert project.profile_of(tmp_path / "a.json") is None
+
+
+class TestFind:
+    def test_settings_are_frozen(self, tmp_path: Path) -> None:
+        (tmp_path / "pyproject.toml").write_text("[tool.estconf]\n", encoding="utf-8")
+        project = find(tmp_path)
+        assert project == Project(tmp_path / "pyproject.toml")
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            project.kinds = ()  # type: ignore[misc]
+
+    def test_a_project_that_names_estconf_without_settings_is_passed_for_the_one_above(
+        self, tmp_path: Path
+    ) -> None:
+        (tmp_path / "pyproject.toml").write_text(
+            '[tool.estconf.kinds]\n"*.json" = "tf_config"\n', encoding="utf-8"
+        )
+        inner = tmp_path / "inner"
+        inner.mkdir()
+        (inner / "pyproject.toml").write_text(
+            '[project.scripts]\nestconf = "estconf.__main__:run"\n', encoding="utf-8"
+        )
+        assert find(inner) == Project(tmp_path / "pyproject.toml", kinds=(("*.json", "tf_config"),))
+
+    def test_a_file_that_cannot_be_read_is_passed_over(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        (tmp_path / "pyproject.toml").write_text("[tool.estconf]\n", encoding="utf-8")
+
+        def unreadable(self: Path, *args: object, **kwargs: object) -> str:
+            raise PermissionError(13, "Permission denied", str(self))
+
+        monkeypatch.setattr(Path, "read_text", unreadable)
+        assert find(tmp_path / "sub") is None
+
+    @pytest.mark.parametrize("text", ["[tool]\nestconf = 1\n", 'tool.estconf = "mwms"\n'])
+    def test_settings_that_are_not_a_table_are_refused(self, tmp_path: Path, text: str) -> None:
+        file = tmp_path / "pyproject.toml"
+        file.write_text(text, encoding="utf-8")
+        message = f"{file}: [tool.estconf] is a table"
+        with pytest.raises(ProjectError, match=f"^{re.escape(message)}$"):
+            find(tmp_path)
