@@ -88,6 +88,25 @@ def test_a_string_left_open_hides_no_key(text: str) -> None:
     assert may_hold_settings(text) is True
 
 
+@pytest.mark.parametrize(
+    "rest",
+    [
+        'x = "abc\n',
+        "x = 'abc\n",
+        'x = """',
+        "x = '''",
+        'x = """a\\"""',
+        'x = """a""',
+        "x = '''a''",
+    ],
+)
+def test_a_text_with_a_string_left_open_is_read_for_the_parser_to_refuse(rest: str) -> None:
+    text = '[project]\ndependencies = ["estconf>=0.2"]\n' + rest
+    with pytest.raises(tomllib.TOMLDecodeError):
+        tomllib.loads(text)
+    assert may_hold_settings(text) is True
+
+
 def test_a_broken_file_that_only_names_estconf_is_let_be(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text(
         '[project]\ndependencies = ["estconf>=0.2"]\n[tool.other\n', encoding="utf-8"

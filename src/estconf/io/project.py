@@ -103,12 +103,14 @@ def _text(path: Path) -> str:
 
 
 # What can hide the word "estconf" from TOML's keys: strings and comments.  A
-# multi-line string may end in two quotes more; a basic one has escapes.
+# multi-line string may end in two quotes more; a string left open matches as
+# its opening quotes alone.
 _TOML_TOKENS = re.compile(
     r'''"""(?:\\[\s\S]|[^\\])*?"{3,5}
     |\'\'\'[\s\S]*?'{3,5}
     |"(?P<basic>(?:\\.|[^"\\\n])*)"
     |'(?P<literal>[^'\n]*)'
+    |(?P<left_open>"""|\'\'\'|["'])
     |\#[^\n]*
     |(?P<bare>(?<![\w-])estconf(?![\w-]))''',
     re.VERBOSE | re.ASCII,
@@ -122,14 +124,18 @@ def may_hold_settings(text: str) -> bool:
 
     A key is bare or quoted, so the file is read when ``estconf`` stands
     outside strings and comments, or is a whole string, or a basic string
-    has an escape that may spell it.  A project that names estconf
-    only in its dependencies or other tools' settings is not read.
+    has an escape that may spell it.  A project that names estconf only in
+    its dependencies or other tools' settings is not read; one with a string
+    left open is, so that the parser says what is wrong with it.  The text
+    is scanned once: a string left open ends the scan.
     """
     if "estconf" not in text and _SPELLING_ESCAPE.search(text) is None:
         return False
     for token in _TOML_TOKENS.finditer(text):
-        basic, literal = token["basic"], token["literal"]
-        if token["bare"] or basic == "estconf" or literal == "estconf":
+        basic = token["basic"]
+        if token["left_open"] or token["bare"]:
+            return True
+        if basic == "estconf" or token["literal"] == "estconf":
             return True
         if basic is not None and _SPELLING_ESCAPE.search(basic) is not None:
             return True
