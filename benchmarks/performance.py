@@ -251,7 +251,7 @@ def validate_ratio() -> tuple[float, float, float] | None:
         schema = str(ROOT / "schemas" / "run_config.schema.json")
         walls = wall_medians(
             {
-                "estconf": [cli_python(), "-m", "estconf", "validate", str(small)],
+                "estconf": [str(Path(cli_python()).with_name("estconf")), "validate", str(small)],
                 "check-jsonschema": [checker, "--schemafile", schema, str(small)],
                 "one model": [cli_python(), "-c", ONE_MODEL],
             },
