@@ -18,6 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
+from estconf import RunConfig
 from estconf._on_first_use import field_type
 from estconf.session_config import (
     AttrValue,
@@ -1013,7 +1014,7 @@ def test_a_nested_message_is_built_only_when_a_config_sets_it() -> None:
         ),
         (
             '{"cluster_def": {}, "experimental": {"coordination_config": {}}}',
-            ["cluster_def", "coordination"],
+            ["cluster_def", "config_proto_experimental", "coordination"],
         ),
         (
             '{"graph_options": {"rewrite_options": '
@@ -1082,6 +1083,34 @@ def test_from_proto_reads_protobufs_json_form_of_the_message(
         allow_growth=True, per_process_gpu_memory_fraction=0.5
     )
     assert calls == [(message, {"preserving_proto_field_name": True, "float_precision": 17})]
+
+
+class TestSessionConfigArgument:
+    """``session_config`` takes TensorFlow's own ``ConfigProto`` message, read back as JSON."""
+
+    def read(self, given: Any) -> Any:
+        return RunConfig(session_config=given).session_config
+
+    def test_a_config_proto_message_is_read(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        written = {"allow_soft_placement": True, "device_filters": ["/job:ps"]}
+        _stand_in(
+            monkeypatch, "google.protobuf.json_format", MessageToDict=lambda given, **_: written
+        )
+        assert self.read(_proto_message("tensorflow.ConfigProto")) == ConfigProto(**written)
+
+    @pytest.mark.parametrize(
+        "given",
+        [
+            _proto_message("tensorflow.GPUOptions"),
+            types.SimpleNamespace(full_name="tensorflow.ConfigProto"),
+            types.SimpleNamespace(DESCRIPTOR=types.SimpleNamespace(name="ConfigProto")),
+        ],
+    )
+    def test_another_object_is_refused(self, given: Any) -> None:
+        with pytest.raises(ValidationError) as info:
+            self.read(given)
+        [error] = info.value.errors()
+        assert (error["type"], error["loc"]) == ("session_config_type", ("session_config",))
 
 
 def test_to_proto_fills_tensorflows_class_of_the_message(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -19,12 +19,14 @@ if TYPE_CHECKING:
     from estconf.session_config.cluster_def import ClusterDef, JobDef
     from estconf.session_config.config_proto import (
         ConfigProto,
-        ConfigProtoExperimental,
-        MlirBridgeRollout,
         SessionConfig,
-        SessionMetadata,
         ThreadPoolOptionProto,
         default_distributed_session_config,
+    )
+    from estconf.session_config.config_proto_experimental import (
+        ConfigProtoExperimental,
+        MlirBridgeRollout,
+        SessionMetadata,
     )
     from estconf.session_config.coordination import CoordinatedJob, CoordinationServiceConfig
     from estconf.session_config.gpu_options import (
@@ -112,7 +114,7 @@ _MODULES = {
     "AutoParallelOptions": "rewriter_config",
     "ClusterDef": "cluster_def",
     "ConfigProto": "config_proto",
-    "ConfigProtoExperimental": "config_proto",
+    "ConfigProtoExperimental": "config_proto_experimental",
     "CoordinatedJob": "coordination",
     "CoordinationServiceConfig": "coordination",
     "CpuLayout": "rewriter_config",
@@ -126,7 +128,7 @@ _MODULES = {
     "JobDef": "cluster_def",
     "MemOptType": "rewriter_config",
     "Message": "_message",
-    "MlirBridgeRollout": "config_proto",
+    "MlirBridgeRollout": "config_proto_experimental",
     "NameAttrList": "attr_value",
     "NumIterationsType": "rewriter_config",
     "OptimizerLevel": "graph_options",
@@ -136,7 +138,7 @@ _MODULES = {
     "RewriterConfig": "rewriter_config",
     "ScopedAllocatorOptions": "rewriter_config",
     "SessionConfig": "config_proto",
-    "SessionMetadata": "config_proto",
+    "SessionMetadata": "config_proto_experimental",
     "TensorProto": "tensor",
     "TensorShapeDim": "tensor",
     "TensorShapeProto": "tensor",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
 from pydantic import BeforeValidator, Field
 from pydantic_core import PydanticCustomError
@@ -15,24 +15,20 @@ from estconf.session_config._values import (
     Int64,
     Map,
     ProtoBool,
-    ProtoEnum,
     ProtoString,
     Repeated,
 )
 
 if TYPE_CHECKING:
     from estconf.session_config.cluster_def import ClusterDef
-    from estconf.session_config.coordination import CoordinationServiceConfig
+    from estconf.session_config.config_proto_experimental import ConfigProtoExperimental
     from estconf.session_config.gpu_options import GPUOptions
     from estconf.session_config.graph_options import GraphOptions
     from estconf.session_config.rpc_options import RPCOptions
 
 __all__ = [
     "ConfigProto",
-    "ConfigProtoExperimental",
-    "MlirBridgeRollout",
     "SessionConfig",
-    "SessionMetadata",
     "ThreadPoolOptionProto",
     "default_distributed_session_config",
 ]
@@ -44,10 +40,10 @@ def _cluster_def() -> Any:
     return ClusterDef | None
 
 
-def _coordination() -> Any:
-    from estconf.session_config.coordination import CoordinationServiceConfig
+def _experimental() -> Any:
+    from estconf.session_config.config_proto_experimental import ConfigProtoExperimental
 
-    return CoordinationServiceConfig | None
+    return ConfigProtoExperimental | None
 
 
 def _gpu_options() -> Any:
@@ -71,38 +67,18 @@ def _rpc_options() -> Any:
 # The nested messages are built when a config first sets them (estconf._on_first_use).
 if TYPE_CHECKING:
     _ClusterDef = ClusterDef | None
-    _Coordination = CoordinationServiceConfig | None
+    _Experimental = ConfigProtoExperimental | None
     _GPUOptions = GPUOptions | None
     _GraphOptions = GraphOptions | None
     _RPCOptions = RPCOptions | None
 else:
     _ClusterDef = Annotated[Any, OnFirstUse(_cluster_def, ref="tensorflow.ClusterDef")]
-    _Coordination = Annotated[
-        Any, OnFirstUse(_coordination, ref="tensorflow.CoordinationServiceConfig")
+    _Experimental = Annotated[
+        Any, OnFirstUse(_experimental, ref="tensorflow.ConfigProto.Experimental")
     ]
     _GPUOptions = Annotated[Any, OnFirstUse(_gpu_options, ref="tensorflow.GPUOptions")]
     _GraphOptions = Annotated[Any, OnFirstUse(_graph_options, ref="tensorflow.GraphOptions")]
     _RPCOptions = Annotated[Any, OnFirstUse(_rpc_options, ref="tensorflow.RPCOptions")]
-
-
-MlirBridgeRollout = Annotated[
-    Literal[
-        "MLIR_BRIDGE_ROLLOUT_UNSPECIFIED",
-        "MLIR_BRIDGE_ROLLOUT_ENABLED",
-        "MLIR_BRIDGE_ROLLOUT_DISABLED",
-    ],
-    ProtoEnum("tensorflow.ConfigProto.Experimental.MlirBridgeRollout"),
-]
-"""``ConfigProto.Experimental.MlirBridgeRollout``: whether the MLIR bridge is used."""
-
-
-class SessionMetadata(Message):
-    """``tensorflow.SessionMetadata``: identifies the model a session serves."""
-
-    proto_name: ClassVar[str] = "tensorflow.SessionMetadata"
-
-    name: ProtoString | None = Field(None, description="Name of the model.")
-    version: Int64 | None = Field(None, description="Version of the model (not negative).")
 
 
 class ThreadPoolOptionProto(Message):
@@ -117,84 +93,6 @@ class ThreadPoolOptionProto(Message):
         None,
         description="Name of a process-wide pool shared by the sessions that name it "
         "(empty: a pool of this session only).",
-    )
-
-
-class ConfigProtoExperimental(Message):
-    """``tensorflow.ConfigProto.Experimental``: session options that may change without notice."""
-
-    proto_name: ClassVar[str] = "tensorflow.ConfigProto.Experimental"
-
-    collective_group_leader: ProtoString | None = Field(
-        None, description="Task that leads collective groups, e.g. `/job:worker/replica:0/task:0`."
-    )
-    executor_type: ProtoString | None = Field(
-        None, description="Executor that runs the graphs (empty: the default executor)."
-    )
-    recv_buf_max_chunk: Int32 | None = Field(
-        None,
-        description="Largest chunk in bytes of a buffer sent by collective ops "
-        "(0: the default; negative: no chunking).",
-    )
-    use_numa_affinity: ProtoBool | None = Field(
-        None, description="Bind devices and their threads to NUMA nodes."
-    )
-    collective_deterministic_sequential_execution: ProtoBool | None = Field(
-        None, description="Run collective ops one at a time, in a deterministic order."
-    )
-    collective_nccl: ProtoBool | None = Field(
-        None, description="Use NCCL for collective ops on GPUs."
-    )
-    share_session_state_in_clusterspec_propagation: ProtoBool | None = Field(
-        None,
-        description="Share resources between sessions that use cluster_def on the same server.",
-    )
-    disable_thread_spinning: ProtoBool | None = Field(
-        None, description="Let idle pool threads sleep at once instead of spinning."
-    )
-    share_cluster_devices_in_session: ProtoBool | None = Field(
-        None, description="Older place of ConfigProto.share_cluster_devices_in_session."
-    )
-    session_metadata: SessionMetadata | None = Field(
-        None, description="The model this session serves (name and version)."
-    )
-    optimize_for_static_graph: ProtoBool | None = Field(
-        None, description="The graph will not be extended: free the parts only needed to extend it."
-    )
-    enable_mlir_bridge: ProtoBool | None = Field(
-        None, description="Compile to XLA through the MLIR bridge (prefer mlir_bridge_rollout)."
-    )
-    mlir_bridge_rollout: MlirBridgeRollout | None = Field(
-        None, description="Whether to use the MLIR bridge; UNSPECIFIED lets TensorFlow decide."
-    )
-    enable_mlir_graph_optimization: ProtoBool | None = Field(
-        None, description="Run the MLIR graph optimization passes."
-    )
-    disable_output_partition_graphs: ProtoBool | None = Field(
-        None, description="Do not return the partition graphs in RunMetadata."
-    )
-    xla_fusion_autotuner_thresh: Int64 | None = Field(
-        None,
-        description="Bytes of a fused XLA computation above which its fusion is autotuned "
-        "(0: off).",
-    )
-    use_tfrt: ProtoBool | None = Field(None, description="Run the session on the TFRT runtime.")
-    disable_functional_ops_lowering: ProtoBool | None = Field(
-        None, description="Keep functional control flow ops (If, While) instead of lowering them."
-    )
-    xla_prefer_single_graph_cluster: ProtoBool | None = Field(
-        None, description="Compile the whole graph as one XLA cluster when possible."
-    )
-    coordination_config: _Coordination = Field(
-        None, description="The coordination service of the cluster."
-    )
-    disable_optimize_for_static_graph: ProtoBool | None = Field(
-        None, description="Do not apply optimize_for_static_graph even where it would be turned on."
-    )
-    disable_eager_executor_streaming_enqueue: ProtoBool | None = Field(
-        None,
-        description="Enqueue eager ops to remote tasks one RPC at a time instead of "
-        "streaming them.",
     )
 
 
@@ -263,7 +161,7 @@ class ConfigProto(Message):
         description="With cluster_def, make the devices of the whole cluster visible to "
         "the session.",
     )
-    experimental: ConfigProtoExperimental | None = Field(
+    experimental: _Experimental = Field(
         None, description="Experimental options; TensorFlow may change them without notice."
     )
 
