@@ -117,23 +117,30 @@ class TestOutputLeftInTheBuffer:
         run_program(monkeypatch)
         assert flushed == ["out", "err"]
 
-    def test_a_reader_gone_away_keeps_the_status(
-        self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    @pytest.mark.parametrize(
+        ("error", "status", "err"),
+        [
+            # a reader gone away (``| head``) leaves the command's status, and says nothing
+            (BrokenPipeError(32, "Broken pipe"), 1, ""),
+            (
+                OSError(28, "No space left on device"),
+                3,
+                "estconf: error: cannot write the output: [Errno 28] No space left on device\n",
+            ),
+        ],
+    )
+    def test_a_failure_to_write_it(
+        self,
+        monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str],
+        error: OSError,
+        status: int,
+        err: str,
     ) -> None:
         monkeypatch.setattr(program, "main", lambda: 1)
-        monkeypatch.setattr(sys, "stdout", _Unwritable(BrokenPipeError(32, "Broken pipe")))
-        assert run_program(monkeypatch) == 1
-        assert capsys.readouterr().err == ""
-
-    def test_a_failure_to_write_it_is_reported(
-        self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-    ) -> None:
-        monkeypatch.setattr(program, "main", lambda: 0)
-        monkeypatch.setattr(sys, "stdout", _Unwritable(OSError(28, "No space left on device")))
-        assert run_program(monkeypatch) == 3
-        assert capsys.readouterr().err == (
-            "estconf: error: cannot write the output: [Errno 28] No space left on device\n"
-        )
+        monkeypatch.setattr(sys, "stdout", _Unwritable(error))
+        assert run_program(monkeypatch) == status
+        assert capsys.readouterr().err == err
 
     def test_standard_error_that_cannot_be_written_is_let_be(
         self, monkeypatch: pytest.MonkeyPatch
