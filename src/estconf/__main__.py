@@ -38,8 +38,8 @@ def _status(exited: SystemExit) -> int:
 def _flushed(status: int) -> int:
     """Write out what is left in the standard streams; return the status to exit with.
 
-    A reader that went away (``| head``) leaves the status as it is, as
-    :func:`estconf.cli.main` does; any other failure to write is reported.
+    A reader that went away (``| head``) is no error: the command's status
+    stands. Any other failure to write is reported.
     """
     try:
         sys.stdout.flush()
