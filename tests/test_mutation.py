@@ -8,12 +8,17 @@ and what the statement-level operators do.
 
 from __future__ import annotations
 
+import argparse
 import ast
+import fnmatch
 import importlib.util
 import re
 import sys
+import warnings
 from pathlib import Path
 from types import ModuleType
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "estconf"
@@ -49,8 +54,42 @@ class TestEveryModule:
 
     def test_the_settings_name_no_modules(self) -> None:
         allowed = {"package", "test-command", "hypothesis-profile", "on-import-tests", "sample"}
-        assert allowed | {"seed", "fail-under", "equivalent"} == DRIVER.SETTINGS_KEYS
+        assert allowed | {"seed", "fail-under", "equivalent", "groups"} == DRIVER.SETTINGS_KEYS
         assert DRIVER.Settings.read().sample > 0
+
+    def test_a_group_draws_more_mutants_of_modules_that_exist(self) -> None:
+        """A group only enlarges its modules' sample; a pattern left by a moved module fails."""
+        settings = DRIVER.Settings.read()
+        every = MAKE.modules(PACKAGE)
+        assert settings.groups
+        for group in settings.groups:
+            assert group.sample >= 30 > settings.sample
+            assert group.seed != settings.seed
+            for pattern in group.modules:
+                assert any(
+                    group.holds(name) for name in every if fnmatch.fnmatchcase(name, pattern)
+                )
+
+    def test_the_launcher_input_and_report_modules_are_drawn_thirty_times(self) -> None:
+        settings = DRIVER.Settings.read()
+        for name in (
+            "inputs/slurm_steps.py",
+            "sagemaker/inputs.py",
+            "vertex/spec.py",
+            "kubeflow/lifecycle.py",
+            "distribute/slurm.py",
+            "finding.py",
+            "io/_sarif.py",
+        ):
+            assert settings.draw_of(name) == (30, 45), name
+        assert settings.draw_of("_json.py") == (settings.sample, settings.seed)
+
+    def test_a_group_with_a_smaller_sample_is_refused(self, tmp_path: Path) -> None:
+        config = tmp_path / "mutants.toml"
+        text = (ROOT / "tools" / "mutants.toml").read_text(encoding="utf-8")
+        config.write_text(text.replace("sample = 30", "sample = 3"), encoding="utf-8")
+        with pytest.raises(SystemExit, match="draws fewer mutants than sample = 10"):
+            DRIVER.Settings.read(config)
 
     def test_every_module_with_code_has_mutants_that_compile(self) -> None:
         for name in MAKE.modules(PACKAGE):
@@ -60,7 +99,9 @@ class TestEveryModule:
             if any(isinstance(node, definitions) for node in ast.walk(ast.parse(text))):
                 assert found, name
             for mutant in MAKE.choose({name: found}, 1, 16)[name]:
-                compile(MAKE.apply(text, mutant), name, "exec")
+                with warnings.catch_warnings():  # `x is "a"` compiles, with a warning
+                    warnings.simplefilter("ignore", SyntaxWarning)
+                    compile(MAKE.apply(text, mutant), name, "exec")
 
     def test_every_equivalent_mutant_is_a_mutant_of_the_tree(self) -> None:
         """An entry whose line has changed no longer says anything: it is rewritten or removed."""
@@ -102,6 +143,44 @@ class TestEveryModule:
         more = {**found, "_path.py": MAKE.mutants_of("_path.py", "x = 1\n")}
         assert MAKE.choose(more, 5, 16)["_json.py"] == first["_json.py"]
 
+    def test_a_sample_takes_one_mutant_of_each_operator_before_a_second(self) -> None:
+        """A rare operator (one ``frozen=True`` in a module) is drawn as surely as a common one."""
+        source = (
+            "@dataclass(frozen=True)\nclass R:\n    x: int = 0\n\n"
+            "def f(a, b):\n    return a == b and a + 1 < 2 or a - 3 > 4 and b * 5 <= 6\n"
+        )
+        found = MAKE.mutants_of("m.py", source)
+        operators = {mutant.operator for mutant in found}
+        assert len(found) > 2 * len(operators)
+        for seed in range(20):
+            drawn = MAKE.choose({"m.py": found}, len(operators), seed)["m.py"]
+            assert {mutant.operator for mutant in drawn} == operators
+            assert "keyword-constant" in {mutant.operator for mutant in drawn}
+        drawn = MAKE.choose({"m.py": found}, len(operators) + 3, 1)["m.py"]
+        assert len(drawn) == len(set(drawn)) == len(operators) + 3
+        assert MAKE.choose({"m.py": found}, 1000, 1)["m.py"] == found
+
+    def test_the_command_line_sample_and_seed_replace_every_groups(self) -> None:
+        settings = DRIVER.Settings.read()
+        names = ["_json.py", "inputs/slurm_steps.py"]
+        found = {name: MAKE.mutants_of(name, (PACKAGE / name).read_text()) for name in names}
+
+        def drawn(**given: object) -> tuple[dict[str, int], str]:
+            args = argparse.Namespace(**{"all": False, "sample": None, "seed": None, **given})
+            chosen, words = DRIVER._choose(found, settings, args)
+            return {name: sum(m.module == name for m in chosen) for name in names}, words
+
+        assert drawn() == (
+            {"_json.py": 10, "inputs/slurm_steps.py": 30},
+            "10 mutants a module, seed 16; 30 mutants a module, seed 45",
+        )
+        assert drawn(sample=4, seed=2) == (
+            {"_json.py": 4, "inputs/slurm_steps.py": 4},
+            "4 mutants a module, seed 2",
+        )
+        counts, words = drawn(all=True)
+        assert words == "every mutant" and counts == {name: len(found[name]) for name in names}
+
 
 class TestOperators:
     def test_statement_level_mutants(self) -> None:
@@ -124,12 +203,46 @@ class TestOperators:
             ("not-removed", "not b -> (b)"),
             ("arithmetic", "+ -> -"),
             ("number", "1 -> 2"),
+            ("number-lower", "1 -> 0"),
             ("number", "2 -> 3"),
+            ("identity", "== -> is"),
         } <= changes
+
+    def test_equality_and_identity_are_swapped_except_against_none(self) -> None:
+        changes = _changes(
+            "y = a == b or a != c or a is d or a is not e or a is None or f == None\n"
+        )
+        assert {change for operator, change in changes if operator == "identity"} == {
+            "== -> is",
+            "!= -> is not",
+            "is -> ==",
+            "is not -> !=",
+        }
+        [mutant] = [m for m in MAKE.mutants_of("m.py", "y = a==b\n") if m.operator == "identity"]
+        assert MAKE.apply("y = a==b\n", mutant) == "y = a is b\n"
+
+    def test_an_order_becomes_an_inequality(self) -> None:
+        changes = _changes("y = a < b or c > d or e <= f\n")
+        assert {c for operator, c in changes if operator == "inequality"} == {"< -> !=", "> -> !="}
+
+    def test_a_keyword_constant_of_a_call_or_decorator_is_flipped(self) -> None:
+        source = "@dataclass(frozen=True)\nclass R:\n    x = f(strict=False, y=True)\n"
+        flipped = {
+            change for operator, change in _changes(source) if operator == "keyword-constant"
+        }
+        assert flipped == {"True -> False", "False -> True"}
+        assert [
+            m.line for m in MAKE.mutants_of("m.py", source) if m.operator == "keyword-constant"
+        ] == [
+            1,
+            3,
+            3,
+        ]
+        assert ("boolean-constant", "True -> False") in _changes("y = f(True)\n")
 
     def test_docstrings_annotations_and_all_are_not_mutated(self) -> None:
         source = '"""Doc."""\n__all__ = ["f"]\n\ndef f(x: "int" = 1) -> "str":\n    """Doc."""\n'
-        assert _changes(source) == {("number", "1 -> 2")}
+        assert _changes(source) == {("number", "1 -> 2"), ("number-lower", "1 -> 0")}
 
     def test_a_key_names_one_mutant_even_of_a_line_written_twice(self) -> None:
         source = "def f(a):\n    for x in a:\n        break\n    for y in a:\n        break\n"
@@ -154,8 +267,10 @@ class TestOperators:
         assert on_import == {
             "@cache -> (removed)": True,
             "1 -> 2": True,
+            "1 -> 0": True,
             "return x -> return None": False,
             "2 -> 3": True,
+            "2 -> 1": True,
         }
 
     def test_a_mutant_runs_the_tests_that_reach_its_statement(self) -> None:
@@ -185,3 +300,69 @@ class TestOperators:
         assert tf_config._closest_job.cache_info().currsize > 0
         DRIVER._clear_caches("estconf")
         assert tf_config._closest_job.cache_info().currsize == 0
+
+
+class TestRunning:
+    """A mutant runs in a copy of a project, with that project's own pytest settings."""
+
+    SOURCE = (
+        "def named(profile):\n"
+        '    return profile == "estimator"\n'
+        "\n"
+        "\n"
+        "def unused(profile):\n"
+        '    return profile == "ps"\n'
+    )
+    TEST = (
+        "from pkg.m import named\n\n\n"
+        "def test_the_name_is_compared_by_value():\n"
+        '    assert named("".join(["estim", "ator"]))\n'
+    )
+
+    def _outcomes(self, tmp_path: Path) -> dict[int, str]:
+        root, tree = tmp_path / "root", tmp_path / "tree"
+        for base in (root, tree):
+            (base / "src" / "pkg").mkdir(parents=True)
+            (base / "tests").mkdir()
+            (base / "src" / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+            (base / "src" / "pkg" / "m.py").write_text(self.SOURCE, encoding="utf-8")
+            (base / "tests" / "test_m.py").write_text(self.TEST, encoding="utf-8")
+            (base / "pyproject.toml").write_text(
+                '[tool.pytest.ini_options]\nfilterwarnings = ["error"]\n', encoding="utf-8"
+            )
+        settings = DRIVER.Settings(
+            package="src/pkg",
+            test_command="{python} -m pytest -x -q -p no:cacheprovider -p no:xdist",
+            hypothesis_profile="default",
+            sample=1,
+            seed=1,
+            fail_under=97.0,
+            equivalent={},
+        )
+        test = "tests/test_m.py::test_the_name_is_compared_by_value"
+        cover = {"lines": {"m.py": {"2": [test], "6": [test]}}, "durations": {test: 0.1}}
+        mutants = [m for m in MAKE.mutants_of("m.py", self.SOURCE) if m.operator == "identity"]
+        return {
+            mutant.line: DRIVER._run_one(tree, mutant, settings, cover, root).outcome
+            for mutant in mutants
+        }
+
+    def test_a_mutant_is_killed_by_a_test_that_sees_it_not_by_its_syntax_warning(
+        self, tmp_path: Path
+    ) -> None:
+        """``profile is "ps"`` warns on import, which ``filterwarnings = error`` would fail."""
+        assert self._outcomes(tmp_path) == {2: "killed", 6: "survived"}
+
+    def test_without_the_warning_ignored_both_would_count_as_killed(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        monkeypatch.setattr(DRIVER, "IGNORE_SYNTAX_WARNINGS", ())
+        environ = DRIVER._test_env
+        monkeypatch.setattr(
+            DRIVER,
+            "_test_env",
+            lambda tree, settings: {
+                k: v for k, v in environ(tree, settings).items() if k != "PYTHONWARNINGS"
+            },
+        )
+        assert self._outcomes(tmp_path) == {2: "killed", 6: "killed"}

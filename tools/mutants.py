@@ -35,6 +35,7 @@ import shutil
 import subprocess
 import sys
 import time
+import warnings
 from collections import defaultdict
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -61,9 +62,26 @@ SETTINGS_KEYS = frozenset(
         "seed",
         "fail-under",
         "equivalent",
+        "groups",
     }
 )
 """What ``tools/mutants.toml`` may set: nothing in it narrows the modules."""
+GROUP_KEYS = frozenset({"modules", "sample", "seed"})
+
+
+@dataclass(frozen=True)
+class Group:
+    """Modules drawn with a larger sample and a seed of their own (``[groups.NAME]``)."""
+
+    name: str
+    modules: tuple[str, ...]
+    """Patterns under the package; each must match a module."""
+    sample: int
+    seed: int
+
+    def holds(self, module: str) -> bool:
+        """Whether one of the group's patterns matches ``module``."""
+        return any(fnmatch.fnmatchcase(module, pattern) for pattern in self.modules)
 
 
 # --- the settings ---------------------------------------------------------------------------
@@ -83,6 +101,15 @@ class Settings:
     """``"module operator | line text | change"`` -> why the mutant changes nothing."""
     on_import_tests: tuple[str, ...] = ()
     """Tests also run for a line outside function bodies (they read declarations)."""
+    groups: tuple[Group, ...] = ()
+    """Modules drawn with their own sample and seed; the first group that holds a module wins."""
+
+    def draw_of(self, module: str) -> tuple[int, int]:
+        """The sample and seed a module is drawn with, when the command line sets neither."""
+        for group in self.groups:
+            if group.holds(module):
+                return group.sample, group.seed
+        return self.sample, self.seed
 
     @classmethod
     def read(cls, path: Path = CONFIG) -> Settings:
@@ -91,6 +118,16 @@ class Settings:
         unknown = set(raw) - SETTINGS_KEYS
         if unknown:
             sys.exit(f"{path}: unknown settings {sorted(unknown)}")
+        groups = []
+        for name, group in raw.get("groups", {}).items():
+            unknown = set(group) - GROUP_KEYS
+            if unknown:
+                sys.exit(f"{path}: unknown settings {sorted(unknown)} in [groups.{name}]")
+            if group["sample"] < raw["sample"]:
+                sys.exit(
+                    f"{path}: [groups.{name}] draws fewer mutants than sample = {raw['sample']}"
+                )
+            groups.append(Group(name, tuple(group["modules"]), group["sample"], group["seed"]))
         return cls(
             package=raw["package"],
             test_command=raw["test-command"],
@@ -100,6 +137,7 @@ class Settings:
             fail_under=raw["fail-under"],
             equivalent=dict(raw.get("equivalent", {})),
             on_import_tests=tuple(raw.get("on-import-tests", ())),
+            groups=tuple(groups),
         )
 
 
@@ -263,6 +301,7 @@ def _test_env(tree: Path, settings: Settings) -> dict[str, str]:
     env["PYTHONPATH"] = os.pathsep.join([str(tree / "src"), *filter(None, [env.get("PYTHONPATH")])])
     env["HYPOTHESIS_PROFILE"] = settings.hypothesis_profile
     env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env["PYTHONWARNINGS"] = "ignore::SyntaxWarning"  # for what runs before pytest's own filters
     env.pop("CI", None)
     return env
 
@@ -297,9 +336,28 @@ class Result:
     key: str
 
 
-def _run_one(tree: Path, mutant: Mutant, settings: Settings, cover: dict[str, object]) -> Result:
+IGNORE_SYNTAX_WARNINGS = ("-W", "ignore::SyntaxWarning")
+"""Given to pytest, after the project's own filters, so that it wins over ``error``.
+
+Some mutants compile with a ``SyntaxWarning`` (``x is "text"``, from ``==``),
+which the project's ``filterwarnings = error`` would turn into a failure to
+import the module: the mutant would count as killed though no test tells its
+behaviour.  Ignored, the mutant is killed only by a test that sees it.
+"""
+
+
+def test_command(settings: Settings, tests: list[str]) -> list[str]:
+    """The command that runs ``tests`` against a mutant."""
+    command = settings.test_command.format(python=sys.executable).split()
+    return [*command, *IGNORE_SYNTAX_WARNINGS, *tests]
+
+
+def _run_one(
+    tree: Path, mutant: Mutant, settings: Settings, cover: dict[str, object], root: Path = ROOT
+) -> Result:
+    """Run the tests ``cover`` names for ``mutant`` in ``tree``, a copy of ``root``."""
     path = tree / settings.package / mutant.module
-    text = (ROOT / settings.package / mutant.module).read_text(encoding="utf-8")
+    text = (root / settings.package / mutant.module).read_text(encoding="utf-8")
     key = equivalence_key(mutant, text)
     mutated = apply(text, mutant)
     started = time.monotonic()
@@ -308,7 +366,9 @@ def _run_one(tree: Path, mutant: Mutant, settings: Settings, cover: dict[str, ob
         return Result(mutant.ident, outcome, time.monotonic() - started, tests, mutant.change, key)
 
     try:
-        compile(mutated, str(path), "exec")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", SyntaxWarning)
+            compile(mutated, str(path), "exec")
     except SyntaxError:
         return result("incompetent")
     tests = tests_for(mutant, cover)
@@ -316,7 +376,7 @@ def _run_one(tree: Path, mutant: Mutant, settings: Settings, cover: dict[str, ob
         return result("not-covered")
     durations: dict[str, float] = cover["durations"]  # type: ignore[assignment]
     timeout = 30 + 10 * sum(durations.get(test, 1.0) for test in tests)
-    command = settings.test_command.format(python=sys.executable).split() + tests
+    command = test_command(settings, tests)
     path.write_text(mutated, encoding="utf-8")
     try:
         done = subprocess.run(
@@ -411,6 +471,28 @@ def _report(results: list[Result], settings: Settings, description: str) -> int:
     return 1 if below else 0
 
 
+def _choose(
+    all_mutants: dict[str, list[Mutant]], settings: Settings, args: argparse.Namespace
+) -> tuple[list[Mutant], str]:
+    """The mutants to run, and how they were drawn, in words.
+
+    ``--all`` takes every mutant.  Otherwise each module is drawn with the
+    sample and seed of its group in ``mutants.toml``, or the defaults there;
+    ``--sample`` and ``--seed`` replace them for every module.
+    """
+    if args.all:
+        return [m for found in all_mutants.values() for m in found], "every mutant"
+    plans: dict[tuple[int, int], dict[str, list[Mutant]]] = defaultdict(dict)
+    for name, found in all_mutants.items():
+        sample, seed = settings.draw_of(name)
+        plan = (args.sample or sample, seed if args.seed is None else args.seed)
+        plans[plan][name] = found
+    drawn = {name: m for plan, part in plans.items() for name, m in choose(part, *plan).items()}
+    chosen = [mutant for name in all_mutants for mutant in drawn[name]]
+    words = [f"{sample} mutants a module, seed {seed}" for sample, seed in sorted(plans)]
+    return chosen, "; ".join(words)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the mutants the arguments choose; 1 when a module's rate is below ``fail-under``."""
     if argv is None:
@@ -419,21 +501,25 @@ def main(argv: list[str] | None = None) -> int:
         return _cover(argv[1], argv[2:])
     settings = Settings.read()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    group = parser.add_mutually_exclusive_group()
-    group.add_argument("--all", action="store_true", help="every mutant of the modules chosen")
-    group.add_argument("--sample", type=int, default=settings.sample, help="mutants a module")
-    group.add_argument("--retest-survivors", action="store_true", help="the last run's survivors")
-    parser.add_argument("--seed", type=int, default=settings.seed)
-    parser.add_argument("--modules", nargs="+", default=["*"], help="patterns under the package")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--all", action="store_true", help="every mutant of the modules chosen")
+    which.add_argument("--sample", type=int, help="mutants a module (default: as mutants.toml)")
+    which.add_argument("--retest-survivors", action="store_true", help="the last run's survivors")
+    parser.add_argument("--seed", type=int, help="the draw's seed (default: as mutants.toml)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--modules", nargs="+", default=["*"], help="patterns under the package")
+    groups = {group.name: group for group in settings.groups}
+    where.add_argument("--group", choices=sorted(groups), help="the modules of [groups.NAME]")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--list", action="store_true", help="count the mutants, run nothing")
     args = parser.parse_args(argv)
 
     package = ROOT / settings.package
+    patterns = groups[args.group].modules if args.group else args.modules
     names = [
         name
         for name in modules(package)
-        if any(fnmatch.fnmatchcase(name, pattern) for pattern in args.modules)
+        if any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns)
     ]
     all_mutants = {
         name: mutants_of(name, (package / name).read_text(encoding="utf-8")) for name in names
@@ -454,13 +540,8 @@ def main(argv: list[str] | None = None) -> int:
         chosen = [m for found in all_mutants.values() for m in found if m.ident in wanted]
         description = f"the survivors of: {previous['description']}"
     else:
-        sample = None if args.all else args.sample
-        chosen = [m for found in choose(all_mutants, sample, args.seed).values() for m in found]
-        description = (
-            f"{len(names)} modules, "
-            + ("every mutant" if sample is None else f"{sample} mutants a module, seed {args.seed}")
-            + f", {len(chosen)} mutants"
-        )
+        chosen, drawn = _choose(all_mutants, settings, args)
+        description = f"{len(names)} modules, {drawn}, {len(chosen)} mutants"
     print(description, flush=True)
     cover = coverage_map(settings, max(1, args.jobs))
     started = time.monotonic()

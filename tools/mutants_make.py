@@ -1,12 +1,13 @@
 """The mutants of ``make mutants`` (tools/mutants.py, docs/mutation.md): what is changed, and where.
 
 The mutants are made from each module's syntax tree by the operators below,
-from operator-level changes (``==`` for ``!=``, ``and`` for ``or``, a number
-plus one) to statement-level ones (a ``raise`` removed, a call statement
-removed, a returned value replaced by ``None``, a string emptied).  Docstrings,
-annotations, f-strings and type-only code are left alone.  Every module under
-the package is mutated: ``modules`` reads the list from the tree.  ``choose``
-draws the sample; ``equivalence_key`` names a mutant in ``[equivalent]``.
+from operator-level changes (``==`` for ``!=`` or ``is``, ``and`` for ``or``, a
+number plus or minus one, a keyword's ``True`` made ``False``) to statement-level
+ones (a ``raise`` removed, a call statement removed, a returned value replaced by
+``None``, a string emptied).  Docstrings, annotations, f-strings and type-only
+code are left alone.  Every module under the package is mutated: ``modules``
+reads the list from the tree.  ``choose`` draws the sample; ``equivalence_key``
+names a mutant in ``[equivalent]``.
 """
 
 from __future__ import annotations
@@ -52,25 +53,34 @@ class Mutant:
     def change(self) -> str:
         """The change, on one line."""
         original = " ".join(self.original.split())
-        return f"{_short(original)} -> {_short(self.replacement) or '(removed)'}"
+        return f"{_short(original)} -> {_short(self.replacement.strip()) or '(removed)'}"
 
 
 def _short(text: str) -> str:
     return text if len(text) <= 70 else text[:67] + "..."
 
 
-_COMPARE = {
-    ast.Eq: "!=",
-    ast.NotEq: "==",
-    ast.Lt: "<=",
-    ast.LtE: "<",
-    ast.Gt: ">=",
-    ast.GtE: ">",
-    ast.Is: "is not",
-    ast.IsNot: "is",
-    ast.In: "not in",
-    ast.NotIn: "in",
+_COMPARE: dict[type[ast.cmpop], tuple[tuple[str, str], ...]] = {
+    ast.Eq: (("compare", "!="), ("identity", "is")),
+    ast.NotEq: (("compare", "=="), ("identity", "is not")),
+    ast.Lt: (("compare", "<="), ("inequality", "!=")),
+    ast.LtE: (("compare", "<"),),
+    ast.Gt: (("compare", ">="), ("inequality", "!=")),
+    ast.GtE: (("compare", ">"),),
+    ast.Is: (("compare", "is not"), ("identity", "==")),
+    ast.IsNot: (("compare", "is"), ("identity", "!=")),
+    ast.In: (("compare", "not in"),),
+    ast.NotIn: (("compare", "in"),),
 }
+"""Each comparison's replacements, with their operator.
+
+``inequality`` makes an order a plain inequality (``i < n`` -> ``i != n``),
+which differs only past the bound.  ``identity`` swaps equality and identity:
+``a == b`` and ``a is b`` agree on small integers and interned strings only, so
+a test that builds its values at run time tells them apart.  It is not made
+against ``None``, where both spellings agree for every value the package
+compares.
+"""
 _COMPARE_TOKEN = re.compile(r"==|!=|<=|>=|<|>|\bis\s+not\b|\bnot\s+in\b|\bis\b|\bin\b")
 _ARITHMETIC = {ast.Add: "-", ast.Sub: "+", ast.Mult: "/", ast.Div: "*", ast.FloorDiv: "*"}
 _ARITHMETIC_TOKEN = re.compile(r"//|[-+*/]")
@@ -140,6 +150,10 @@ def _type_only(node: ast.AST) -> bool:
     return isinstance(node, ast.JoinedStr)
 
 
+def _is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
 def _decorator_name(decorator: ast.expr) -> str | None:
     target = decorator.func if isinstance(decorator, ast.Call) else decorator
     if isinstance(target, ast.Attribute):
@@ -152,6 +166,9 @@ def mutants_of(module: str, text: str) -> list[Mutant]:
     tree = ast.parse(text)
     source = _Source(text)
     skipped = _skipped_nodes(tree)
+    keyword_values = {
+        id(node.value) for node in ast.walk(tree) if isinstance(node, ast.keyword) and node.arg
+    }
     found: list[Mutant] = []
 
     bodies = [
@@ -190,6 +207,11 @@ def mutants_of(module: str, text: str) -> list[Mutant]:
         if line != start[0]:
             where = len(gap[: match.start()].rsplit("\n", 1)[1].encode("utf-8"))
         width = len(match.group().encode("utf-8"))
+        text = source.lines[line - 1]
+        if new[0].isalpha() and where > 0 and not text[where - 1 : where].isspace():
+            new = " " + new  # a==b -> a is b, not aisb
+        if new[-1].isalpha() and not text[where + width : where + width + 1].isspace():
+            new += " "
         add((line, where, line, where + width), operator, new)
 
     for node in ast.walk(tree):
@@ -198,8 +220,11 @@ def mutants_of(module: str, text: str) -> list[Mutant]:
         if isinstance(node, ast.Compare):
             operands = [node.left, *node.comparators]
             for index, op in enumerate(node.ops):
-                new = _COMPARE[type(op)]
-                swap_token(operands[index], operands[index + 1], _COMPARE_TOKEN, new, "compare")
+                left, right = operands[index], operands[index + 1]
+                against_none = any(_is_none(operand) for operand in (left, right))
+                for operator, new in _COMPARE[type(op)]:
+                    if not (operator == "identity" and against_none):
+                        swap_token(left, right, _COMPARE_TOKEN, new, operator)
         elif isinstance(node, ast.BoolOp):
             new = "or" if isinstance(node.op, ast.And) else "and"
             for left, right in zip(node.values, node.values[1:], strict=False):
@@ -211,9 +236,11 @@ def mutants_of(module: str, text: str) -> list[Mutant]:
             add(_span(node), "not-removed", f"({source.segment(*_span(node.operand))})")
         elif isinstance(node, ast.Constant):
             if isinstance(node.value, bool):
-                add(_span(node), "boolean-constant", str(not node.value))
+                operator = "keyword-constant" if id(node) in keyword_values else "boolean-constant"
+                add(_span(node), operator, str(not node.value))
             elif isinstance(node.value, int):
                 add(_span(node), "number", repr(node.value + 1))
+                add(_span(node), "number-lower", repr(node.value - 1))
             elif isinstance(node.value, str) and node.value:
                 add(_span(node), "string-emptied", '""')
         elif isinstance(node, ast.Raise):
@@ -235,7 +262,11 @@ def mutants_of(module: str, text: str) -> list[Mutant]:
                     continue
                 line, col, end_line, end_col = _span(decorator)
                 add((line, col - 1, end_line, end_col), "decorator-removed", "")
-    return sorted(found, key=lambda mutant: (mutant.line, mutant.col, mutant.operator))
+    return sorted(found, key=_order)
+
+
+def _order(mutant: Mutant) -> tuple[int, int, str]:
+    return mutant.line, mutant.col, mutant.operator
 
 
 def apply(text: str, mutant: Mutant) -> str:
@@ -291,12 +322,27 @@ def choose(
     """The mutants run: all of them, or ``sample`` a module drawn with ``seed``.
 
     Each module has its own generator, seeded by ``seed`` and its name, so a
-    module's draw does not depend on the other modules chosen.
+    module's draw does not depend on the other modules chosen.  The draw is
+    spread over the operators: one mutant of each operator the module has, the
+    operators in a random order, before a second of any; the rest at random.
+    An operator with few mutants in a module (a ``frozen=True`` flipped, an
+    ``==`` made ``is``) is drawn as surely as the common ones.
     """
     if sample is None:
         return dict(all_mutants)
-    chosen = {}
-    for module, found in all_mutants.items():
-        draw = random.Random(f"{seed}/{module}").sample(found, min(sample, len(found)))
-        chosen[module] = sorted(draw, key=lambda mutant: (mutant.line, mutant.col, mutant.operator))
-    return chosen
+    return {module: _draw(module, found, sample, seed) for module, found in all_mutants.items()}
+
+
+def _draw(module: str, found: list[Mutant], sample: int, seed: int) -> list[Mutant]:
+    generator = random.Random(f"{seed}/{module}")
+    by_operator: dict[str, list[Mutant]] = {}
+    for mutant in found:
+        by_operator.setdefault(mutant.operator, []).append(mutant)
+    for mutants in by_operator.values():
+        generator.shuffle(mutants)
+    operators = sorted(by_operator)
+    generator.shuffle(operators)
+    firsts = [by_operator[operator].pop() for operator in operators]
+    rest = [mutant for operator in operators for mutant in by_operator[operator]]
+    generator.shuffle(rest)
+    return sorted((firsts + rest)[:sample], key=_order)
