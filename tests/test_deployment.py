@@ -656,6 +656,25 @@ class TestReport:
         properties = model.model_json_schema(mode="serialization")["properties"]
         assert all(value.get("description") for value in properties.values()), properties
 
+    def test_a_value_nodes_disagree_on_is_shown_as_json_with_its_keys_sorted(self) -> None:
+        group = ValueGroup(value={"b": 1, "a": [2.5, None]}, nodes=("node-1", "node-2"))
+        assert group.describe() == '{"a": [2.5, null], "b": 1} (node-1, node-2)'
+        with pytest.raises(ValidationError, match="frozen"):
+            group.nodes = ()  # type: ignore[misc]
+        assert ValueGroup(value=None, nodes=("node-3",)).describe() == "not set (node-3)"
+
+    def test_a_finding_is_located_at_the_line_a_node_was_read_from(self) -> None:
+        """``FILE:LINE`` is a line of a file; a name with a colon and no number is a name."""
+
+        def place(name: str) -> tuple[str, int | None, int | None]:
+            twice = [(name, node("worker", 0)), ("again", node("worker", 0))]
+            first = check_cluster(twice, each_node=False).located()[0]
+            return first.file, first.line, first.column
+
+        assert place("nodes.jsonl:3") == ("nodes.jsonl", 3, 1)
+        assert place("host-a:worker") == ("host-a:worker", None, None)
+        assert place("pods.yaml:") == ("pods.yaml:", None, None)
+
     def test_text_has_a_line_per_finding_and_a_summary(self) -> None:
         text = check_cluster([*job(), ("stray", node("worker", 7))]).to_text()
         lines = text.splitlines()

@@ -41,6 +41,31 @@ def test_a_finding_is_an_error_about_no_value_in_no_file_unless_told() -> None:
     assert found.describe() == "no chief"
 
 
+def test_a_finding_about_no_value_shows_it_as_no_value() -> None:
+    assert repr(NO_VALUE) == "NO_VALUE"
+    assert "value=NO_VALUE" in repr(Finding.at("missing_chief", "no chief"))
+
+
+class _Elementwise:
+    """A value compared item by item, as a numpy array is: its ``!=`` is no bool."""
+
+    def __ne__(self, other: object) -> bool:
+        raise ValueError("the truth value of an array is ambiguous")
+
+    def __eq__(self, other: object) -> bool:
+        raise ValueError("the truth value of an array is ambiguous")
+
+    __hash__ = object.__hash__
+
+    def __repr__(self) -> str:
+        return "array([1, 2])"
+
+
+def test_a_value_that_compares_item_by_item_is_shown() -> None:
+    found = Finding.at("int_type", "should be an integer", ("task", "index"), value=_Elementwise())
+    assert found.describe() == "task.index: should be an integer (got array([1, 2]))"
+
+
 def test_the_file_pipelines_errors_are_findings() -> None:
     found = error("f.json", "bounds", "should be >= 0", ("save_summary_steps",), value=-1)
     assert isinstance(found, Finding)
