@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from estconf import TFConfig
 from estconf.deployment import Problem
 from estconf.deployment.profile import problems_of
-from estconf.finding import NO_VALUE, Finding
+from estconf.finding import NO_VALUE, Finding, show_value
 from estconf.io.errors import FileError, error
 from estconf.io.parse import parse
 from estconf.kubeflow.finding import reported_severity
@@ -39,6 +39,21 @@ def test_a_finding_is_an_error_about_no_value_in_no_file_unless_told() -> None:
     assert (found.severity, found.hint, found.value) == ("error", None, NO_VALUE)
     assert (found.file, found.line, found.column, found.path) == ("", None, None, "")
     assert found.describe() == "no chief"
+
+
+@pytest.mark.parametrize("limit", [10, 60])
+def test_a_long_value_is_shown_cut_to_the_limit_with_an_ellipsis(limit: int) -> None:
+    """The value's JSON is cut to ``limit`` characters, the last three of them "..."."""
+    shown = show_value("x" * 100, limit)
+    assert shown == '"' + "x" * (limit - 4) + "..."
+    assert len(shown) == limit
+    assert show_value("x" * (limit - 2), limit) == '"' + "x" * (limit - 2) + '"'
+
+
+def test_a_finding_shows_a_long_value_in_60_characters() -> None:
+    """The default limit is 60: a finding's "(got ...)" stays short."""
+    found = Finding.at("bounds", "too long", ("model_dir",), value="x" * 100)
+    assert found.describe() == f'model_dir: too long (got "{"x" * 56}...)'
 
 
 def test_the_file_pipelines_errors_are_findings() -> None:

@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import io
 import os
+import sys
 from pathlib import Path
 
 import pytest
 
-from estconf.inputs.sources import STDIN, STDIN_NAME, Input, environ_bytes, expand, shown_as
+from estconf.inputs.sources import (
+    STDIN,
+    STDIN_NAME,
+    Input,
+    environ_bytes,
+    expand,
+    format_for,
+    read_given,
+    shown_as,
+)
 
 
 def test_files_and_standard_input_as_given() -> None:
@@ -51,6 +62,16 @@ def test_only_regular_files_are_read(tmp_path: Path) -> None:
 def test_standard_input_is_said_as_stdin() -> None:
     assert (shown_as(STDIN), shown_as("job.yaml")) == (STDIN_NAME, "job.yaml")
     assert STDIN_NAME == "<stdin>"
+
+
+def test_a_dash_made_at_run_time_is_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any string "-" names standard input, not only the constant: it is compared by value."""
+    dash = "+".replace("+", "-")  # a "-" that is not the interned constant
+    assert dash == STDIN and dash is not STDIN
+    assert shown_as(dash) == STDIN_NAME
+    assert format_for(dash, None) == "json"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b'{"task": {}}')))
+    assert read_given(dash) == b'{"task": {}}'
 
 
 def test_a_variable_is_the_bytes_the_process_got(monkeypatch: pytest.MonkeyPatch) -> None:

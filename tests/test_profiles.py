@@ -152,6 +152,20 @@ class TestCrossProfileHint:
             "or --profile server)"
         )
 
+    def test_a_tf_config_file_refused_with_the_hint_keeps_the_input(self) -> None:
+        """The error that names the other profiles still holds the value it is about."""
+        with pytest.raises(ValidationError) as info:
+            profiles.check_tf_config_file(node(WORKERS))
+        [error] = info.value.errors()
+        assert (error["type"], error["loc"], error["input"]) == (
+            "missing_chief",
+            ("cluster",),
+            WORKERS,
+        )
+        assert error["msg"].endswith(
+            "(this cluster is valid for --profile mwms or --profile server)"
+        )
+
     def test_both(self) -> None:
         cluster = {"chief": ["c:0", "c:1"], "worker": ["w:0"], "ps": ["p:0"]}
         with pytest.raises(ValidationError):

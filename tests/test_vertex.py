@@ -234,6 +234,15 @@ class TestCheckProfile:
         ]
         assert "but Vertex AI never puts the evaluators in the cluster" in str(info.value)
 
+    def test_a_spec_given_as_a_model_is_checked_at_the_camel_case_keys(self) -> None:
+        """A CustomJobSpec model has no file keys: its errors are at replicaCount."""
+        spec = CustomJobSpec.model_validate(pools(1, 2, None, 1))
+        with pytest.raises(ValidationError) as info:
+            vertex.check_profile(spec, "mwms")
+        assert codes(info.value) == [
+            ("missing_evaluator_job", ("workerPoolSpecs", 3, "replicaCount"))
+        ]
+
     def test_a_ps_pool_under_mwms(self) -> None:
         with pytest.raises(ValidationError) as info:
             vertex.check_profile(pools(1, 2, 1), "mwms")
