@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import pytest
 from pydantic import ValidationError
@@ -14,6 +15,7 @@ from estconf.finding import NO_VALUE, Finding, show_value
 from estconf.io.errors import FileError, error
 from estconf.io.parse import parse
 from estconf.kubeflow.finding import reported_severity
+from values import is_a_value
 
 
 def test_a_finding_holds_code_severity_message_hint_input_place_and_path() -> None:
@@ -120,3 +122,18 @@ def test_a_pydantic_error_is_a_finding_at_its_place_less_the_documents_root() ->
     moved = Finding.of_error(detail, prefix="task worker:0: ", loc=("cluster",), value=True)
     assert (moved.loc, moved.value) == (("cluster",), "h")
     assert moved.message.startswith("task worker:0: 'h' is not a valid task address")
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        pytest.param(lambda: Finding.at("bounds", "too small", ("a",), value=-1), id="Finding"),
+        pytest.param(
+            lambda: error("f.json", "bounds", "should be >= 0", ("save_summary_steps",), value=-1),
+            id="FileError",
+        ),
+    ],
+)
+def test_a_finding_is_a_value(make: Callable[[], Finding]) -> None:
+    """A finding refuses assignment and hashes by its fields: a set of findings holds each once."""
+    is_a_value(make)

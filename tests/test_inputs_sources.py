@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from estconf.inputs.sources import (
     read_given,
     shown_as,
 )
+from values import is_a_value
 
 
 def test_files_and_standard_input_as_given() -> None:
@@ -86,3 +88,16 @@ def test_without_the_bytes_a_variable_is_its_texts_utf8(monkeypatch: pytest.Monk
     monkeypatch.delattr(os, "environb", raising=False)
     monkeypatch.setattr(os, "environ", {"TF_CONFIG": "\u00e9\udcff"})
     assert environ_bytes("TF_CONFIG") == b"\xc3\xa9\xff"
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        pytest.param(lambda: Input("job.yaml"), id="file"),
+        pytest.param(lambda: Input(STDIN), id="stdin"),
+        pytest.param(lambda: Input("a/b.json", directory="a"), id="found-in-a-directory"),
+    ],
+)
+def test_an_input_is_a_value(make: Callable[[], Input]) -> None:
+    """An input refuses assignment and hashes by its fields: a set of inputs holds each once."""
+    is_a_value(make)

@@ -13,6 +13,7 @@ from estconf import RunConfig, TFConfig, profiles
 from estconf.distribute import MultiWorkerConfig, ParameterServerConfig
 from estconf.profiles import ESTIMATOR_VALUES, READERS, Profile, check_profile, explain
 from estconf.profiles.registry import ProfileEntry
+from values import refuses_assignment
 
 from strategies import distribute_tf_configs
 
@@ -266,3 +267,9 @@ def test_dir_lists_every_public_name_including_those_imported_on_first_use() -> 
     names = dir(profiles)
     assert names == sorted(names)
     assert set(profiles.__all__) <= set(names)
+
+
+def test_a_readers_view_cannot_be_changed() -> None:
+    """A view refuses assignment; it holds its values or error as a dict, so it is not hashed."""
+    for view in explain(node(ESTIMATOR)):
+        refuses_assignment(view)

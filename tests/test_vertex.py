@@ -25,6 +25,7 @@ from pydantic import ValidationError
 from estconf import vertex
 from estconf.profiles import check_profile as check_tf_config
 from estconf.vertex import CustomJobSpec
+from values import is_a_value, refuses_assignment
 
 
 def pools(*counts: int | str | None) -> dict[str, Any]:
@@ -276,3 +277,13 @@ class TestCheckProfile:
 
     def test_workers_alone_under_mwms(self) -> None:
         vertex.check_profile(pools(1, 4), "mwms")
+
+
+def test_a_worker_pool_spec_is_a_value() -> None:
+    """A pool refuses assignment and hashes by its replica count."""
+    is_a_value(lambda: vertex.WorkerPoolSpec.model_validate({"replicaCount": 2}))
+
+
+def test_a_custom_job_spec_cannot_be_changed() -> None:
+    """A spec refuses assignment; it holds a list of pools, so it is not hashed."""
+    refuses_assignment(CustomJobSpec.model_validate(pools(1, 2)))
