@@ -143,6 +143,21 @@ class TestFindings:
             "3 nodes, 1 cluster: 2 findings\n",
         )
 
+    def test_every_node_of_a_large_job_given_the_same_task(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        """The hint for nodes that all claim one task holds for any number of nodes."""
+        cluster = {"worker": [f"w{index}:2222" for index in range(300)]}
+        node = json.dumps({"cluster": cluster, "task": {"type": "worker", "index": 0}})
+        (tmp_path / "nodes.jsonl").write_text(f"{node}\n" * 300)
+        status, out, _ = run(capsys, "--profile", "mwms", str(tmp_path / "nodes.jsonl"))
+        assert status == 1
+        assert out.splitlines()[-2:] == [
+            "hint: every node was given the same task, worker:0: each node needs its own "
+            "task.index (0, 1, 2, ... within each task.type)",
+            "300 nodes, 1 cluster: 300 findings",
+        ]
+
     def test_a_task_not_in_the_cluster(self, capsys: pytest.CaptureFixture[str]) -> None:
         status, out, _ = run(capsys, "task_not_in_cluster.jsonl")
         assert (status, out) == (

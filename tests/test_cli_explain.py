@@ -81,6 +81,29 @@ def test_a_run_config_file_is_read_by_the_estimator_alone(
     )
 
 
+@pytest.mark.parametrize(
+    ("index", "sentence"),
+    [
+        (-(2**31), "No task with index -2147483648 in job 'worker'"),
+        (2**31 - 1, "No task with index 2147483647 in job 'worker'"),
+        (-(2**31) - 1, "Value out of range: -2147483649"),
+        (2**31, "Value out of range: 2147483648"),
+    ],
+)
+def test_server_takes_every_int32_index_and_looks_the_task_up(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    index: int,
+    sentence: str,
+) -> None:
+    """An index from -2**31 to 2**31 - 1 fits the ServerDef: it is then looked up."""
+    tf_config = {"cluster": {"worker": ["h:1"]}, "task": {"type": "worker", "index": index}}
+    monkeypatch.setenv("TF_CONFIG", json.dumps(tf_config))
+    status, out, err = run(capsys, "explain", "--profile", "server")
+    assert (status, out) == (1, "")
+    assert f"task.index: {sentence}" in err
+
+
 class TestEveryProfileOnALocalTFConfig:
     """Every reader answers for a TF_CONFIG without a cluster: its values, or its refusal."""
 
@@ -476,6 +499,14 @@ class TestWhy:
             ),
             "device_filters": "the default session_config of a worker task",
         }
+
+    def test_a_cluster_of_one_chief_is_explained_as_one_job_of_one_task(
+        self, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """The master of a cluster of one task is '', and --why says so."""
+        tf_config = {"cluster": {"chief": ["h:1"]}, "task": {"type": "chief", "index": 0}}
+        reasons = self.reasons(capsys, monkeypatch, tf_config)
+        assert reasons["master"] == "the cluster is one job of one task, so ''"
 
     def test_the_chief_of_a_parameter_server_job(
         self, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch

@@ -114,6 +114,14 @@ def test_no_distribution_no_tf_config(capsys: pytest.CaptureFixture[str]) -> Non
     ]
 
 
+def test_one_instance_without_distribution_gets_no_tf_config_and_no_finding(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """One host, no --distribution: the toolkit writes no TF_CONFIG, which is no error."""
+    status, out, err = run(capsys, "tf-config", "--sagemaker", "--instance-count", "1")
+    assert (status, out, err) == (0, "", "--sagemaker: algo-1: no TF_CONFIG: no --distribution\n")
+
+
 def test_the_heterogeneous_files(capsys: pytest.CaptureFixture[str]) -> None:
     args = [arg for path in HETERO for arg in ("--resource-config", path)]
     status, out, err = run(

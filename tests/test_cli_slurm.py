@@ -84,6 +84,19 @@ class TestTensorFlowsView:
         assert status == 1
         assert "--slurm: and 6 more ranks given another host" in err.splitlines()
 
+    def test_ten_misplaced_ranks_are_all_said_and_none_counted(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """Up to ten ranks on another host are each said; only those past ten are counted."""
+        argv = ("--slurm", "--nodelist", "node[9-10]", "--tasks-per-node", "5")
+        status, _, err = run(capsys, "tf-config", *argv, "--gpus-per-node", "5")
+        assert status == 1
+        *said, hint = err.splitlines()
+        assert [line.split(" runs on ")[0] for line in said] == [
+            f"--slurm: rank {rank}" for rank in range(10)
+        ]
+        assert hint.startswith("hint: add --write for a TF_CONFIG per rank")
+
     def test_hosts_in_the_same_order_both_ways_are_fine(
         self, capsys: pytest.CaptureFixture[str]
     ) -> None:
@@ -148,6 +161,20 @@ class TestTensorFlowsView:
         assert (status, out) == (1, "")
         assert "'node10:65536' is not a valid task address" in err
         assert err.splitlines()[-1] == "hint: a port above 65535: give a smaller --port-base"
+
+    def test_a_host_that_is_not_a_hostname_gets_no_port_hint(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """A bad address whose port is 65535 or less is not told to lower --port-base."""
+        argv = ("--slurm", "--nodelist", "a..b", "--tasks-per-node", "2", "--gpus-per-node", "2")
+        status, out, err = run(capsys, "tf-config", *argv)
+        assert (status, out) == (1, "")
+        assert err.splitlines() == [
+            f"--slurm: worker[{index}]: 'a..b:{port}' is not a valid task address: expected "
+            "host:port, with a hostname, an IPv4 address or a bracketed IPv6 address, and a "
+            "port from 0 to 65535"
+            for index, port in enumerate((8888, 8889))
+        ]
 
     @pytest.mark.parametrize(
         ("argv", "flag", "sentence"),

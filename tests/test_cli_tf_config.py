@@ -325,6 +325,34 @@ class TestOtherProfiles:
             "reads it, if that is the reader"
         )
 
+    def test_profile_estimator_given_is_the_default_profile(self, tmp_path: Path) -> None:
+        """An explicit --profile estimator says what no --profile says: one error, the hint.
+
+        The console script is run, so that the profile is a string of the command line.
+        """
+        path = tmp_path / "cluster.json"
+        path.write_text(json.dumps({"worker": ["w0:2222", "w1:2222"]}))
+        said = [
+            subprocess.run(
+                [str(ESTCONF), "tf-config", str(path), *profile],
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            for profile in ((), ("--profile", "estimator"))
+        ]
+        assert [(done.returncode, done.stdout, done.stderr) for done in said] == [
+            (1, "", said[0].stderr)
+        ] * 2
+        assert said[0].stderr == (
+            f'{path} (worker:0): cluster: If "cluster" is set in TF_CONFIG, it must have one '
+            '"chief" node. Fix: move task worker:0 into a job "chief" of its own. (this cluster '
+            "is valid for --profile mwms or --profile server)\n"
+            "1 error in 1 of 1 file\n"
+            "hint: tf.estimator refuses this cluster; --profile mwms or --profile server "
+            "reads it, if that is the reader\n"
+        )
+
     def test_a_cluster_with_more_than_a_hundred_errors_is_not_read_again(
         self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     ) -> None:

@@ -677,3 +677,35 @@ class TestHelmTemplates:
         assert status == 0
         assert f"{tmp_path}/service.yaml: passed over, a Helm template (" in out
         assert out.endswith("1 file valid, 2 other files passed over\n")
+
+
+@pytest.mark.parametrize(
+    ("cluster", "index", "path", "value"),
+    [
+        pytest.param({"worker": ["w:1", "w:2"]}, 7, "task.index", 7, id="the-nodes-own-task"),
+        pytest.param(
+            {"chief": ["c:1"], "worker": ["w:1", "w:2"], "ps": ["p:1"]},
+            0,
+            "cluster.ps[0]",
+            "ps",
+            id="another-task-of-the-cluster",
+        ),
+    ],
+)
+def test_an_error_of_a_profile_holds_the_value_it_is_about(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    cluster: dict[str, list[str]],
+    index: int,
+    path: str,
+    value: object,
+) -> None:
+    """validate --profile mwms reports the value of each error, as the estimator's errors do."""
+    node = write(
+        tmp_path / "node.tf_config.json",
+        {"cluster": cluster, "task": {"type": "worker", "index": index}},
+    )
+    status, out, _ = run(capsys, "validate", "--profile", "mwms", "--format", "json", str(node))
+    assert status == 1
+    [error] = json.loads(out)["files"][0]["errors"]
+    assert (error["path"], error.get("value", "no value")) == (path, value)

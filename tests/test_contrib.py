@@ -11,7 +11,7 @@ import pathlib
 import subprocess
 import sys
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -23,6 +23,7 @@ from pydantic import ValidationError
 import estconf
 from estconf import ClusterSpec, TFConfig
 from estconf.session_config import ConfigProto, GPUOptions
+from values import is_a_value
 
 from strategies import legacy_tf_configs
 
@@ -961,6 +962,18 @@ class TestRoundTrip:
         config = make()
         with pytest.raises(ValidationError):
             config.num_cores = 3  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    "make_config",
+    [
+        pytest.param(lambda: make_cluster(TF_CONFIG={"cluster": CLUSTER}), id="ClusterConfig"),
+        pytest.param(lambda: make(tf_random_seed=1), id="RunConfig"),
+    ],
+)
+def test_a_config_is_a_value(make_config: Callable[[], contrib.ClusterConfig]) -> None:
+    """Each refuses assignment and hashes by its fields."""
+    is_a_value(make_config)
 
 
 @pytest.mark.parametrize("module", ["cluster_config", "run_config"])

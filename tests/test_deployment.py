@@ -30,7 +30,9 @@ from estconf.deployment import (
     read_json_lines,
 )
 from estconf.deployment.profile import problems_of
+from estconf.deployment.report import TaskDifference
 from estconf.estimator.reading import derive_distributed
+from values import is_a_value
 
 from complexity import BOUND, SMALL_TO_LARGE, growth
 from strategies import deployments, tf_config_documents
@@ -906,3 +908,26 @@ class TestServerProfile:
         finding = only(check_cluster(nodes, profile="server"), "task_index_type")
         assert (finding.nodes, finding.profile) == (("chief-0",), "server")
         assert check_cluster(nodes, profile="estimator").valid
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        pytest.param(
+            lambda: TaskDifference(job="worker", index=1, reference="w1:1", other="w9:1"),
+            id="TaskDifference",
+        ),
+        pytest.param(lambda: ValueGroup(value="/models", nodes=("a.json",)), id="ValueGroup"),
+        pytest.param(
+            lambda: Finding(code="task_claimed_twice", message="m", nodes=("a.json", "b.json")),
+            id="Finding",
+        ),
+        pytest.param(
+            lambda: check_cluster([("a.json", {"task": {}}), ("b.json", {"task": {}})]),
+            id="ClusterReport",
+        ),
+    ],
+)
+def test_a_cluster_report_and_its_parts_are_values(make: Callable[[], object]) -> None:
+    """Each refuses assignment and hashes by its fields."""
+    is_a_value(make)

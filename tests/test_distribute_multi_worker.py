@@ -12,6 +12,7 @@ from pydantic import ValidationError
 
 from estconf.distribute import MultiWorkerConfig
 from estconf.distribute.multi_worker import SINGLE_WORKER_DEVICE
+from values import is_a_value
 
 from strategies import distribute_tf_configs
 
@@ -395,3 +396,15 @@ def test_round_trip(data: dict[str, Any]) -> None:
     assert multi_worker.multi_worker == bool(data.get("cluster"))
     if multi_worker.multi_worker:
         assert 0 <= multi_worker.id_in_cluster < multi_worker.num_workers
+
+
+def test_a_multi_worker_config_is_a_value() -> None:
+    """A MultiWorkerConfig refuses assignment and hashes by its TF_CONFIG."""
+    is_a_value(
+        lambda: MultiWorkerConfig(
+            tf_config={
+                "cluster": {"chief": ["c:1"], "worker": ["w:1"]},
+                "task": {"type": "worker", "index": 0},
+            }
+        )
+    )

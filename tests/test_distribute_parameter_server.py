@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from estconf import TFConfig
 from estconf.distribute import ParameterServerConfig
+from values import is_a_value
 
 from strategies import distribute_tf_configs
 
@@ -249,3 +250,15 @@ def test_round_trip(data: dict[str, Any]) -> None:
     assert ParameterServerConfig.model_validate(ps.model_dump()) == ps
     assert ParameterServerConfig.model_validate_json(ps.model_dump_json()) == ps
     assert len(ps.device_filters) == ps.num_workers + ps.num_ps
+
+
+def test_a_parameter_server_config_is_a_value() -> None:
+    """A ParameterServerConfig refuses assignment and hashes by its TF_CONFIG."""
+    is_a_value(
+        lambda: ParameterServerConfig(
+            tf_config={
+                "cluster": {"chief": ["c:1"], "worker": ["w:1"], "ps": ["p:1"]},
+                "task": {"type": "ps", "index": 0},
+            }
+        )
+    )

@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from estconf import ClusterSpec, TFConfig
 from estconf.distribute import TFConfigClusterResolver
+from values import is_a_value
 
 from strategies import distribute_tf_configs
 
@@ -220,3 +221,17 @@ def test_a_resolver_is_frozen() -> None:
     resolver = TFConfigClusterResolver(task_type="worker", task_id=0)
     with pytest.raises(ValidationError, match="frozen"):
         resolver.task_id = 1  # type: ignore[misc]
+
+
+def test_a_resolver_is_a_value() -> None:
+    """A resolver refuses assignment and hashes by its fields."""
+    is_a_value(
+        lambda: TFConfigClusterResolver(
+            tf_config=TFConfig.model_validate(
+                {
+                    "cluster": {"chief": ["c:1"], "worker": ["w:1"]},
+                    "task": {"type": "worker", "index": 0},
+                }
+            )
+        )
+    )

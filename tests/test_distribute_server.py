@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from estconf.distribute import ServerConfig
 from estconf.profiles import check_profile
+from values import is_a_value
 
 from strategies import distribute_tf_configs
 
@@ -177,3 +178,15 @@ def test_a_task_of_its_cluster_is_always_read(data: dict[str, Any]) -> None:
     except ValidationError:
         return
     assert config.tf_config.cluster.task_address(config.task_type, config.task_id) == config.address
+
+
+def test_a_server_config_is_a_value() -> None:
+    """A ServerConfig refuses assignment and hashes by its TF_CONFIG."""
+    is_a_value(
+        lambda: ServerConfig(
+            tf_config={
+                "cluster": {"chief": ["c:1"], "worker": ["w:1"]},
+                "task": {"type": "worker", "index": 0},
+            }
+        )
+    )

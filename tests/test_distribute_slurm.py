@@ -11,6 +11,7 @@ from pydantic import ValidationError
 from estconf import ClusterSpec
 from estconf.distribute import SlurmClusterResolver
 from estconf.distribute._hostlist import ListFormatError, expand_hostlist, expand_tasks_per_node
+from values import refuses_assignment
 
 STEP = {
     "SLURM_PROCID": "0",
@@ -344,3 +345,13 @@ class TestTensorFlowErrors:
         assert codes(info.value)[0] == ("task_not_in_cluster", ("jobs",))
         with pytest.raises(ValidationError, match="No such job in cluster"):
             resolver.master("chief", 0)
+
+
+def test_a_slurm_resolver_cannot_be_changed() -> None:
+    """A resolver refuses assignment; it holds its jobs and environment as dicts: not hashed."""
+    environ = {
+        "SLURM_STEP_NODELIST": "n[1-2]",
+        "SLURM_STEP_TASKS_PER_NODE": "1(x2)",
+        "SLURM_PROCID": "0",
+    }
+    refuses_assignment(SlurmClusterResolver({"worker": 2}, gpus_per_node=1, environ=environ))

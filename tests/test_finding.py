@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import pytest
 from pydantic import ValidationError
@@ -10,10 +11,11 @@ from pydantic import ValidationError
 from estconf import TFConfig
 from estconf.deployment import Problem
 from estconf.deployment.profile import problems_of
-from estconf.finding import NO_VALUE, Finding
+from estconf.finding import NO_VALUE, Finding, show_value
 from estconf.io.errors import FileError, error
 from estconf.io.parse import parse
 from estconf.kubeflow.finding import reported_severity
+from values import is_a_value
 
 
 def test_a_finding_holds_code_severity_message_hint_input_place_and_path() -> None:
@@ -64,6 +66,21 @@ class _Elementwise:
 def test_a_value_that_compares_item_by_item_is_shown() -> None:
     found = Finding.at("int_type", "should be an integer", ("task", "index"), value=_Elementwise())
     assert found.describe() == "task.index: should be an integer (got array([1, 2]))"
+
+
+@pytest.mark.parametrize("limit", [10, 60])
+def test_a_long_value_is_shown_cut_to_the_limit_with_an_ellipsis(limit: int) -> None:
+    """The value's JSON is cut to ``limit`` characters, the last three of them "..."."""
+    shown = show_value("x" * 100, limit)
+    assert shown == '"' + "x" * (limit - 4) + "..."
+    assert len(shown) == limit
+    assert show_value("x" * (limit - 2), limit) == '"' + "x" * (limit - 2) + '"'
+
+
+def test_a_finding_shows_a_long_value_in_60_characters() -> None:
+    """The default limit is 60: a finding's "(got ...)" stays short."""
+    found = Finding.at("bounds", "too long", ("model_dir",), value="x" * 100)
+    assert found.describe() == f'model_dir: too long (got "{"x" * 56}...)'
 
 
 def test_the_file_pipelines_errors_are_findings() -> None:
@@ -130,3 +147,18 @@ def test_a_pydantic_error_is_a_finding_at_its_place_less_the_documents_root() ->
     moved = Finding.of_error(detail, prefix="task worker:0: ", loc=("cluster",), value=True)
     assert (moved.loc, moved.value) == (("cluster",), "h")
     assert moved.message.startswith("task worker:0: 'h' is not a valid task address")
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        pytest.param(lambda: Finding.at("bounds", "too small", ("a",), value=-1), id="Finding"),
+        pytest.param(
+            lambda: error("f.json", "bounds", "should be >= 0", ("save_summary_steps",), value=-1),
+            id="FileError",
+        ),
+    ],
+)
+def test_a_finding_is_a_value(make: Callable[[], Finding]) -> None:
+    """A finding refuses assignment and hashes by its fields: a set of findings holds each once."""
+    is_a_value(make)

@@ -12,6 +12,8 @@ import estconf
 from estconf.finding import Finding
 from estconf.inputs import Report, check
 from estconf.io.checks import Limits
+from estconf.io.report import Result
+from values import refuses_assignment
 
 DATA = Path(__file__).parent / "data"
 
@@ -77,3 +79,8 @@ def test_standard_input_and_its_limits(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_a_report_of_no_results_is_valid() -> None:
     assert Report(()).valid
+
+
+def test_a_report_cannot_be_changed() -> None:
+    """A report refuses assignment; its results are not frozen, so it is not hashed."""
+    refuses_assignment(Report((Result("a.json", None, []),)))

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from estconf.inputs.cluster_files import read_cluster_file, task_tf_configs, tasks_of
+from estconf.inputs.cluster_files import TaskTFConfigs, read_cluster_file, task_tf_configs, tasks_of
 from estconf.inputs.sources import InputError, NotThisInput
 from estconf.io.errors import ConfigFileError
+from values import refuses_assignment
 
 
 def write(tmp_path: Path, name: str, text: str) -> str:
@@ -114,3 +115,8 @@ class TestTaskTFConfigs:
         tasks = tasks_of(template["cluster"])
         with pytest.raises(NotThisInput, match=said):
             task_tf_configs("c.yaml", template, tasks)
+
+
+def test_the_tf_configs_of_a_cluster_file_cannot_be_changed() -> None:
+    """TaskTFConfigs refuses assignment; it holds lists, so it is not hashed."""
+    refuses_assignment(TaskTFConfigs([(("chief", 0), "{}")]))

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from estconf.inputs.launchers import json_object, vertex_replicas, vertex_spec
+from estconf.inputs.launchers import Replicas, json_object, vertex_replicas, vertex_spec
 from estconf.inputs.sources import InputError
 from estconf.io.checks import Limits
 from estconf.io.errors import ConfigFileError
+from values import refuses_assignment
 
 SPEC = "workerPoolSpecs:\n  - replicaCount: 1\n"
 VERTEX = Path(__file__).parent / "data" / "launchers" / "vertex"
@@ -140,3 +141,8 @@ class TestVertexReplicas:
         found = vertex_replicas(vertex_spec(str(path), Limits()), "job.yaml")
         assert found.failed
         assert found.said == "job.yaml: a CustomJob spec holds an object with workerPoolSpecs\n"
+
+
+def test_the_replicas_of_a_job_cannot_be_changed() -> None:
+    """Replicas refuses assignment; it holds lists, so it is not hashed."""
+    refuses_assignment(Replicas([(("chief", 0), "{}")], ["workerpool0-0: chief:0"], "", False))

@@ -14,6 +14,7 @@ import pytest
 from estconf import files
 from estconf.inputs.readers import (
     READERS,
+    Read,
     read_env_lines,
     read_json_lines,
     read_stream,
@@ -21,6 +22,7 @@ from estconf.inputs.readers import (
 )
 from estconf.io.checks import Limits
 from estconf.io.errors import ConfigFileError
+from values import refuses_assignment
 
 # Each value no config may hold, written in JSON, YAML and TOML.
 BAD_VALUES = {
@@ -148,3 +150,8 @@ class TestTFConfigText:
         with pytest.raises(ConfigFileError) as info:
             tf_config_text("[[[1]]]", "n", Limits(max_depth=2))
         assert [found.code for found in info.value.errors] == ["depth"]
+
+
+def test_what_a_reader_read_cannot_be_changed() -> None:
+    """Read refuses assignment; its data is a document's (a dict), so it is not hashed."""
+    refuses_assignment(Read("<stdin>:1", {"task": {}}))

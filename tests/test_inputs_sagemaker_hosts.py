@@ -7,6 +7,9 @@ import json
 import pytest
 
 from estconf.inputs.sagemaker_hosts import (
+    Host,
+    JobReport,
+    Refused,
     hosts,
     job_hyperparameters,
     job_report,
@@ -15,6 +18,7 @@ from estconf.inputs.sagemaker_hosts import (
 )
 from estconf.inputs.sources import InputError
 from estconf.sagemaker import resource_configs
+from values import refuses_assignment
 
 PS = {"sagemaker_parameter_server_enabled": "true"}
 MWMS = {"sagemaker_multi_worker_mirrored_strategy_enabled": "true"}
@@ -129,3 +133,18 @@ def test_the_hosts_of_a_job_as_it_is_asked_for() -> None:
 def test_a_job_sagemaker_refuses() -> None:
     with pytest.raises(InputError, match="--sagemaker: Input should be greater than or equal to 1"):
         job_resource_configs(0)
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        pytest.param(Host("algo-1.json", "algo-1", tf_config={"task": {}}), id="Host"),
+        pytest.param(Refused("algo-1", []), id="Refused"),
+        pytest.param(
+            JobReport([(("worker", 0), "{}")], ["algo-1: worker:0"], "", False), id="JobReport"
+        ),
+    ],
+)
+def test_what_is_found_of_the_hosts_cannot_be_changed(record: object) -> None:
+    """Each refuses assignment; each holds lists or a TF_CONFIG's dict, so it is not hashed."""
+    refuses_assignment(record)

@@ -10,6 +10,7 @@ from pydantic import ValidationError
 from estconf.distribute import SlurmClusterResolver
 from estconf.distribute.placement import Misplaced
 from estconf.inputs.slurm_steps import (
+    Rank,
     Step,
     misplaced_said,
     ranks,
@@ -17,6 +18,7 @@ from estconf.inputs.slurm_steps import (
     step_environ,
 )
 from estconf.inputs.sources import InputError
+from values import is_a_value, refuses_assignment
 
 STEP = step_environ(False, "node[9-10]", "2")
 
@@ -107,3 +109,13 @@ def test_a_port_past_65535_is_given_its_fix_once() -> None:
     said = refusal_said(refusal(Step({"worker": 4}, 65535, gpus_per_node=2)), from_env=False)
     assert said.count("is not a valid task address") == 2
     assert said.endswith("\nhint: a port above 65535: give a smaller --port-base\n")
+
+
+def test_a_rank_is_a_value() -> None:
+    """A rank's view refuses assignment and hashes by its fields."""
+    is_a_value(lambda: Rank(("worker", 0), "{}", "rank 0 on node1: worker:0"))
+
+
+def test_a_step_cannot_be_changed() -> None:
+    """A step refuses assignment; it holds its jobs as a dict, so it is not hashed."""
+    refuses_assignment(Step({"worker": 2}, gpus_per_node=1))

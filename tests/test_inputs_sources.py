@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+import io
 import os
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from estconf.inputs.sources import STDIN, STDIN_NAME, Input, environ_bytes, expand, shown_as
+from estconf.inputs.sources import (
+    STDIN,
+    STDIN_NAME,
+    Input,
+    environ_bytes,
+    expand,
+    format_for,
+    read_given,
+    shown_as,
+)
+from values import is_a_value
 
 
 def test_files_and_standard_input_as_given() -> None:
@@ -53,6 +66,16 @@ def test_standard_input_is_said_as_stdin() -> None:
     assert STDIN_NAME == "<stdin>"
 
 
+def test_a_dash_made_at_run_time_is_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any string "-" names standard input, not only the constant: it is compared by value."""
+    dash = "+".replace("+", "-")  # a "-" that is not the interned constant
+    assert dash == STDIN and dash is not STDIN
+    assert shown_as(dash) == STDIN_NAME
+    assert format_for(dash, None) == "json"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b'{"task": {}}')))
+    assert read_given(dash) == b'{"task": {}}'
+
+
 def test_a_variable_is_the_bytes_the_process_got(monkeypatch: pytest.MonkeyPatch) -> None:
     # under a Latin-1 locale Python decodes the byte 0xe9 to "\u00e9", whose UTF-8 is two bytes
     monkeypatch.setattr(os, "environ", {"TF_CONFIG": "\u00e9"})
@@ -65,3 +88,16 @@ def test_without_the_bytes_a_variable_is_its_texts_utf8(monkeypatch: pytest.Monk
     monkeypatch.delattr(os, "environb", raising=False)
     monkeypatch.setattr(os, "environ", {"TF_CONFIG": "\u00e9\udcff"})
     assert environ_bytes("TF_CONFIG") == b"\xc3\xa9\xff"
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        pytest.param(lambda: Input("job.yaml"), id="file"),
+        pytest.param(lambda: Input(STDIN), id="stdin"),
+        pytest.param(lambda: Input("a/b.json", directory="a"), id="found-in-a-directory"),
+    ],
+)
+def test_an_input_is_a_value(make: Callable[[], Input]) -> None:
+    """An input refuses assignment and hashes by its fields: a set of inputs holds each once."""
+    is_a_value(make)

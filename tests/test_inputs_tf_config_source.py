@@ -19,6 +19,7 @@ from estconf.inputs.tf_config_source import (
     tf_config_to_explain,
 )
 from estconf.io.errors import ConfigFileError
+from values import is_a_value
 
 KUBEFLOW = Path(__file__).parent / "data" / "kubeflow"
 TEXT = '{"cluster": {"chief": ["c:1"]}, "task": {"type": "chief", "index": 0}}'
@@ -175,3 +176,8 @@ class TestTFConfigToExplain:
         with pytest.raises(ConfigFileError):
             tf_config_to_explain(str(path), profile="server")
         assert tf_config_to_explain(str(path), profile="server", readers=True)[0].task is not None
+
+
+def test_a_tf_config_source_is_a_value() -> None:
+    """A TF_CONFIG found refuses assignment and hashes by its fields."""
+    is_a_value(lambda: TFConfigSource("stdin", "<stdin>", '{"task": {}}', format="json"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from estconf.io.checks import Limits, check_values
+from values import is_a_value
 
 
 class TestLimits:
@@ -38,3 +39,8 @@ class TestCheckValues:
         assert error.message == (
             "a key holds \\ud800, half of a UTF-16 surrogate pair, which is not a character"
         )
+
+
+def test_limits_are_a_value() -> None:
+    """Limits refuse assignment and hash by their fields."""
+    is_a_value(lambda: Limits(max_size=1000, max_depth=10))

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from estconf.io.errors import ConfigFileError
-from estconf.io.files import loads
+from estconf.io.files import load_file, loads
+from values import is_a_value
 
 SPARSE = (
     '{"cluster": {"chief": ["chief-0:2222"],\n'
@@ -38,3 +39,8 @@ class TestPlaces:
         )
         assert error.message == "unknown key 'num_thread'"
         assert (error.line, error.column) == (1, 55)
+
+
+def test_a_file_loaded_is_a_value() -> None:
+    """What load_file returns refuses assignment and hashes by its model and kind."""
+    is_a_value(lambda: load_file("tf_config.json", content=b'{"task": {"type": "worker"}}'))

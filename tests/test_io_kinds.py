@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
+
 import pytest
 
 from estconf.io import kinds
 from estconf.io.kinds import KINDS, from_schema, resolve
+from values import is_a_value
 
 
 class TestFromSchema:
@@ -42,3 +46,16 @@ class TestFromSchema:
     )
     def test_anything_else_names_no_kind(self, value: object) -> None:
         assert from_schema(value) is None
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        # one object per kind: a copy stands for the other
+        pytest.param(lambda: dataclasses.replace(KINDS["tf_config"]), id="Kind"),
+        pytest.param(lambda: resolve({"task": {}}, None), id="Resolved"),
+    ],
+)
+def test_a_kind_and_how_it_was_told_are_values(make: Callable[[], object]) -> None:
+    """Each refuses assignment and hashes by its fields."""
+    is_a_value(make)

@@ -28,6 +28,7 @@ from estconf.io import REPORT_FORMATS, report
 from estconf.io._sarif import DOCS
 from estconf.io.errors import FileError, error
 from estconf.io.report import Result, Said
+from values import refuses_assignment
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = ROOT / "tests" / "data" / "sarif" / "sarif-schema-2.1.0.json"
@@ -356,3 +357,8 @@ def test_a_cluster_report_in_json_is_strict_json() -> None:
     document = json.loads(report.write_cluster(cluster, "json"), parse_constant=refuse)
     values = [group["value"] for group in document["findings"][0]["values"]]
     assert values == [{"x": None}, {"x": 1}]
+
+
+def test_what_a_report_says_beside_its_findings_cannot_be_changed() -> None:
+    """Said refuses assignment; it holds lists of lines, so it is not hashed."""
+    refuses_assignment(Said(["a hint"], ["a note"], [("a.json", "another tool's")]))

@@ -7,6 +7,7 @@ Each expectation names the operator's release and the function it comes from
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,8 @@ from pydantic import ValidationError
 from estconf import RunConfig
 from estconf.kubeflow import Operator, TFJob, predict, predict_replicas, tfjob_for_replicas
 from estconf.kubeflow.manifest import read_tfjobs
+from estconf.kubeflow.operator import layout
+from values import is_a_value, refuses_assignment
 
 from strategies import estimator_tfjobs
 
@@ -365,3 +368,23 @@ def test_a_cluster_larger_than_max_pods_is_refused_before_it_is_built() -> None:
     with pytest.raises(ValueError, match=r"has 4 pods, more than the 3 a prediction builds"):
         predict(small, max_pods=3)
     assert len(predict(small, max_pods=None).pods) == 4
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        pytest.param(
+            lambda: predict(tfjob_for_replicas("m", {"Worker": 2})).pods[0], id="PredictedPod"
+        ),
+        pytest.param(lambda: layout(tfjob_for_replicas("m", {"Worker": 2})), id="Layout"),
+        pytest.param(lambda: layout(tfjob_for_replicas("m", {"Worker": 2})).jobs[0], id="Job"),
+    ],
+)
+def test_a_pod_a_layout_and_a_job_are_values(make: Callable[[], object]) -> None:
+    """Each refuses assignment and hashes by its fields."""
+    is_a_value(make)
+
+
+def test_a_prediction_cannot_be_changed() -> None:
+    """A prediction refuses assignment; it holds the cluster as a dict, so it is not hashed."""
+    refuses_assignment(predict(tfjob_for_replicas("m", {"Chief": 1, "Worker": 2})))

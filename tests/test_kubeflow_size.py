@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from estconf.kubeflow import Operator, Release, predict, tfjob_for_replicas
 from estconf.kubeflow.size import TFConfigSize, digits_below, tf_config_size
+from values import is_a_value
 
 TYPES = st.sampled_from(
     ["Chief", "Worker", "worker", "PS", "Evaluator", "Master", "Tr'ainer", "A<&"]
@@ -70,3 +71,8 @@ def test_a_job_of_two_billion_pods_is_sized_in_a_moment() -> None:
     assert time.perf_counter() - started < 0.5
     assert size.pods == 2**31
     assert size.text_bytes > 2**31 * 2**31 * 20  # every pod lists every address
+
+
+def test_a_size_is_a_value() -> None:
+    """A size refuses assignment and hashes by its fields."""
+    is_a_value(lambda: TFConfigSize(pods=3, text_bytes=300, quotes=12, label_bytes=30))

@@ -13,6 +13,7 @@ from estconf import RunConfig, TFConfig, profiles
 from estconf.distribute import MultiWorkerConfig, ParameterServerConfig
 from estconf.profiles import ESTIMATOR_VALUES, READERS, Profile, check_profile, explain
 from estconf.profiles.registry import ProfileEntry
+from values import refuses_assignment
 
 from strategies import distribute_tf_configs
 
@@ -152,6 +153,20 @@ class TestCrossProfileHint:
             "or --profile server)"
         )
 
+    def test_a_tf_config_file_refused_with_the_hint_keeps_the_input(self) -> None:
+        """The error that names the other profiles still holds the value it is about."""
+        with pytest.raises(ValidationError) as info:
+            profiles.check_tf_config_file(node(WORKERS))
+        [error] = info.value.errors()
+        assert (error["type"], error["loc"], error["input"]) == (
+            "missing_chief",
+            ("cluster",),
+            WORKERS,
+        )
+        assert error["msg"].endswith(
+            "(this cluster is valid for --profile mwms or --profile server)"
+        )
+
     def test_both(self) -> None:
         cluster = {"chief": ["c:0", "c:1"], "worker": ["w:0"], "ps": ["p:0"]}
         with pytest.raises(ValidationError):
@@ -252,3 +267,9 @@ def test_dir_lists_every_public_name_including_those_imported_on_first_use() -> 
     names = dir(profiles)
     assert names == sorted(names)
     assert set(profiles.__all__) <= set(names)
+
+
+def test_a_readers_view_cannot_be_changed() -> None:
+    """A view refuses assignment; it holds its values or error as a dict, so it is not hashed."""
+    for view in explain(node(ESTIMATOR)):
+        refuses_assignment(view)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from cli_main import run
 from estconf import TFConfig, sagemaker
 from estconf.deployment import MWMS, PS, check_cluster, read_json_lines
 from estconf.sagemaker import Hyperparameters, PSServer, ResourceConfig
+from values import is_a_value, refuses_assignment
 
 DATA = Path(__file__).parent / "data" / "launchers" / "sagemaker"
 PS_ON = {"sagemaker_parameter_server_enabled": "true"}
@@ -534,3 +536,40 @@ def test_hyperparameters_round_trip(data: dict[str, Any]) -> None:
     assert again.parameter_server == hps.parameter_server
     assert again.multi_worker_mirrored == hps.multi_worker_mirrored
     assert again.distribution_groups("g") == hps.distribution_groups("g")
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        pytest.param(
+            lambda: Hyperparameters.model_validate({"sagemaker_parameter_server_enabled": True}),
+            id="Hyperparameters",
+        ),
+        pytest.param(
+            lambda: sagemaker.InstanceGroupSpec(
+                instance_group_name="train", instance_type="ml.c5.xlarge", instance_count=2
+            ),
+            id="InstanceGroupSpec",
+        ),
+    ],
+)
+def test_hyperparameters_and_an_instance_group_spec_are_values(make: Callable[[], object]) -> None:
+    """Each refuses assignment and hashes by its fields."""
+    is_a_value(make)
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        pytest.param(
+            sagemaker.InstanceGroup(instance_group_name="train", hosts=["algo-1", "algo-2"]),
+            id="InstanceGroup",
+        ),
+        pytest.param(
+            ResourceConfig(current_host="algo-1", hosts=["algo-1", "algo-2"]), id="ResourceConfig"
+        ),
+    ],
+)
+def test_an_instance_group_and_a_resource_config_cannot_be_changed(record: object) -> None:
+    """Each refuses assignment; they hold lists of hosts, so they are not hashed."""
+    refuses_assignment(record)

@@ -6,6 +6,7 @@ import dataclasses
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -24,6 +25,7 @@ from estconf.tf_config import (
     parse_json,
     top_level_job,
 )
+from values import is_a_value
 
 from strategies import valid_tf_configs
 
@@ -392,3 +394,23 @@ def test_a_misspelled_job_is_the_closest_job(name: str) -> None:
     """Comparing only the jobs with enough letters in common finds what comparing all finds."""
     expected = None if name in TRAINING_JOBS else closest(name, TRAINING_JOBS, JOB_NEAR_MISS)
     assert near_miss_job(name) == expected
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        pytest.param(lambda: Task(type="worker", index=1), id="Task"),
+        pytest.param(
+            lambda: TFConfig.model_validate(
+                {
+                    "cluster": {"chief": ["c:1"], "worker": ["w:1"]},
+                    "task": {"type": "worker", "index": 0},
+                }
+            ),
+            id="TFConfig",
+        ),
+    ],
+)
+def test_a_task_and_a_tf_config_are_values(make: Callable[[], object]) -> None:
+    """Each refuses assignment and hashes by its fields."""
+    is_a_value(make)

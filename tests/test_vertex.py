@@ -25,6 +25,7 @@ from pydantic import ValidationError
 from estconf import vertex
 from estconf.profiles import check_profile as check_tf_config
 from estconf.vertex import CustomJobSpec
+from values import is_a_value, refuses_assignment
 
 
 def pools(*counts: int | str | None) -> dict[str, Any]:
@@ -234,6 +235,15 @@ class TestCheckProfile:
         ]
         assert "but Vertex AI never puts the evaluators in the cluster" in str(info.value)
 
+    def test_a_spec_given_as_a_model_is_checked_at_the_camel_case_keys(self) -> None:
+        """A CustomJobSpec model has no file keys: its errors are at replicaCount."""
+        spec = CustomJobSpec.model_validate(pools(1, 2, None, 1))
+        with pytest.raises(ValidationError) as info:
+            vertex.check_profile(spec, "mwms")
+        assert codes(info.value) == [
+            ("missing_evaluator_job", ("workerPoolSpecs", 3, "replicaCount"))
+        ]
+
     def test_a_ps_pool_under_mwms(self) -> None:
         with pytest.raises(ValidationError) as info:
             vertex.check_profile(pools(1, 2, 1), "mwms")
@@ -267,3 +277,13 @@ class TestCheckProfile:
 
     def test_workers_alone_under_mwms(self) -> None:
         vertex.check_profile(pools(1, 4), "mwms")
+
+
+def test_a_worker_pool_spec_is_a_value() -> None:
+    """A pool refuses assignment and hashes by its replica count."""
+    is_a_value(lambda: vertex.WorkerPoolSpec.model_validate({"replicaCount": 2}))
+
+
+def test_a_custom_job_spec_cannot_be_changed() -> None:
+    """A spec refuses assignment; it holds a list of pools, so it is not hashed."""
+    refuses_assignment(CustomJobSpec.model_validate(pools(1, 2)))
