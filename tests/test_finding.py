@@ -40,7 +40,7 @@ def test_a_finding_is_an_error_about_no_value_in_no_file_unless_told() -> None:
     found = Finding.at("missing_chief", "no chief")
     assert (found.severity, found.hint, found.value) == ("error", None, NO_VALUE)
     assert (found.file, found.line, found.column, found.path) == ("", None, None, "")
-    assert found.describe() == "no chief"
+    assert found.describe() == str(found) == "no chief"
 
 
 def test_a_finding_about_no_value_shows_it_as_no_value() -> None:

@@ -131,6 +131,8 @@ class Finding:
 
     def __str__(self) -> str:
         """``file:line:column: path: message (got value)``, leaving out what is not known."""
+        if not self.file:
+            return self.describe()
         where = self.file if self.line is None else f"{self.file}:{self.line}:{self.column}"
         return f"{where}: {self.describe()}"
 
