@@ -1,7 +1,7 @@
 """estconf.cli._slurm: ``estconf tf-config --slurm``, TensorFlow's view of a step or a correct one.
 
 The environments under tests/data/launchers/slurm/ are the SLURM variables of
-a task inside ``srun`` and of a batch script outside it (SPEC section 12).
+a task inside ``srun`` and of a batch script outside it (docs/slurm.md).
 """
 
 from __future__ import annotations

@@ -174,7 +174,7 @@ class TestEquality:
 
 
 class TestRejected:
-    """Inputs TensorFlow rejects, and those SPEC section 6 rejects on purpose."""
+    """Inputs TensorFlow rejects, and those estconf rejects on purpose (docs/compatibility.md)."""
 
     @pytest.mark.parametrize("data", [None, [], "worker", 5])
     def test_cluster_not_an_object(self, data: Any) -> None:

@@ -1,4 +1,4 @@
-"""estconf.distribute.MultiWorkerConfig: SPEC section 8, MultiWorkerMirroredStrategy."""
+"""estconf.distribute.MultiWorkerConfig: MultiWorkerMirroredStrategy."""
 
 from __future__ import annotations
 

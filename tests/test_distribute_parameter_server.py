@@ -1,4 +1,4 @@
-"""estconf.distribute.ParameterServerConfig: SPEC section 8, ParameterServerStrategy (TF2)."""
+"""estconf.distribute.ParameterServerConfig: ParameterServerStrategy (TF2)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 SLURM's default task distribution is *block*: a host's tasks are consecutive
 ranks, the hosts in the step's nodelist order (``srun --distribution``, whose
 default for the nodes is ``block``).  TensorFlow's ``SlurmClusterResolver``
-numbers the tasks over the hosts sorted as strings (SPEC section 12).
+numbers the tasks over the hosts sorted as strings (docs/slurm.md).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""estconf.distribute.TFConfigClusterResolver: SPEC section 8, the cluster resolver."""
+"""estconf.distribute.TFConfigClusterResolver: the cluster resolver."""
 
 from __future__ import annotations
 

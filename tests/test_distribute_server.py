@@ -1,4 +1,4 @@
-"""estconf.distribute.ServerConfig: SPEC section 9, a TF1 program's tf.train.Server."""
+"""estconf.distribute.ServerConfig: a TF1 program's tf.train.Server."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""estconf.distribute.SlurmClusterResolver: SPEC section 12, SLURM."""
+"""estconf.distribute.SlurmClusterResolver: TensorFlow's SLURM resolver (docs/slurm.md)."""
 
 from __future__ import annotations
 

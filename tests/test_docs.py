@@ -320,6 +320,19 @@ def test_architecture_page_names_every_module() -> None:
     assert missing == []
 
 
+def test_the_code_and_docs_cite_only_documents_the_repository_has() -> None:
+    """A rule is pointed at in docs/ or in TensorFlow's or a launcher's source, never elsewhere."""
+    citation = re.compile(r"\bSPEC\b\s*(?:§|section|\d)|SPEC\.md")
+    places = [*ROOT.glob("src/**/*.py"), *ROOT.glob("docs/*.md"), *ROOT.glob("tests/**/*.py")]
+    cited = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in places
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if citation.search(line)
+    ]
+    assert cited == []
+
+
 def test_every_make_target_named_in_the_docs_exists() -> None:
     """A ``make <target>`` in the README or the docs is a rule of the Makefile."""
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")

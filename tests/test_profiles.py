@@ -1,4 +1,4 @@
-"""estconf.profiles: SPEC section 9, profiles and the checks of a whole cluster."""
+"""estconf.profiles: profiles and the checks of a whole cluster."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""estconf.RunConfig: tf.estimator.RunConfig's properties and rules (SPEC sections 2 and 3)."""
+"""estconf.RunConfig: tf.estimator.RunConfig's properties and rules (docs/tf_config.md)."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ def tf_config_errors(tf_config: Any) -> list[tuple[str, tuple[Any, ...], str]]:
 
 
 class TestReferenceExamples:
-    """The three examples of the tf.estimator.RunConfig page (master corrected, SPEC 7)."""
+    """The three examples of the tf.estimator.RunConfig page (master corrected)."""
 
     def test_non_chief_node(self) -> None:
         config = config_for("worker", 1)
@@ -1205,7 +1205,7 @@ class TestDistributionStrategies:
     def test_a_task_or_service_of_the_wrong_type_is_still_refused(
         self, part: dict[str, Any], code: str, loc: tuple[str, ...]
     ) -> None:
-        """TensorFlow's coordinator reads neither; estconf refuses them (SPEC 6, type)."""
+        """TensorFlow's coordinator reads neither; estconf refuses them (`type`)."""
         tf_config = {"cluster": DOC_CLUSTER, "task": {"type": "worker", "index": 0}, **part}
         assert [e[:2] for e in errors_of(train_distribute=Strategy(), tf_config=tf_config)] == [
             (code, loc)

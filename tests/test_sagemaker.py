@@ -1,4 +1,4 @@
-"""estconf.sagemaker: SPEC section 12, SageMaker."""
+"""estconf.sagemaker: what the SageMaker TensorFlow toolkit writes (docs/sagemaker.md)."""
 
 from __future__ import annotations
 

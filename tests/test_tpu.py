@@ -1,4 +1,4 @@
-"""estconf.tpu: TPUConfig and InputPipelineConfig (SPEC section 4)."""
+"""estconf.tpu: TPUConfig and InputPipelineConfig (docs/tpu.md)."""
 
 from __future__ import annotations
 
@@ -153,7 +153,7 @@ class TestIterationsPerLoop:
 
     @pytest.mark.parametrize("value", ["10|", "10\n", "5s\n", "1\u0663", "1\uff10"])
     def test_what_tensorflows_pattern_also_takes_is_refused(self, value: str) -> None:
-        """SPEC section 6 `value`: `[s|m|h]` takes `|`, `$` a final newline, `\\d` any digit."""
+        """`value`, stricter: `[s|m|h]` takes `|`, `$` a final newline, `\\d` any digit."""
         [(code, loc, msg)] = errors_of(iterations_per_loop=value)
         assert (code, loc) == ("value", ("iterations_per_loop",))
         assert repr(value) in msg
@@ -182,7 +182,7 @@ class TestNumShards:
         ]
 
     def test_true_is_refused(self) -> None:
-        """SPEC section 6 `int_type`: TensorFlow reads True as 1."""
+        """`int_type` (stricter than TensorFlow): TensorFlow reads True as 1."""
         [(code, loc, _)] = errors_of(num_shards=True)
         assert (code, loc) == ("int_type", ("num_shards",))
 
@@ -219,7 +219,7 @@ class TestNumCoresPerReplica:
         assert (code, loc) == ("num_cores_per_replica", ("num_cores_per_replica",))
 
     def test_true_is_refused(self) -> None:
-        """SPEC section 6 `int_type`: TensorFlow finds True in [1, 2, ...]."""
+        """`int_type` (stricter than TensorFlow): TensorFlow finds True in [1, 2, ...]."""
         [(code, loc, _)] = errors_of(num_cores_per_replica=True)
         assert (code, loc) == ("int_type", ("num_cores_per_replica",))
 
@@ -257,7 +257,7 @@ class TestPerHostInputForTraining:
 
     @pytest.mark.parametrize("value", [0, 6, "3", "per_host_v2", 2.5, None, [3]])
     def test_outside_input_pipeline_config(self, value: Any) -> None:
-        """SPEC section 6 `enum`: TensorFlow keeps any value."""
+        """`enum` (stricter than TensorFlow): TensorFlow keeps any value."""
         [(code, loc, msg)] = errors_of(per_host_input_for_training=value)
         assert (code, loc) == ("enum", ("per_host_input_for_training",))
         assert "PER_HOST_V2" in msg
@@ -309,7 +309,7 @@ class TestInitialInfeedSleepSecs:
         ("value", "code"), [(True, "int_type"), (False, "int_type"), ("", "type")]
     )
     def test_values_tensorflow_keeps(self, value: Any, code: str) -> None:
-        """SPEC section 6: a bool, or an empty string, is not a number of seconds."""
+        """Stricter than TensorFlow: a bool, or an empty string, is not a number of seconds."""
         [(found, loc, _)] = errors_of(initial_infeed_sleep_secs=value)
         assert (found, loc) == (code, ("initial_infeed_sleep_secs",))
 
@@ -438,7 +438,7 @@ class TestInputPartitionDims:
     def test_each_split_uses_all_cores_of_the_replica(
         self, dims: list[Any], loc: tuple[Any, ...]
     ) -> None:
-        """SPEC section 6: TensorFlow checks this only when it builds the infeed."""
+        """Stricter than TensorFlow: TensorFlow checks this only when it builds the infeed."""
         [(code, found_loc, msg)] = errors_of(**PARTITIONED, input_partition_dims=dims)
         assert (code, found_loc) == ("partition_dims", ("input_partition_dims", *loc))
         assert msg.startswith(
@@ -529,7 +529,7 @@ class TestExperimentalArguments:
 
     @pytest.mark.parametrize("value", [0, -1])
     def test_host_call_every_n_steps_at_least_1(self, value: int) -> None:
-        """SPEC section 6 `value`: TensorFlow accepts any value."""
+        """`value` (stricter than TensorFlow): TensorFlow accepts any value."""
         [(code, loc, _)] = errors_of(experimental_host_call_every_n_steps=value)
         assert (code, loc) == ("value", ("experimental_host_call_every_n_steps",))
 
@@ -605,7 +605,7 @@ class TestTPUJobName:
         assert (code, loc) == ("tf_config_type", ("tf_config",))
 
     def test_must_be_a_string(self) -> None:
-        """SPEC section 6 `type`: TensorFlow keeps a true non-string."""
+        """`type` (stricter than TensorFlow): TensorFlow keeps a true non-string."""
         [(code, loc, _)] = errors_of(tpu_job_name=5)
         assert (code, loc) == ("string_type", ("tpu_job_name",))
 
@@ -853,7 +853,7 @@ class TestMasters:
     @pytest.mark.parametrize("key", ["master", "evaluation_master"])
     @pytest.mark.parametrize("value", [5, ["x"]])
     def test_strings(self, key: str, value: Any) -> None:
-        """SPEC section 6 `type`: TensorFlow keeps any value."""
+        """`type` (stricter than TensorFlow): TensorFlow keeps any value."""
         [(code, loc, _)] = run_config_errors(**{key: value})
         assert (code, loc) == ("string_type", (key,))
 

@@ -1,4 +1,4 @@
-"""estconf.vertex: the TF_CONFIG and CLUSTER_SPEC Vertex AI gives each replica (SPEC section 12).
+"""estconf.vertex: the TF_CONFIG and CLUSTER_SPEC Vertex AI gives each replica (docs/vertex.md).
 
 Vertex AI publishes no code for it; every case is written from its
 documentation, each citing its page:

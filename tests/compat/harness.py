@@ -3,8 +3,9 @@
 The rule, for every input:
 
 - TensorFlow accepts it: estconf gives equal values, or rejects it only under
-  a rule of SPEC section 6 (the deliberate, documented strictness), decided
-  by :func:`deliberate_tf_config` / :func:`deliberate_cluster` /
+  a rule of docs/compatibility.md's "Stricter than TensorFlow" (the
+  deliberate, documented strictness), decided by
+  :func:`deliberate_tf_config` / :func:`deliberate_cluster` /
   :func:`deliberate_kwargs`, and every error estconf reports is explained by
   one of those rules.
 - TensorFlow rejects it (any exception): estconf raises a ``ValueError``; when
@@ -201,7 +202,7 @@ def tf_sentence(error: BaseException) -> str | None:
 
 
 # --------------------------------------------------------------------------
-# SPEC section 6: the inputs estconf rejects on purpose
+# docs/compatibility.md, "Stricter than TensorFlow": the inputs estconf rejects on purpose
 
 RULES = frozenset(
     {

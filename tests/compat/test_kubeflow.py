@@ -1,7 +1,7 @@
 """The TF_CONFIGs estconf predicts for a Kubeflow TFJob, read by TensorFlow itself.
 
-What the operator writes into each pod is estconf's prediction (SPEC section
-11); what each pod's program then makes of it is TensorFlow's, and is checked
+What the operator writes into each pod is estconf's prediction
+(docs/kubernetes.md); what each pod's program then makes of it is TensorFlow's, and is checked
 here: every pod's TF_CONFIG read by ``tf.estimator.RunConfig`` and by the
 tf.distribute readers, against estconf; and the pods that
 ``estconf.kubeflow.check`` reports as refusing their TF_CONFIG, against the

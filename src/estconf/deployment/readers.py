@@ -1,10 +1,10 @@
 """The profiles known by name, as node readers: one for each entry of the profiles' registry.
 
 ``estimator`` checks each node with the rules of ``tf.estimator.RunConfig``
-(SPEC §2), reading only what its distributed properties need.
+(docs/tf_config.md), reading only what its distributed properties need.
 
 Each other node is read by the model of its strategy, as a single TF_CONFIG
-check under ``--profile`` reads it (SPEC §8): ``MultiWorkerConfig`` for
+check under ``--profile`` reads it (docs/readers.md): ``MultiWorkerConfig`` for
 ``MultiWorkerMirroredStrategy``, ``ParameterServerConfig`` for the TF2
 ``ParameterServerStrategy``, ``ServerConfig`` for a TF1 program's
 ``tf.train.Server``.  Every node of the job is checked, so a task of
@@ -33,7 +33,7 @@ def _node_reader(entry: ProfileEntry) -> ReaderProfile:
 _READERS = {entry.profile: _node_reader(entry) for entry in REGISTRY.values()}
 
 ESTIMATOR = _READERS[Profile.ESTIMATOR]
-"""The rules of ``tf.estimator.RunConfig`` (SPEC §2): what its distributed properties need."""
+"""The rules of ``tf.estimator.RunConfig``: what its distributed properties need."""
 
 MWMS = _READERS[Profile.MWMS]
 """``tf.distribute.MultiWorkerMirroredStrategy``: a cluster of workers alone is valid."""

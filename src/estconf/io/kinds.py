@@ -110,12 +110,12 @@ class Kind:
         return f"{self.name}.schema.json"
 
     def under_profile(self, profile: str | None, *, name_others: bool = True) -> Kind:
-        """This kind checked for the reader ``profile`` names (SPEC §9), if it is TF_CONFIG.
+        """This kind checked for the reader ``profile`` names (docs/readers.md), if it is TF_CONFIG.
 
         A TF_CONFIG file under a profile is checked with that reader's rules
         for its own task and every task of its cluster, in place of the
         estimator's rules for its task alone; a Vertex AI CustomJob, each
-        replica's TF_CONFIG (SPEC §12); other kinds are unchanged.
+        replica's TF_CONFIG (docs/vertex.md); other kinds are unchanged.
         ``name_others`` false: the Estimator's errors do not name the profiles
         that accept the TF_CONFIG, for a file with errors of its own besides.
         """
