@@ -77,6 +77,32 @@ def test_standard_input_and_its_limits(monkeypatch: pytest.MonkeyPatch) -> None:
     assert (found.file, found.code) == ("<stdin>", "size")
 
 
+def test_standard_input_too_large_is_a_tf_config(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Standard input past the size limit is reported as the TF_CONFIG it stands for."""
+    text = b'{"cluster": {"chief": ["c:1"]}, "task": {"type": "chief", "index": 0}}'
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text)))
+    [result] = check("-", limits=Limits(max_size=10)).results
+    assert (result.file, result.kind) == ("<stdin>", "tf_config")
+
+
+def test_standard_input_of_text_only_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A standard input with no bytes under it (a text stream alone) is read as UTF-8 text."""
+    text = '{"cluster": {"chief": ["c:1"]}, "task": {"type": "chief", "index": 0}}'
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    assert check("-").valid
+
+
+def test_standard_input_of_text_with_a_lone_surrogate_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Text standard input holding a lone surrogate is an error of the input, not a crash."""
+    text = '{"cluster": {"chief": ["c:1"]}, "task": {"type": "chief\udc80", "index": 0}}'
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    report = check("-")
+    assert not report.valid
+    assert [(found.file, found.code) for found in report.findings] == [("<stdin>", "encoding")]
+
+
 def test_a_report_of_no_results_is_valid() -> None:
     assert Report(()).valid
 

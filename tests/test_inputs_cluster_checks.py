@@ -34,6 +34,19 @@ def test_every_node_given_the_same_task() -> None:
     ]
 
 
+def test_both_nodes_of_two_given_the_same_task(tmp_path: Path) -> None:
+    """Two nodes that both claim one task get the hint that every node was given it."""
+    node = {"cluster": {"worker": ["w0:2222", "w1:2222"]}, "task": {"type": "worker", "index": 1}}
+    path = tmp_path / "nodes.jsonl"
+    path.write_text(f"{json.dumps(node)}\n{json.dumps(node)}\n", encoding="utf-8")
+    report, said = check_nodes(read_nodes([str(path)]), "mwms")
+    assert len(report.nodes) == 2
+    assert list(said.hints) == [
+        "every node was given the same task, worker:1: each node needs its own task.index "
+        "(0, 1, 2, ... within each task.type)"
+    ]
+
+
 def test_two_nodes_of_several_share_a_task() -> None:
     _, said = check_nodes(nodes("task_claimed_twice.jsonl"), "mwms")
     assert list(said.hints) == [

@@ -8,6 +8,7 @@ import pytest
 
 from estconf.inputs.cluster_files import TaskTFConfigs, read_cluster_file, task_tf_configs, tasks_of
 from estconf.inputs.sources import InputError, NotThisInput
+from estconf.io.checks import Limits
 from estconf.io.errors import ConfigFileError
 from values import refuses_assignment
 
@@ -88,6 +89,27 @@ class TestTaskTFConfigs:
             "hint: tf.estimator refuses this cluster; --profile mwms or --profile server reads "
             "it, if that is the reader",
         ]
+
+    def test_a_task_the_estimator_refuses_leaves_the_tasks_after_it(self) -> None:
+        """Each task is checked on its own: one refused still leaves the later tasks' TF_CONFIG."""
+        with_master = {"cluster": {"master": ["m:1"], "evaluator": ["e:1"], "worker": ["w:1"]}}
+        found = task_tf_configs("c.yaml", with_master, tasks_of(with_master["cluster"]))
+        assert [task for task, _ in found.outputs] == [("master", 0), ("worker", 0)]
+        assert [(error.file, error.code) for error in found.errors] == [
+            ("c.yaml (evaluator:0)", "evaluator_with_master")
+        ]
+
+    def test_a_tf_config_past_the_limits_names_no_other_profile(self) -> None:
+        """A TF_CONFIG refused for its size breaks no reader's rule: no other profile is named."""
+        found = task_tf_configs(
+            "c.yaml", self.CLUSTER, tasks_of(self.CLUSTER["cluster"]), limits=Limits(max_size=10)
+        )
+        assert found.outputs == []
+        assert [(error.file, error.code) for error in found.errors] == [
+            ("c.yaml (chief:0)", "size")
+        ]
+        assert found.others == ()
+        assert found.said("c.yaml").splitlines()[-1] == "1 error in 1 of 1 file"
 
     def test_another_profile_checks_the_first_task(self) -> None:
         workers = {"cluster": {"worker": ["w:1", "w:2"]}}

@@ -35,6 +35,16 @@ def rows(text: str) -> dict[str, str]:
     return found
 
 
+class EmptyResolver:
+    """Stands for a tf.distribute cluster resolver of an empty cluster and no master."""
+
+    def master(self) -> str:
+        return ""
+
+    def cluster_spec(self) -> dict[str, Any]:
+        return {}
+
+
 def run_config(tf_config: dict[str, Any]) -> RunConfig:
     return RunConfig(tf_config=TFConfig.model_validate(tf_config))
 
@@ -88,6 +98,31 @@ class TestRunConfig:
         assert out["reasons"]["task"] == task
         assert out["reasons"]["is_chief"].startswith(is_chief)
 
+    def test_a_session_master_with_no_cluster_is_said_to_be_the_master(self) -> None:
+        """In local mode a TF_CONFIG's session_master is the master, and the reason says so."""
+        tf_config = {"session_master": "grpc://m:2222"}
+        out = json.loads(explain_run_config(run_config(tf_config), "env", output="json", why=True))
+        assert out["master"] == "grpc://m:2222"
+        assert out["reasons"]["master"] == "session_master of TF_CONFIG"
+
+    def test_a_worker_whose_resolver_gives_no_cluster_is_not_an_evaluator(self) -> None:
+        """A TPU worker whose cluster resolver gives an empty cluster keeps a worker's reasons.
+
+        Only an evaluator is outside the training cluster; an empty derived
+        cluster does not make a worker one.
+        """
+        tf_config = TFConfig.model_validate(
+            {
+                "cluster": {"chief": ["c:2222"], "worker": ["w:2222"]},
+                "task": {"type": "worker", "index": 0},
+            }
+        )
+        config = TPURunConfig(tf_config=tf_config, cluster=EmptyResolver())
+        out = json.loads(explain_run_config(config, "env", output="json", why=True))
+        assert out["cluster_spec"] == {}
+        assert out["reasons"]["task"].startswith("the task of TF_CONFIG, in chief mode")
+        assert out["reasons"]["is_chief"] == "task type is worker; the chief is chief:0"
+
     def test_json_is_one_object_with_reasons_only_when_asked(self) -> None:
         out = json.loads(explain_run_config(run_config(PS_CLUSTER), "env", output="json"))
         assert out["tf_config_source"] == "env"
@@ -121,6 +156,14 @@ class TestProfile:
             tf_config = TFConfig.model_validate({"cluster": cluster, "task": task})
             table = rows(explain_profile(check_profile(tf_config, "mwms"), "env", "mwms", why=True))
             assert table["id_in_cluster"] == f"{index}  ({reason})"
+
+    def test_mwms_an_evaluator_is_its_own_chief(self) -> None:
+        """Under MultiWorkerMirroredStrategy an evaluator is the chief of itself alone."""
+        cluster = {"chief": ["c:2222"], "worker": ["w:2222"], "evaluator": ["e:2222"]}
+        tf_config = {"cluster": cluster, "task": {"type": "evaluator", "index": 0}}
+        model = check_profile(TFConfig.model_validate(tf_config), "mwms")
+        table = rows(explain_profile(model, "env", "mwms", why=True))
+        assert table["is_chief"] == "True  (an evaluator is its own chief)"
 
     def test_ps_with_why_in_json(self) -> None:
         model = check_profile(TFConfig.model_validate(PS_CLUSTER), "ps")
