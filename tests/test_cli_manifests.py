@@ -175,6 +175,29 @@ class TestValidate:
             "1 error in 1 of 1 file\n",
         )
 
+    @pytest.mark.parametrize("count", [3, 300])
+    def test_a_stream_of_many_manifests_that_set_no_tf_config_is_no_config_file(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path, count: int
+    ) -> None:
+        stream = tmp_path / "services.yaml"
+        stream.write_text("---\n".join(["apiVersion: v1\nkind: Service\n"] * count))
+        status, out, _ = run(capsys, "validate", str(stream))
+        assert (status, out.splitlines()[0]) == (
+            1,
+            f"{stream}: a stream of {count} Kubernetes manifests (Service) of which none sets "
+            "TF_CONFIG, not a config file of a kind estconf reads",
+        )
+
+    def test_a_long_kind_is_cut_to_80_characters_in_the_message(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        stream = tmp_path / "stream.yaml"
+        kind = "K" * 100
+        stream.write_text(f"apiVersion: v1\nkind: {kind}\n---\napiVersion: v1\nkind: Service\n")
+        status, out, _ = run(capsys, "validate", str(stream))
+        assert status == 1
+        assert f"a stream of 2 Kubernetes manifests ({kind[:80]}, Service) of which" in out
+
     def test_a_stream_holding_other_documents_is_read_as_a_config_file(
         self, capsys: pytest.CaptureFixture[str], tmp_path: Path
     ) -> None:
@@ -231,6 +254,20 @@ class TestExplain:
     )
     def test_other_files_are_left_to_the_file_pipeline(self, text: bytes) -> None:
         assert tf_config_set_in(text, "yaml", "f.yaml", Limits()) is None
+
+    @pytest.mark.parametrize(
+        "other",
+        [f"env: [{{name: TF_CONFIG, value: '{WORKERS}'}}]\n", "- a list\n"],
+        ids=["a mapping", "a list"],
+    )
+    def test_a_document_that_is_no_manifest_is_passed_over(self, other: str) -> None:
+        """Only manifests set a TF_CONFIG; the manifests after another document are read."""
+        config_map = f"apiVersion: v1\nkind: ConfigMap\ndata:\n  TF_CONFIG: '{WORKERS}'\n"
+        stream = f"{other}---\n{config_map}".encode()
+        assert tf_config_set_in(stream, "yaml", "f.yaml", Limits()) == (
+            WORKERS,
+            "f.yaml (data.TF_CONFIG)",
+        )
 
     def test_where_the_value_is(self) -> None:
         manifest = json.dumps(pod({"name": "TF_CONFIG", "value": WORKERS})).encode()
