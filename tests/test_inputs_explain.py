@@ -123,6 +123,13 @@ class TestRunConfig:
         assert out["reasons"]["task"].startswith("the task of TF_CONFIG, in chief mode")
         assert out["reasons"]["is_chief"] == "task type is worker; the chief is chief:0"
 
+    def test_checkpoints_are_none_when_neither_steps_nor_seconds_are_set(self) -> None:
+        """A RunConfig with neither save_checkpoints_steps nor _secs saves no checkpoints."""
+        config = RunConfig(
+            tf_config=TFConfig.model_validate(PS_CLUSTER), save_checkpoints_secs=None
+        )
+        assert rows(explain_run_config(config, "env"))["checkpoints"] == "(none)"
+
     def test_json_is_one_object_with_reasons_only_when_asked(self) -> None:
         out = json.loads(explain_run_config(run_config(PS_CLUSTER), "env", output="json"))
         assert out["tf_config_source"] == "env"
@@ -171,6 +178,14 @@ class TestProfile:
         assert out["profile"] == "ps"
         assert out["reasons"]["num_ps"] == "1 ps in the cluster"
         assert out["reasons"]["role"] == "task type"
+
+    def test_ps_device_filters_are_a_row_per_task(self) -> None:
+        """The ps reader's device filters: a heading row, then one row per task below it."""
+        model = check_profile(TFConfig.model_validate(PS_CLUSTER), "ps")
+        table = rows(explain_profile(model, "env", "ps"))
+        assert table["device_filters"] == ""
+        assert table["worker:1"] == "/job:ps, /job:chief"
+        assert table["ps:0"] == "/job:worker, /job:chief"
 
     def test_a_reader_without_reasons_gives_none(self) -> None:
         model = check_profile(TFConfig.model_validate(WORKERS), "server")

@@ -34,6 +34,12 @@ class TestVertexSpec:
         document = vertex_spec("-", Limits(), text.encode())
         assert document.format == format
 
+    def test_standard_input_is_a_dash_built_at_run_time_too(self) -> None:
+        """``-`` names standard input by its value, not by being the same string object."""
+        dash = "+".replace("+", "-")
+        document = vertex_spec(dash, Limits(), b'{"workerPoolSpecs": []}')
+        assert (document.format, document.data) == ("json", {"workerPoolSpecs": []})
+
     def test_a_toml_file_is_no_spec(self, tmp_path: Path) -> None:
         path = tmp_path / "job.toml"
         path.write_text("x = 1\n", encoding="utf-8")
