@@ -7,6 +7,7 @@ value through or says it otherwise than the file pipeline.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 
 import pytest
@@ -135,6 +136,13 @@ class TestLines:
 
     def test_a_shell_line_is_unquoted(self) -> None:
         [read] = read_env_lines(b"export TF_CONFIG='{\"task\": {}}'\n", "run.sh", "shell")
+        assert (read.name, read.data) == ("run.sh:1", {"task": {}})
+
+    def test_a_format_the_caller_built_is_read_by_its_value(self) -> None:
+        """A ``shell`` the caller built at run time reads the file as a shell script."""
+        fmt = "".join(["sh", "ell"])
+        assert fmt is not sys.intern(fmt)  # another string than the package's own "shell"
+        [read] = read_env_lines(b"export TF_CONFIG='{\"task\": {}}'\n", "run.sh", fmt)
         assert (read.name, read.data) == ("run.sh:1", {"task": {}})
 
 
