@@ -63,6 +63,28 @@ def test_a_reader_refuses_each_cluster_once() -> None:
     assert refused_by_the_reader(hosts(configs(3), MWMS), "mwms") == []
 
 
+def test_the_hosts_after_one_without_a_tf_config_are_still_checked() -> None:
+    groups = [
+        {"instance_group_name": "data", "instance_count": 1},
+        {"instance_group_name": "dnn", "instance_count": 2},
+    ]
+    hyperparameters = job_hyperparameters(None, "multi_worker_mirrored", "dnn")
+    found = hosts(job_resource_configs(instance_groups=groups), hyperparameters)
+    assert [host.tf_config is None for host in found] == [True, False, False]
+    [refused] = refused_by_the_reader(found, "estimator")
+    assert refused.host == "algo-2"
+    assert [error["type"] for error in refused.errors] == ["missing_chief"]
+
+
+def test_each_other_cluster_is_checked_after_one_seen_again() -> None:
+    """Hosts whose files disagree on the hosts get other clusters: each is checked once."""
+    algo_3 = configs(3)[2]
+    found = hosts([*configs(2), algo_3], MWMS)
+    refused = refused_by_the_reader(found, "estimator")
+    assert [one.host for one in refused] == ["algo-1", "algo-3"]
+    assert all(error["type"] == "missing_chief" for one in refused for error in one.errors)
+
+
 def test_the_report_of_a_job_labels_each_host_with_its_task_and_ps_server() -> None:
     job = job_report(hosts(configs(2), PS), "estimator")
     assert job.labels == [
