@@ -39,6 +39,12 @@ def test_written_tf_configs_are_at_each_ranks_own_host() -> None:
     assert first["cluster"]["worker"][0].startswith("node9:")
 
 
+def test_a_step_without_a_port_base_starts_at_tensorflows_8888() -> None:
+    views, _ = ranks(Step({"worker": 4}), STEP, write=True)
+    cluster = json.loads(views[0].text)["cluster"]
+    assert cluster == {"worker": ["node9:8888", "node9:8889", "node10:8888", "node10:8889"]}
+
+
 def test_one_rank_and_what_is_seen_before_it_is_built() -> None:
     seen: list[tuple[range, str]] = []
     views, _ = ranks(
