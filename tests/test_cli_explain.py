@@ -592,3 +592,25 @@ def test_a_config_given_as_a_pipe_is_read_once(
         os.close(read)
     assert (status, err) == (0, "")
     assert out.startswith(f"TF_CONFIG from        /dev/fd/{read} (tf_config)\n")
+
+
+@pytest.mark.parametrize(
+    ("profile", "said"),
+    [
+        ("estimator", b"<stdin>: TF_CONFIG is set but empty; unset it or give a JSON object"),
+        ("mwms", b"<stdin>: the file is empty"),
+    ],
+)
+def test_empty_standard_input_is_an_empty_tf_config_for_the_estimator_an_empty_file_else(
+    profile: str, said: bytes
+) -> None:
+    """The Estimator's view refuses an empty TF_CONFIG; another reader's, an empty file."""
+    done = subprocess.run(
+        [ESTCONF, "explain", "--profile", profile, "--tf-config", "-"],
+        cwd=ROOT,
+        input=b"",
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert said in done.stdout + done.stderr

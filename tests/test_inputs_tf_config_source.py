@@ -89,6 +89,11 @@ class TestReadTFConfig:
         from_text = read_tf_config(TFConfigSource("x", "x", TEXT), "tf_config")
         assert from_file == from_text is not None
 
+    def test_text_of_no_format_is_read_as_json(self) -> None:
+        """``format=None`` names a file's format by its name; text has none, and is JSON."""
+        found = TFConfigSource("x", "x", TEXT, format=None)
+        assert read_tf_config(found, "tf_config") == TFConfig.model_validate_json(TEXT)
+
     def test_none_is_none(self) -> None:
         assert read_tf_config(TFConfigSource(NOT_SET), "tf_config") is None
 
