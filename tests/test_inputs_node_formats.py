@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from estconf.inputs.node_formats import FORMATS, SUFFIXES, blocks
+from estconf.inputs.node_formats import FORMATS, SUFFIXES, block, blocks, label, written_size
 from estconf.inputs.readers import read_env_lines, read_json_lines, read_stream
+from estconf.kubeflow.size import TFConfigSize
 
 TF_CONFIGS: list[dict[str, Any]] = [
     {"cluster": {"chief": ["c:1"], "worker": ["w:1"]}, "task": {"type": "chief", "index": 0}},
@@ -41,3 +42,34 @@ def test_labels() -> None:
     assert blocks(OUTPUTS[:1], "env", ["rank 0"]) == f"# rank 0\nTF_CONFIG={OUTPUTS[0][1]}\n"
     assert blocks(OUTPUTS, "jsonl") == "".join(f"{text}\n" for _, text in OUTPUTS)
     assert blocks(OUTPUTS, "k8s").count("---\n") == 1
+
+
+def test_each_tf_config_has_one_label() -> None:
+    """Labels are given one a TF_CONFIG: fewer labels than TF_CONFIGs are refused."""
+    with pytest.raises(ValueError, match="argument 2 is longer than argument 1"):
+        blocks(OUTPUTS, "env", ["rank 0"])
+
+
+def size_of(outputs: list[tuple[tuple[str, int], str]]) -> TFConfigSize:
+    """The size of these TF_CONFIGs, as :func:`~estconf.kubeflow.size.tf_config_size` counts it."""
+    return TFConfigSize(
+        pods=len(outputs),
+        text_bytes=sum(len(text.encode()) for _, text in outputs),
+        quotes=sum(text.count("'") for _, text in outputs),
+        label_bytes=sum(len(label(task).encode()) for task, _ in outputs),
+    )
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("count", [0, 1, 2])
+def test_the_written_size_is_the_bytes_written(fmt: str, count: int) -> None:
+    """The size counted is what is written: by default one text with labels, else one file each.
+
+    No TF_CONFIG is no byte, in every format.
+    """
+    outputs = OUTPUTS[:count]
+    size = size_of(outputs)
+    assert written_size(size, fmt) == len(blocks(outputs, fmt).encode())
+    assert written_size(size, fmt, files=True) == sum(
+        len(block(None, text, fmt).encode()) for _, text in outputs
+    )

@@ -27,3 +27,72 @@ def test_manifests_named_that_set_no_tf_config_are_unreadable(name: str, what: s
     assert [(found.code, found.message) for found in info.value.errors] == [
         ("no_tf_config", f"{what} {NONE_SET}")
     ]
+
+
+def test_an_unreadable_input_says_its_errors() -> None:
+    """The message of an input that cannot be read is its errors, each at the file."""
+    path = str(DATA / "invalid/tf_config_pod.yaml")
+    with pytest.raises(Unreadable) as info:
+        read_nodes([path])
+    assert str(info.value) == (
+        f"{path}: a Kubernetes Pod manifest (apiVersion: v1) sets {NONE_SET}"
+    )
+
+
+def test_an_env_list_that_sets_no_tf_config_is_unreadable(tmp_path: Path) -> None:
+    path = tmp_path / "env.json"
+    path.write_text('{"env": [{"name": "OTHER", "value": "1"}]}\n', encoding="utf-8")
+    with pytest.raises(Unreadable) as info:
+        read_nodes([str(path)])
+    assert [(found.code, found.message) for found in info.value.errors] == [
+        ("no_tf_config", f"the env list sets {NONE_SET}")
+    ]
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".ndjson"])
+def test_json_lines_files_hold_a_node_a_line(tmp_path: Path, suffix: str) -> None:
+    """``.jsonl`` and ``.ndjson`` files are JSON lines, named or in a directory."""
+    path = tmp_path / f"nodes{suffix}"
+    path.write_text('{"task": {"type": "worker", "index": 0}}\n\n{"x": 1}\n', encoding="utf-8")
+    expected = [(f"{path}:1", {"task": {"type": "worker", "index": 0}}), (f"{path}:3", {"x": 1})]
+    assert read_nodes([str(path)]).nodes == expected
+    assert read_nodes([str(tmp_path)]).nodes == expected
+
+
+def test_standard_input_is_read_among_the_other_inputs(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``-`` stands for JSON lines on standard input; the inputs after it are read too."""
+    import io
+    import sys
+
+    path = tmp_path / "chief.json"
+    path.write_text('{"task": {"type": "chief", "index": 0}}', encoding="utf-8")
+    stdin = io.TextIOWrapper(io.BytesIO(b'{"task": {"type": "worker", "index": 0}}\n'))
+    monkeypatch.setattr(sys, "stdin", stdin)
+    assert read_nodes(["-", str(path)]).nodes == [
+        ("<stdin>:1", {"task": {"type": "worker", "index": 0}}),
+        (str(path), {"task": {"type": "chief", "index": 0}}),
+    ]
+
+
+def test_a_directory_passes_over_a_stream_of_manifests_that_set_none(tmp_path: Path) -> None:
+    """A stream of manifests found in a directory (a Deployment and its Service) is passed over."""
+    for name in ("tensorboard.yaml", "tf_config.json"):
+        (tmp_path / name).write_bytes((DATA / "deploy" / name).read_bytes())
+    found = read_nodes([str(tmp_path)])
+    assert [name for name, _ in found.nodes] == [str(tmp_path / "tf_config.json")]
+    assert found.passed_over == [
+        (
+            str(tmp_path / "tensorboard.yaml"),
+            f"the Kubernetes manifests of the stream set {NONE_SET}",
+        )
+    ]
+
+
+def test_a_node_file_that_is_no_json_object_is_a_node_without_key_errors(tmp_path: Path) -> None:
+    """A node file holding no object is a node all the same: the cluster check reports it there."""
+    path = tmp_path / "node.json"
+    path.write_text("[1, 2]\n", encoding="utf-8")
+    found = read_nodes([str(path)])
+    assert (found.nodes, found.key_errors) == ([(str(path), [1, 2])], [])
