@@ -89,8 +89,8 @@ def tfjob(name: str, **replicas: int) -> bytes:
         ),
         (
             tfjob("j", Chief=1, PS=2, Worker=2, Evaluator=1),
-            "j-chief-0, j-ps-0 to j-ps-1, j-worker-0 to j-worker-1 and 1 more replica types",
-            "chief:0, ps:0 to ps:1, worker:0 to worker:1 and 1 more replica types",
+            "j-chief-0, j-ps-0 to j-ps-1, j-worker-0 to j-worker-1 and 1 more replica type",
+            "chief:0, ps:0 to ps:1, worker:0 to worker:1 and 1 more replica type",
         ),
     ],
 )

@@ -134,7 +134,8 @@ def _ranges(plan: Layout, label: Callable[[Job, int], str]) -> str:
         for job in jobs[:_SHOWN]
     ]
     more = len(jobs) - _SHOWN
-    return ", ".join(ranges) + (f" and {more} more replica types" if more > 0 else "") or "none"
+    rest = f" and {more} more replica type{'s' if more > 1 else ''}" if more > 0 else ""
+    return ", ".join(ranges) + rest or "none"
 
 
 def _refused(tfjob: TFJob, name: str, note: Callable[[str], object]) -> None:
