@@ -283,7 +283,8 @@ def _api_text(given: Input, path: Path) -> None:
         ServerConfig.from_env,
     )
     for reader in readers:
-        with contextlib.suppress(ValueError):
+        with contextlib.suppress(ValueError), warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # contrib's, on every use
             reader(environ)
     with contextlib.suppress(ValueError):
         ConfigProto.model_validate_json(given.data)

@@ -420,3 +420,25 @@ class TestUnreadableInput:
         status, out, err = run(*argv[:-1], str(tmp_path / argv[-1]))
         assert (status, out) == (2, "")
         assert "missing.json: no such file" in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("--job", b"\xff", "--worker", "2"),
+        ("--job", "a", "--worker", "2", "--namespace", b"\xff"),
+        ("--job", "a", "--worker", "2", "--cluster-domain", b"x\xff"),
+        ("--job", "a", "--worker", "2", "--task", b"\xff:0"),
+        ("--tfjob", "tests/data/kubeflow/multi_worker.yaml", "--name", b"\xfe"),
+        ("--vertex", "tests/data/launchers/vertex/distributed.yaml", "--job-id", b"\xff"),
+    ],
+)
+def test_a_text_option_that_is_not_utf8_is_refused_with_its_byte(
+    argv: tuple[str | bytes, ...],
+) -> None:
+    root = Path(__file__).resolve().parents[1]
+    estconf = Path(sys.executable).with_name("estconf")
+    done = subprocess.run([estconf, "tf-config", *argv], capture_output=True, check=False, cwd=root)
+    assert (done.returncode, done.stdout) == (2, b"")
+    assert b": expected UTF-8 text; byte 0x" in done.stderr
+    assert b"Traceback" not in done.stderr

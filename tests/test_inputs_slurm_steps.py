@@ -107,3 +107,25 @@ def test_a_port_past_65535_is_given_its_fix_once() -> None:
     said = refusal_said(refusal(Step({"worker": 4}, 65535, gpus_per_node=2)), from_env=False)
     assert said.count("is not a valid task address") == 2
     assert said.endswith("\nhint: a port above 65535: give a smaller --port-base\n")
+
+
+def test_too_many_tasks_on_a_node_is_said_at_tasks_per_node_with_its_fix() -> None:
+    with pytest.raises(ValidationError) as raised:
+        step_environ(False, "n1", "2147483648")
+    said = refusal_said(raised.value, from_env=False)
+    assert said == (
+        "--slurm: --tasks-per-node: 2,147,483,648 tasks on the node 'n1', more than the 65,533 "
+        "SLURM runs on a node: each rank's TF_CONFIG lists every task's address\n"
+        "hint: give the tasks srun starts on each node (srun --ntasks-per-node)\n"
+    )
+
+
+def test_a_gpu_count_of_the_environment_is_said_at_its_variable() -> None:
+    environ = {**STEP, "CUDA_VISIBLE_DEVICES": ",".join(map(str, range(2000)))}
+    with pytest.raises(ValidationError) as raised:
+        ranks(Step({"worker": 4}), environ)
+    said = refusal_said(raised.value, from_env=True)
+    assert said.startswith(
+        "--slurm: CUDA_VISIBLE_DEVICES: the GPU count is 2,000, more than the 1,024 GPUs"
+    )
+    assert said.endswith("hint: give the GPUs of one node (srun --gres=gpu:N)\n")

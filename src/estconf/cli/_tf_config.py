@@ -21,6 +21,7 @@ from estconf.cli._common import (
     refuse_larger_output,
     say_unreadable,
     task_argument,
+    text_argument,
 )
 from estconf.inputs.node_formats import FORMATS
 
@@ -116,9 +117,13 @@ def register(tf_config: argparse.ArgumentParser) -> None:
         "MultiWorkerMirroredStrategy, ParameterServerStrategy, a TF1 program's tf.train.Server",
     )
     replicas = tf_config.add_argument_group("replica counts (--job)")
-    replicas.add_argument("--job", metavar="NAME", help="the TFJob's name")
+    replicas.add_argument("--job", type=text_argument, metavar="NAME", help="the TFJob's name")
     replicas.add_argument(
-        "--namespace", metavar="NS", default="default", help="its namespace (default: default)"
+        "--namespace",
+        type=text_argument,
+        metavar="NS",
+        default="default",
+        help="its namespace (default: default)",
     )
     replicas.add_argument(
         "--port", type=_port, default=2222, metavar="P", help="the tfjob-port (default: 2222)"
@@ -134,10 +139,14 @@ def register(tf_config: argparse.ArgumentParser) -> None:
     tfjob = tf_config.add_argument_group("a TFJob manifest (--tfjob)")
     tfjob.add_argument("--tfjob", metavar="FILE", help="the manifest ('-': standard input)")
     tfjob.add_argument(
-        "--name", metavar="NAME", help="the TFJob's name, for a manifest with only generateName"
+        "--name",
+        type=text_argument,
+        metavar="NAME",
+        help="the TFJob's name, for a manifest with only generateName",
     )
     tf_config.add_argument(
         "--cluster-domain",
+        type=text_argument,
         metavar="D",
         help="the operator's CUSTOM_CLUSTER_DOMAIN, written after 'svc' (--job, --tfjob)",
     )
