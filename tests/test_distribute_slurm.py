@@ -413,8 +413,10 @@ class TestBounds:
     )
     def test_a_port_base_that_is_no_port(self, port_base: int, said: str) -> None:
         error = refused(port_base=port_base, gpus_per_node=2, environ=STEP)
-        assert codes(error) == [("slurm_port", ("port_base",))]
-        assert f"port_base is {said}, which is no port: ports go from 0 to 65535" in str(error)
+        assert codes(error) == [("address", ("port_base",))]
+        assert f"port_base is {said}, and a port goes from 0 to 65535" in str(error)
+        if port_base == 65536:
+            assert "'node10:65536' is not a valid task address" in str(error)
 
     def test_the_highest_port_base_is_taken(self) -> None:
         environ = step(SLURM_STEP_TASKS_PER_NODE="1(x2)", SLURM_STEP_NUM_TASKS="2")

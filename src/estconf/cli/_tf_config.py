@@ -74,9 +74,15 @@ examples:
   estconf tf-config --vertex custom_job.yaml --profile mwms"""
 
 
+MAX_REPLICAS = 2**31 - 1
+"""The most replicas of a type: a TFJob's ``replicas`` is an int32."""
+
+
 def _count(text: str) -> int:
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"expected a number of replicas, 0 or more, not {text!r}")
+    if not text.isdigit() or len(text.lstrip("0")) > 10 or int(text) > MAX_REPLICAS:
+        raise argparse.ArgumentTypeError(
+            f"expected a number of replicas, from 0 to {MAX_REPLICAS} (an int32), not {text[:60]!r}"
+        )
     return int(text)
 
 

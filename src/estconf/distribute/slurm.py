@@ -238,24 +238,30 @@ def _cluster_spec(jobs: dict[str, list[str]]) -> ClusterSpec:
     return ClusterSpec.model_construct(root={job: checked.root.get(job, []) for job in jobs})
 
 
-def _check_port_base(port_base: int) -> None:
-    """Refuse a ``port_base`` that is no port, before an address is built from it.
+def _check_port_base(port_base: int, configuration: Mapping[str, float]) -> None:
+    """Refuse a ``port_base`` that is no port (``address``), before an address is built from it.
 
-    TensorFlow builds the addresses, which the ``address`` rule then refuses;
-    a ``port_base`` of thousands of digits would make every address as long.
+    TensorFlow builds every address from it, which the ``address`` rule then
+    refuses one by one; a ``port_base`` of thousands of digits would make each
+    address as long.  The first of them is said, at ``port_base``.
     """
-    if not 0 <= port_base <= MAX_PORT:
-        shown: int | str = port_base
-        if abs(port_base) > 10**12:  # a number Python may not even write out
-            shown = "far below 0" if port_base < 0 else f"far above {MAX_PORT}"
-        raise fail(
-            TITLE,
-            "slurm_port",
-            "port_base is {port_base}, which is no port: ports go from 0 to {max}",
-            ("port_base",),
-            shown,
-            {"port_base": shown, "max": MAX_PORT},
-        )
+    if 0 <= port_base <= MAX_PORT:
+        return
+    shown: int | str = port_base
+    if abs(port_base) > 10**12:  # a number Python may not even write out
+        shown = "far below 0" if port_base < 0 else f"far above {MAX_PORT}"
+    address = f"{min(configuration)}:{port_base if isinstance(shown, int) else '...'}"
+    raise fail(
+        TITLE,
+        "address",
+        "'{address}' is not a valid task address: {reason}",
+        ("port_base",),
+        address,
+        {
+            "address": address,
+            "reason": f"port_base is {shown}, and a port goes from 0 to {MAX_PORT}",
+        },
+    )
 
 
 def _resolve(resolver: SlurmClusterResolver) -> _View:
@@ -287,7 +293,7 @@ def _resolve(resolver: SlurmClusterResolver) -> _View:
         configuration.items(),
         ("tasks_per_node",) if given_tasks else ("environ", TASKS_PER_NODE),
     )
-    _check_port_base(resolver.port_base)
+    _check_port_base(resolver.port_base, configuration)
     most = max(configuration.values())
     gpus_per_node = resolver.gpus_per_node
     if gpus_per_node is None:
