@@ -84,6 +84,36 @@ TOKENS = (
 
 SUFFIXES = (".json", ".yaml", ".toml")
 
+OPTIONS = (
+    "--slurm", "--nodelist", "--tasks-per-node", "--from-env", "--jobs", "--port-base",
+    "--gpus-per-node", "--rank", "--write", "--sagemaker", "--instance-count",
+    "--instance-groups", "--instance-type", "--distribution", "--distribution-groups",
+    "--resource-config", "--hyperparameters", "--vertex", "--cluster-spec", "--job-id",
+    "--job", "--namespace", "--port", "--chief", "--master", "--worker", "--ps", "--evaluator",
+    "--tfjob", "--name", "--cluster-domain", "--task", "--format", "--profile", "--max-size",
+    "--max-depth", "--max-values", "--max-documents",
+)  # fmt: skip
+"""The options of ``estconf tf-config``: the launchers' first."""
+
+ARGUMENT_VALUES = (
+    b"0", b"1", b"2", b"-1", b"7", b"1024", b"1025", b"65533", b"65534", b"65535", b"65536",
+    b"99999", b"100000", b"100001", b"2147483647", b"2147483648", b"4294967296",
+    b"9223372036854775808", b"1" * 30, b"9" * 5000, b"1e3", b"0x10", b"\xd9\xa1", b"",
+    b" 1", b"n1", b"n[1-4]", b"n[01-65536]", b"n[1-65537]", b"n[1-65536],m[1-65536]",
+    b"n[9-10],m7", b"n[1-2", b"n1,n1", b"\xff[", b"\xed\xa0\x80", b"n\xe2\x80\xae",
+    b"2(x3),1", b"2(x3),1(x99999999)", b"1(x2147483648)", b"65534(x2)", b"(x2)", b"2(x",
+    b"ps=1,worker=3", b"worker=100000", b"worker=100001", b"ps=1,ps=2", b"\xff=1",
+    b"data=1,dnn=2", b"dnn=2049", b"a=1,b=9999999999", b"parameter_server",
+    b"multi_worker_mirrored", b"ml.p4d.24xlarge", b"worker:0", b"chief:0", b"worker:99999999",
+    b"\xff:0", b"mnist", b"ab", b"default", b"cluster.local", b"-", b"jsonl", b"shell", b"k8s",
+    b"mwms", b"ps", b"{ROOT}/tests/data/launchers/vertex/distributed.yaml",
+    b"{ROOT}/tests/data/launchers/sagemaker/heterogeneous_algo-1.resourceconfig.json",
+    b"{ROOT}/tests/data/launchers/sagemaker/heterogeneous.hyperparameters.json",
+    b"{ROOT}/tests/data/hostile/sagemaker_hyperparameter_nested_1000_deep.json",
+    b"{ROOT}/tests/data/kubeflow/multi_worker.yaml", b"{ROOT}/examples/cluster/training.yaml",
+)  # fmt: skip
+"""Values an option of the launchers may be given: counts at their bounds, lists, bad bytes."""
+
 
 # --- by structure --------------------------------------------------------------------------
 
@@ -296,8 +326,41 @@ def serialize(rng: random.Random, documents: list[Any], suffix: str) -> bytes:
     return text.encode("utf-8", "surrogatepass")
 
 
+def mutate_arguments(rng: random.Random, given: Input, donor: Input) -> Input:
+    """An ``.args`` input (one argument a line) with one to four arguments changed.
+
+    A value replaced by an edge case (a count at a bound, a hostlist of many
+    hosts, bytes that are not UTF-8), an option added with a value, an
+    argument dropped or repeated, two swapped, an ``--option=value`` written.
+    """
+    lines = given.data.split(b"\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    for _ in range(rng.randint(1, 4)):
+        action = rng.randrange(7)
+        spot = rng.randrange(len(lines)) if lines else 0
+        if action < 3 and lines:  # a value
+            lines[spot] = rng.choice(ARGUMENT_VALUES)
+        elif action == 3:  # an option and its value
+            option = rng.choice(OPTIONS).encode()
+            lines[spot:spot] = [option, rng.choice(ARGUMENT_VALUES)]
+        elif action == 4 and lines:
+            del lines[spot]
+        elif action == 5 and lines:
+            lines.insert(spot, lines[rng.randrange(len(lines))])
+        elif lines:
+            value = rng.choice(ARGUMENT_VALUES)
+            lines.insert(spot, rng.choice(OPTIONS).encode() + b"=" + value)
+    return Input(b"\n".join(lines) + b"\n", given.name)
+
+
 def mutate_structure(rng: random.Random, given: Input, donor: Input) -> Input:
-    """``given`` parsed, changed by :func:`mutate_data` and written back in some format."""
+    """``given`` parsed, changed by :func:`mutate_data` and written back in some format.
+
+    An ``.args`` input has its arguments changed (:func:`mutate_arguments`).
+    """
+    if given.suffix == ".args":
+        return mutate_arguments(rng, given, donor)
     documents = parse(given)
     if not documents or _expanded_size(documents) >= 20_000:  # a billion laughs, written out
         return mutate_bytes(rng, given, donor)

@@ -177,6 +177,57 @@ def _slurm_from_environment(given: Input, path: Path) -> None:
     )
 
 
+def _slurm_from_environment_alone(given: Input, path: Path) -> None:
+    """The step as the environment gives it all: its tasks, rank and GPUs; then ``--write``."""
+    environ = _environment(given)
+    _run_cli(["tf-config", "--slurm", "--from-env", "--rank", "0"], env=environ)
+    _run_cli(["tf-config", "--slurm", "--from-env", "--write"], env=environ)
+
+
+ARGUMENTS_WRITING = "--o"
+"""How the options of ``tf-config`` that write files begin (``--out-dir``, and argparse takes
+any prefix of it): left out of an input, with their value."""
+
+
+def arguments(given: Input) -> list[str]:
+    """An ``.args`` input as the arguments of ``estconf tf-config``: one a line.
+
+    Each line's bytes are decoded as the system decodes a program's arguments
+    (bytes that are not UTF-8 as lone surrogates); ``{ROOT}`` stands for the
+    repository, so that an argument can name its files.  No argument holds a
+    NUL, and an option that writes files is left out with its value.
+    """
+    given_lines = given.data.split(b"\n")
+    if given_lines and not given_lines[-1]:
+        given_lines.pop()
+    found: list[str] = []
+    skip = False
+    for line in given_lines:
+        text = line.replace(b"\0", b"").decode("utf-8", "surrogateescape")
+        text = text.replace("{ROOT}", str(ROOT))
+        if skip:
+            skip = False
+            continue
+        if text.startswith(ARGUMENTS_WRITING):
+            skip = "=" not in text
+            continue
+        found.append(text)
+    return found
+
+
+def _tf_config_arguments(given: Input, path: Path) -> None:
+    """The input as the options of ``estconf tf-config`` (the launchers', mostly), one a line.
+
+    Run in the input's directory, so that a relative path names nothing of the project's.
+    """
+    saved = Path.cwd()
+    os.chdir(path.parent)
+    try:
+        _run_cli(["tf-config", *arguments(given)])
+    finally:
+        os.chdir(saved)
+
+
 def _validate_under_pyproject(given: Input, path: Path) -> None:
     project = path.parent / "project"
     project.mkdir(exist_ok=True)
@@ -283,7 +334,8 @@ def _api_text(given: Input, path: Path) -> None:
         ServerConfig.from_env,
     )
     for reader in readers:
-        with contextlib.suppress(ValueError):
+        with contextlib.suppress(ValueError), warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # contrib's, on every use
             reader(environ)
     with contextlib.suppress(ValueError):
         ConfigProto.model_validate_json(given.data)
@@ -354,6 +406,10 @@ CLI: dict[str, Callable[[Input, Path], None]] = {
         "tf-config", "--sagemaker", "--instance-count", "3", "--hyperparameters", "{}"
     ),
     "estconf tf-config --slurm --from-env": _slurm_from_environment,
+    "estconf tf-config --slurm --from-env (the step's own tasks and GPUs)": (
+        _slurm_from_environment_alone
+    ),
+    "estconf tf-config OPTIONS (the launchers')": _tf_config_arguments,
 }
 """The commands, run in process as ``estconf.cli.main([...])``."""
 
@@ -376,6 +432,10 @@ API: dict[str, Callable[[Input, Path], None]] = {
 
 SURFACES = {**CLI, **API}
 """Every surface by name."""
+SEED_SUFFIXES: dict[str, frozenset[str]] = {
+    "estconf tf-config OPTIONS (the launchers')": frozenset({".args"}),
+}
+"""The surfaces whose inputs are best mutated from seeds of these suffixes (any input runs)."""
 CLI_SURFACES = tuple(CLI)
 API_SURFACES = tuple(API)
 
@@ -461,7 +521,7 @@ def seeds() -> list[Input]:
     each format (JSON lines, an env file, a shell script, a Kubernetes env list), which
     ``check-cluster`` reads.
     """
-    suffixes = {".json", ".yaml", ".yml", ".toml", ".jsonl", ".env", ".sh", ".ndjson"}
+    suffixes = {".json", ".yaml", ".yml", ".toml", ".jsonl", ".env", ".sh", ".ndjson", ".args"}
     found = [
         Input(path.read_bytes(), path.name)
         for top in ("tests/data", "examples")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -203,3 +205,43 @@ def test_usage_errors(capsys: pytest.CaptureFixture[str], argv: list[str], messa
     status, out, err = run(capsys, "tf-config", *argv)
     assert (status, out) == (2, "")
     assert message in err
+
+
+HOSTILE = Path(__file__).parent / "data" / "hostile"
+
+
+@pytest.mark.parametrize("minimal", [True, False])
+def test_a_hyperparameter_of_json_nested_1000_deep_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, minimal: bool
+) -> None:
+    given = HOSTILE / "sagemaker_hyperparameter_nested_1000_deep.json"
+    if minimal:
+        given = tmp_path / "hyperparameters.json"
+        given.write_text(json.dumps({"x": "[" * 1000}), encoding="utf-8")
+    argv = ("--sagemaker", "--instance-count", "1", "--hyperparameters", str(given))
+    status, out, err = run(capsys, "tf-config", *argv)
+    assert (status, out) == (1, "")
+    assert err == (
+        '--sagemaker: algo-1: hyperparameters: the hyperparameter "x" is JSON nested deeper '
+        "than 64 levels: the toolkit decodes it with json.loads, which fails (RecursionError) "
+        "at about 1,000 levels [sagemaker_too_deep]\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("--instance-count", "2", "--instance-type", b"\xff"),
+        ("--instance-groups", b"\xff=2"),
+        ("--instance-count", "2", "--distribution-groups", b"a,\xff"),
+    ],
+)
+def test_no_text_option_takes_bytes_that_are_not_utf8(argv: tuple[str | bytes, ...]) -> None:
+    estconf = Path(sys.executable).with_name("estconf")
+    done = subprocess.run(
+        [estconf, "tf-config", "--sagemaker", "--distribution", "parameter_server", *argv],
+        capture_output=True,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (2, b"")
+    assert b": expected UTF-8 text; byte 0xff at position " in done.stderr

@@ -10,12 +10,15 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from cli_main import run
 from estconf.distribute import SlurmClusterResolver, TFConfigClusterResolver
+from estconf.distribute._slurm_step import MAX_GPUS, MAX_TASKS
+from estconf.distribute.slurm import MAX_PORT
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "launchers" / "slurm"
@@ -413,11 +416,167 @@ class TestChecked:
         assert "There must be at least one ps." in out
 
 
-@pytest.mark.parametrize("option", ["--port-base", "--gpus-per-node", "--rank"])
+@pytest.mark.parametrize(
+    ("option", "most"), [("--port-base", 65535), ("--gpus-per-node", 1024), ("--rank", 99999)]
+)
 @pytest.mark.parametrize("given", ["-1", "x", "\u0661"])
 def test_a_count_is_ascii_digits(
-    capsys: pytest.CaptureFixture[str], option: str, given: str
+    capsys: pytest.CaptureFixture[str], option: str, most: int, given: str
 ) -> None:
     status, _, err = run(capsys, "tf-config", "--slurm", option, given)
     assert status == 2
-    assert f"{option}: expected a number, 0 or more, not {given!r}" in err
+    assert f"{option}: expected a number, from 0 to {most}, not {given!r}" in err
+
+
+class TestHostileOptions:
+    """Counts are bounded and text is UTF-8 before anything is built from them."""
+
+    def test_a_nodelist_that_is_not_utf8_is_refused_with_its_byte(self) -> None:
+        done = subprocess.run(
+            [ESTCONF, "tf-config", "--slurm", "--nodelist", b"\xff[", "--tasks-per-node", "1"],
+            capture_output=True,
+            check=False,
+        )
+        assert (done.returncode, done.stdout) == (2, b"")
+        assert done.stderr.splitlines()[-1] == (
+            b"estconf tf-config: error: argument --nodelist: expected UTF-8 text; "
+            b"byte 0xff at position 0 of '\\xff[' is not"
+        )
+
+    @pytest.mark.parametrize(
+        "argv",
+        [
+            ("--tasks-per-node", b"2(x\xfe)"),
+            ("--tasks-per-node", "1", "--jobs", b"\xff=1"),
+        ],
+    )
+    def test_no_text_option_of_slurm_takes_bytes_that_are_not_utf8(
+        self, argv: tuple[str | bytes, ...]
+    ) -> None:
+        nodelist = () if argv[0] == "--tasks-per-node" else ("--tasks-per-node", "1")
+        done = subprocess.run(
+            [ESTCONF, "tf-config", "--slurm", "--nodelist", "n1", *nodelist, *argv],
+            capture_output=True,
+            check=False,
+        )
+        assert done.returncode == 2
+        assert b"expected UTF-8 text; byte 0x" in done.stderr
+        assert b"Traceback" not in done.stderr
+
+    @pytest.mark.parametrize("count", ["100000000", "2147483648", "1025"])
+    def test_gpus_per_node_are_at_most_1024(
+        self, capsys: pytest.CaptureFixture[str], count: str
+    ) -> None:
+        status, out, err = run(capsys, "tf-config", *NODE9_10, "--gpus-per-node", count)
+        assert (status, out) == (2, "")
+        assert f"--gpus-per-node: expected a number, from 0 to 1024, not '{count}'" in err
+
+    def test_1024_gpus_per_node_are_taken(self, capsys: pytest.CaptureFixture[str]) -> None:
+        argv = ("--gpus-per-node", "1024", "--rank", "0", "--format", "shell")
+        status, out, _ = run(capsys, "tf-config", *NODE9_10, *argv)
+        assert status == 1  # TensorFlow gives ranks addresses on other hosts
+        assert "CUDA_VISIBLE_DEVICES=" + ",".join(map(str, range(512))) + "\n" in out
+
+    @pytest.mark.parametrize(
+        ("tasks", "said"),
+        [
+            ("2147483648", "2,147,483,648 tasks on the node 'n1', more than the 65,533"),
+            ("9223372036854775808", "9,223,372,036,854,775,808 tasks on the node 'n1'"),
+            ("65534", "65,534 tasks on the node 'n1', more than the 65,533 SLURM runs on a node"),
+        ],
+    )
+    @pytest.mark.parametrize("write", [(), ("--write",)])
+    def test_tasks_per_node_are_at_most_slurms_bound(
+        self,
+        capsys: pytest.CaptureFixture[str],
+        tasks: str,
+        said: str,
+        write: tuple[str, ...],
+    ) -> None:
+        argv = ("--slurm", "--nodelist", "n1", "--tasks-per-node", tasks, *write)
+        status, out, err = run(capsys, "tf-config", *argv)
+        assert (status, out) == (1, "")
+        assert err.startswith(f"--slurm: --tasks-per-node: {said}")
+
+    def test_a_list_of_99999999_nodes_is_cut_to_the_nodelist(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        argv = ("--slurm", "--nodelist", "n[1-4]", "--tasks-per-node", "2(x3),1(x99999999)")
+        status, out, _ = run(capsys, "tf-config", *argv, "--gpus-per-node", "1024", "--write")
+        assert (status, len(lines(out))) == (0, 7)
+
+    def test_a_step_of_more_than_100000_tasks_is_refused(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        argv = ("--slurm", "--nodelist", "n[1-65536]", "--tasks-per-node", "2(x65536)")
+        status, out, err = run(capsys, "tf-config", *argv, "--gpus-per-node", "2", "--rank", "0")
+        assert (status, out) == (1, "")
+        assert "131,072 tasks in the step, more than the 100,000 estconf builds" in err
+
+    def test_a_nodelist_of_more_than_100000_hosts_is_refused(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        argv = ("--slurm", "--nodelist", "n[1-65536],m[1-65536]", "--tasks-per-node", "1")
+        status, out, err = run(capsys, "tf-config", *argv, "--write")
+        assert (status, out) == (1, "")
+        assert "it names more than 100,000 hosts" in err
+
+    def test_the_gpus_of_the_ranks_not_written_are_not_built(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """50,000 nodes of 1,024 GPUs: one rank's view costs its cluster, not 51 million GPUs."""
+        argv = ("--slurm", "--nodelist", "n[1-50000]", "--tasks-per-node", "1")
+        start = time.process_time()
+        given = ("--gpus-per-node", "1024", "--rank", "7", "--format", "shell")
+        status, out, _ = run(capsys, "tf-config", *argv, *given)
+        assert time.process_time() - start < 2.0
+        assert status == 1  # ranks on other hosts
+        assert "CUDA_VISIBLE_DEVICES=" + ",".join(map(str, range(1024))) + "\n" in out
+
+    @pytest.mark.parametrize(
+        ("option", "given", "most"),
+        [("--port-base", "65536", "65535"), ("--rank", "100000", "99999")],
+    )
+    def test_ports_and_ranks_are_bounded(
+        self, capsys: pytest.CaptureFixture[str], option: str, given: str, most: str
+    ) -> None:
+        status, _, err = run(capsys, "tf-config", *NODE9_10, option, given)
+        assert status == 2
+        assert f"{option}: expected a number, from 0 to {most}, not '{given}'" in err
+
+    def test_a_number_of_thousands_of_digits_is_refused_before_it_is_converted(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        status, _, err = run(capsys, "tf-config", *NODE9_10, "--gpus-per-node", "9" * 5000)
+        assert status == 2
+        assert "--gpus-per-node: expected a number, from 0 to 1024, not '999" in err
+        assert len(err.splitlines()[-1]) < 200
+
+    def test_a_job_of_more_tasks_than_a_step_has_is_refused(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        status, _, err = run(capsys, "tf-config", *NODE9_10, "--jobs", "worker=100001")
+        assert status == 2
+        assert "each job once and of at most 100,000 tasks" in err
+
+    def test_cuda_visible_devices_of_more_than_1024_gpus_is_refused(
+        self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        environment(monkeypatch, "node9-10-rank2.env")
+        monkeypatch.setenv("CUDA_VISIBLE_DEVICES", ",".join(map(str, range(1025))))
+        status, out, err = run(capsys, "tf-config", "--slurm", "--from-env")
+        assert (status, out) == (1, "")
+        assert "CUDA_VISIBLE_DEVICES: the GPU count is 1,025, more than the 1,024 GPUs" in err
+
+
+@pytest.mark.parametrize(
+    ("option", "most"),
+    [("--gpus-per-node", MAX_GPUS), ("--rank", MAX_TASKS - 1), ("--port-base", MAX_PORT)],
+)
+def test_the_bounds_of_the_options_are_the_resolvers(
+    capsys: pytest.CaptureFixture[str], option: str, most: int
+) -> None:
+    """The options are checked before the resolver is imported, against its own bounds."""
+    status, _, err = run(capsys, "tf-config", *NODE9_10, option, str(most + 1))
+    assert status == 2
+    assert f"{option}: expected a number, from 0 to {most}, not '{most + 1}'" in err

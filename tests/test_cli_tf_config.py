@@ -448,3 +448,40 @@ class TestUnreadableInput:
         status, out, err = run(*argv[:-1], str(tmp_path / argv[-1]))
         assert (status, out) == (2, "")
         assert "missing.json: no such file" in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("--job", b"\xff", "--worker", "2"),
+        ("--job", "a", "--worker", "2", "--namespace", b"\xff"),
+        ("--job", "a", "--worker", "2", "--cluster-domain", b"x\xff"),
+        ("--job", "a", "--worker", "2", "--task", b"\xff:0"),
+        ("--tfjob", "tests/data/kubeflow/multi_worker.yaml", "--name", b"\xfe"),
+        ("--vertex", "tests/data/launchers/vertex/distributed.yaml", "--job-id", b"\xff"),
+    ],
+)
+def test_a_text_option_that_is_not_utf8_is_refused_with_its_byte(
+    argv: tuple[str | bytes, ...],
+) -> None:
+    root = Path(__file__).resolve().parents[1]
+    estconf = Path(sys.executable).with_name("estconf")
+    done = subprocess.run([estconf, "tf-config", *argv], capture_output=True, check=False, cwd=root)
+    assert (done.returncode, done.stdout) == (2, b"")
+    assert b": expected UTF-8 text; byte 0x" in done.stderr
+    assert b"Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("given", ["2147483648", "4294967296", "9" * 5000])
+def test_a_replica_count_past_an_int32_is_a_usage_error(given: str) -> None:
+    status, out, err = run("tf-config", "--job", "mnist", "--master", given)
+    assert (status, out) == (2, "")
+    said = "--master: expected a number of replicas, from 0 to 2147483647 (an int32), not"
+    assert f"{said} '{given[:60]}'" in err
+    assert "internal error" not in err
+
+
+def test_the_largest_replica_count_is_refused_by_its_size_alone() -> None:
+    status, out, err = run("tf-config", "--job", "mnist", "--worker", "2147483647")
+    assert (status, out) == (2, "")
+    assert "the TF_CONFIGs of its 2,147,483,647 pods would take" in err

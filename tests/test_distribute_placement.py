@@ -234,3 +234,43 @@ class TestSlurmTFConfigs:
         addresses = [c["cluster"][c["task"]["type"]][c["task"]["index"]] for c in configs]
         assert [a.rpartition(":")[0] for a in addresses] == hosts
         assert len(set(addresses)) == total
+
+
+class TestBounds:
+    """The counts of a step are bounded before a rank's host or address is built."""
+
+    def test_65533_tasks_on_a_node_are_written(self) -> None:
+        configs = slurm_tf_configs(
+            environ={"SLURM_STEP_NODELIST": "n1", "SLURM_STEP_TASKS_PER_NODE": "65533"},
+            port_base=2,
+        )
+        assert len(configs) == 65_533
+        assert configs[-1]["cluster"]["worker"][-1] == "n1:65534"
+
+    @pytest.mark.parametrize("tasks", ["65534", "2147483648", "9223372036854775808"])
+    def test_more_tasks_on_a_node_than_slurm_runs(self, tasks: str) -> None:
+        environ = {"SLURM_STEP_NODELIST": "n1", "SLURM_STEP_TASKS_PER_NODE": tasks}
+        for build in (rank_hosts, slurm_tf_configs):
+            with pytest.raises(ValidationError) as raised:
+                build(environ=environ)
+            assert codes(raised.value) == [
+                ("slurm_too_many_tasks", ("environ", "SLURM_STEP_TASKS_PER_NODE"))
+            ]
+        with pytest.raises(ValidationError) as raised:
+            step_environ("n1", int(tasks))
+        assert codes(raised.value) == [("slurm_too_many_tasks", ("tasks_per_node",))]
+
+    def test_a_step_of_more_than_100000_tasks(self) -> None:
+        with pytest.raises(ValidationError) as raised:
+            rank_hosts(tasks_per_node={"a": 50_000, "b": 50_001}, environ={})
+        assert codes(raised.value) == [("slurm_too_many_tasks", ("tasks_per_node",))]
+        assert len(rank_hosts(tasks_per_node={"a": 50_000, "b": 50_000}, environ={})) == 100_000
+
+    def test_jobs_of_sizes_past_the_ranks_cost_the_ranks_alone(self) -> None:
+        """Sizes that add up to the step's tasks, one huge and one negative, as TensorFlow takes."""
+        resolver = SlurmClusterResolver(
+            {"a": -(10**12), "b": 10**12 + 4},
+            gpus_per_node=2,
+            environ={**STEP, "SLURM_PROCID": "0"},
+        )
+        assert [m.rank for m in misplaced_ranks(resolver)] == [0, 1, 2, 3]

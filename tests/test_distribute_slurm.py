@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from typing import Any
 
 import pytest
@@ -355,3 +356,80 @@ def test_a_slurm_resolver_cannot_be_changed() -> None:
         "SLURM_PROCID": "0",
     }
     refuses_assignment(SlurmClusterResolver({"worker": 2}, gpus_per_node=1, environ=environ))
+
+
+class TestBounds:
+    """Every count is bounded before an address or a GPU list is built from it."""
+
+    def test_a_nodelist_of_more_hosts_than_a_step_has(self) -> None:
+        assert len(expand_hostlist("n[1-65536],m[1-34464]", 100_000)) == 100_000
+        with pytest.raises(ListFormatError, match="names more than 100,000 hosts"):
+            expand_hostlist("n[1-65536],m[1-34465]", 100_000)
+        error = refused(gpus_per_node=1, environ=step(SLURM_STEP_NODELIST="n[1-65536],m[1-65536]"))
+        assert codes(error) == [("slurm_hostlist", ("environ", "SLURM_STEP_NODELIST"))]
+
+    @pytest.mark.parametrize("tasks", [65_534, 2**31, 2**63])
+    def test_more_tasks_on_a_node_than_slurm_runs(self, tasks: int) -> None:
+        environ = step(SLURM_STEP_TASKS_PER_NODE=f"{tasks},1", SLURM_STEP_NUM_TASKS=str(tasks + 1))
+        assert codes(refused(gpus_per_node=1, environ=environ)) == [
+            ("slurm_too_many_tasks", ("environ", "SLURM_STEP_TASKS_PER_NODE"))
+        ]
+        assert codes(refused(gpus_per_node=1, tasks_per_node=tasks, environ=STEP)) == [
+            ("slurm_too_many_tasks", ("tasks_per_node",))
+        ]
+        assert codes(refused(gpus_per_node=1, tasks_per_node={"a": tasks}, environ=STEP)) == [
+            ("slurm_too_many_tasks", ("tasks_per_node",))
+        ]
+
+    def test_more_tasks_in_a_step_than_estconf_builds(self) -> None:
+        environ = step(SLURM_STEP_NODELIST="n[1-4]", SLURM_STEP_TASKS_PER_NODE="25001(x4)")
+        error = refused(jobs={"worker": 100_004}, gpus_per_node=1024, environ=environ)
+        assert codes(error) == [("slurm_too_many_tasks", ("environ", "SLURM_STEP_TASKS_PER_NODE"))]
+        assert "100,004 tasks in the step, more than the 100,000 estconf builds" in str(error)
+
+    @pytest.mark.parametrize(
+        ("kwargs", "environ", "loc"),
+        [
+            ({"gpus_per_node": 1025}, STEP, ("gpus_per_node",)),
+            ({"gpus_per_node": 2**31}, STEP, ("gpus_per_node",)),
+            ({"gpus_per_node": 2, "gpus_per_task": 10**8}, STEP, ("gpus_per_task",)),
+            (
+                {},
+                step(CUDA_VISIBLE_DEVICES=",".join(map(str, range(1025)))),
+                ("environ", "CUDA_VISIBLE_DEVICES"),
+            ),
+        ],
+    )
+    def test_more_gpus_than_any_node_holds(
+        self, kwargs: dict[str, Any], environ: dict[str, str], loc: tuple[str, ...]
+    ) -> None:
+        assert codes(refused(**kwargs, environ=environ)) == [("slurm_too_many_gpus", loc)]
+
+    def test_1024_gpus_are_read_and_only_the_ranks_own_are_written(self) -> None:
+        environ = step(
+            SLURM_STEP_NODELIST="n[1-50000]",
+            SLURM_STEP_TASKS_PER_NODE="1(x50000)",
+            SLURM_STEP_NUM_TASKS="50000",
+            SLURM_PROCID="49999",
+        )
+        start = time.process_time()
+        resolver = SlurmClusterResolver(gpus_per_node=1024, environ=environ)
+        assert time.process_time() - start < 2.0  # 51 million GPU numbers are not written
+        assert resolver.cuda_visible_devices == ",".join(map(str, range(1024)))
+        assert resolver.num_accelerators() == {"GPU": 1024}
+
+    @pytest.mark.parametrize(
+        ("port_base", "said"),
+        [(65536, "65536"), (-1, "-1"), (10**40, "far above 65535"), (-(10**30), "far below 0")],
+    )
+    def test_a_port_base_that_is_no_port(self, port_base: int, said: str) -> None:
+        error = refused(port_base=port_base, gpus_per_node=2, environ=STEP)
+        assert codes(error) == [("address", ("port_base",))]
+        assert f"port_base is {said}, and a port goes from 0 to 65535" in str(error)
+        if port_base == 65536:
+            assert "'node10:65536' is not a valid task address" in str(error)
+
+    def test_the_highest_port_base_is_taken(self) -> None:
+        environ = step(SLURM_STEP_TASKS_PER_NODE="1(x2)", SLURM_STEP_NUM_TASKS="2")
+        resolver = SlurmClusterResolver(port_base=65535, gpus_per_node=1, environ=environ)
+        assert resolver.cluster_spec().as_dict() == {"worker": ["node10:65535", "node9:65535"]}

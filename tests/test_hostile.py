@@ -29,13 +29,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fuzz_mutations import mutate_bytes, mutate_structure
+from fuzz_mutations import OPTIONS, mutate_arguments, mutate_bytes, mutate_structure
 from fuzz_surfaces import (
     API_SURFACES,
     CLI_SURFACES,
     ROOT,
+    SEED_SUFFIXES,
     SURFACES,
     Input,
+    arguments,
     describe,
     problems,
     run,
@@ -103,6 +105,32 @@ def test_a_document_whose_keys_json_cannot_write_is_still_mutated() -> None:
 def test_a_hostile_input_breaks_no_surface(directory: Path, path: Path) -> None:
     given = Input(path.read_bytes(), path.name)
     assert problems(given, directory) == []
+
+
+def test_an_arguments_input_is_read_as_the_system_hands_arguments_over() -> None:
+    given = Input(b"--slurm\n--nodelist\n\xff[\x00\n--out-dir\nx\n--out=y\n{ROOT}/a\n", "a.args")
+    assert arguments(given) == ["--slurm", "--nodelist", "\udcff[", f"{ROOT}/a"]
+
+
+def test_the_launchers_options_are_mutated_as_arguments() -> None:
+    given = Input(b"--slurm\n--nodelist\nn1\n--tasks-per-node\n1\n", "slurm.args")
+    mutated = [mutate_structure(random.Random(seed), given, given) for seed in range(200)]
+    assert {changed.name for changed in mutated} == {"slurm.args"}
+    assert len({changed.data for changed in mutated}) > 100
+    added = {
+        option
+        for changed in mutated
+        for option in OPTIONS
+        if option.encode() in changed.data.split(b"\n") and option.encode() not in given.data
+    }
+    assert len(added) > 10  # options of every launcher are added
+    assert mutate_arguments(random.Random(0), Input(b"", "a.args"), given).data != b""
+
+
+def test_the_launchers_options_have_seeds() -> None:
+    for surface, suffixes in SEED_SUFFIXES.items():
+        assert surface in SURFACES
+        assert sum(seed.suffix in suffixes for seed in SEEDS) >= 10
 
 
 def test_every_surface_is_run() -> None:

@@ -125,3 +125,25 @@ def test_a_rank_is_a_value() -> None:
 def test_a_step_cannot_be_changed() -> None:
     """A step refuses assignment; it holds its jobs as a dict, so it is not hashed."""
     refuses_assignment(Step({"worker": 2}, gpus_per_node=1))
+
+
+def test_too_many_tasks_on_a_node_is_said_at_tasks_per_node_with_its_fix() -> None:
+    with pytest.raises(ValidationError) as raised:
+        step_environ(False, "n1", "2147483648")
+    said = refusal_said(raised.value, from_env=False)
+    assert said == (
+        "--slurm: --tasks-per-node: 2,147,483,648 tasks on the node 'n1', more than the 65,533 "
+        "SLURM runs on a node: each rank's TF_CONFIG lists every task's address\n"
+        "hint: give the tasks srun starts on each node (srun --ntasks-per-node)\n"
+    )
+
+
+def test_a_gpu_count_of_the_environment_is_said_at_its_variable() -> None:
+    environ = {**STEP, "CUDA_VISIBLE_DEVICES": ",".join(map(str, range(2000)))}
+    with pytest.raises(ValidationError) as raised:
+        ranks(Step({"worker": 4}), environ)
+    said = refusal_said(raised.value, from_env=True)
+    assert said.startswith(
+        "--slurm: CUDA_VISIBLE_DEVICES: the GPU count is 2,000, more than the 1,024 GPUs"
+    )
+    assert said.endswith("hint: give the GPUs of one node (srun --gres=gpu:N)\n")

@@ -148,3 +148,30 @@ class TestTypeName:
         # a TOML or YAML date, YAML bytes
         assert type_name(datetime.date(2026, 1, 1)) == "a date"
         assert type_name(b"\x00") == "a bytes"
+
+
+class TestAsPythonReadsIt:
+    """The text read as json.loads reads it: NaN, the last of two keys, lone surrogates."""
+
+    def test_what_strict_reading_refuses_is_read(self) -> None:
+        text = '{"a": NaN, "a": "\\ud800"}'
+        assert loads(text, as_python_reads_it=True) == json.loads(text)
+
+    def test_depth_is_still_refused(self) -> None:
+        with pytest.raises(JSONInputError) as caught:
+            loads("[" * 100_000 + "]" * 100_000, as_python_reads_it=True)
+        assert caught.value.code == "json_depth"
+
+
+class TestMaxDepth:
+    def test_nesting_up_to_the_limit_is_read(self) -> None:
+        assert loads('{"a": ' * 63 + "[]" + "}" * 63, max_depth=64) is not None
+
+    @pytest.mark.parametrize("text", ["[" * 65 + "]" * 65, '{"a": ' * 64 + "[]" + "}" * 64])
+    def test_nesting_past_the_limit_is_refused(self, text: str) -> None:
+        with pytest.raises(JSONInputError) as caught:
+            loads(text, max_depth=64)
+        assert (caught.value.code, caught.value.message) == (
+            "json_depth",
+            "JSON is nested deeper than 64 levels",
+        )

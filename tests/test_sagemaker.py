@@ -573,3 +573,32 @@ def test_hyperparameters_and_an_instance_group_spec_are_values(make: Callable[[]
 def test_an_instance_group_and_a_resource_config_cannot_be_changed(record: object) -> None:
     """Each refuses assignment; they hold lists of hosts, so they are not hashed."""
     refuses_assignment(record)
+
+
+class TestHyperparameterText:
+    """Each value is decoded as the toolkit's json.loads decodes it, within the depth of a file."""
+
+    @pytest.mark.parametrize(
+        "text",
+        ['{"a": 1, "a": 2}', "NaN", "[1, Infinity]", '"\\ud800"', "[" * 64 + "]" * 64, "1e999"],
+    )
+    def test_what_json_loads_reads_is_read_as_it_reads_it(self, text: str) -> None:
+        decoded = Hyperparameters.model_validate({"x": text}).model_extra or {}
+        assert json.dumps(decoded["x"]) == json.dumps(json.loads(text))
+
+    @pytest.mark.parametrize("text", ["False", "[" * 100, '{"a": 1,}', "'x'", "9" * 5000])
+    def test_what_json_loads_refuses_is_kept_as_text(self, text: str) -> None:
+        assert (Hyperparameters.model_validate({"x": text}).model_extra or {})["x"] == text
+
+    @pytest.mark.parametrize("depth", [65, 1000, 100_000])
+    def test_json_nested_deeper_than_a_file_may_be_is_refused(self, depth: int) -> None:
+        with pytest.raises(ValidationError) as raised:
+            Hyperparameters.model_validate({"x": "[" * depth + "]" * depth})
+        assert codes(raised.value) == [("sagemaker_too_deep", ())]
+        assert 'the hyperparameter "x" is JSON nested deeper than 64 levels' in str(raised.value)
+
+    def test_brackets_left_open_past_what_python_parses_are_refused(self) -> None:
+        """The toolkit's json.loads fails on them with RecursionError, not a ValueError."""
+        assert refused(host("algo-1", ["algo-1"]), {"x": "[" * 100_000}) == [
+            ("sagemaker_too_deep", ("hyperparameters",))
+        ]

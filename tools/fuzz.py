@@ -495,17 +495,29 @@ def _random_worker(args: argparse.Namespace) -> int:
     pool: list[Any] = []
     deadline = time.monotonic() + args.seconds
     surfaces = worker.surfaces
+    wanted = {
+        surface: [seed for seed in seeds if seed.suffix in suffixes]
+        for surface, suffixes in fuzz_surfaces.SEED_SUFFIXES.items()
+        if surface in surfaces
+    }
     while worker.stats["runs"] < args.inputs and time.monotonic() < deadline:
-        base = rng.choice(pool) if pool and rng.random() < 0.3 else rng.choice(seeds)
+        first = rng.choice(surfaces)
+        if wanted.get(first):  # a surface that reads one kind of input: mutate seeds of it
+            base = rng.choice(wanted[first])
+            others = [first]
+        else:
+            base = rng.choice(pool) if pool and rng.random() < 0.3 else rng.choice(seeds)
+            others = [name for name in surfaces if name not in wanted] or surfaces
         given = fuzz_mutations.mutate(rng, base, rng.choice(seeds))
         worker.stats["inputs"] += 1
-        if len(given.data) < 20_000:
+        if len(given.data) < 20_000 and not wanted.get(first):
             if len(pool) < 500:
                 pool.append(given)
             else:
                 pool[rng.randrange(len(pool))] = given
-        for _ in range(rng.choice((1, 2, 4))):
-            worker.run(rng.choice(surfaces), given)
+        worker.run(first, given)
+        for _ in range(rng.choice((0, 1, 3))):
+            worker.run(rng.choice(others), given)
     worker.flush(force=True)
     return 0
 

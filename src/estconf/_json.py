@@ -17,6 +17,7 @@ import re
 from typing import Any, Final, NoReturn
 
 __all__ = [
+    "MAX_DEPTH",
     "SURROGATE",
     "JSONInputError",
     "has_surrogate",
@@ -24,6 +25,10 @@ __all__ = [
     "surrogate_message",
     "type_name",
 ]
+
+
+MAX_DEPTH: Final = 64
+"""The deepest nesting of objects and arrays read by default, in a file or in JSON text."""
 
 
 class JSONInputError(ValueError):
@@ -118,6 +123,8 @@ _DECODERS: Final = {
     False: json.JSONDecoder(object_pairs_hook=_unique_object, parse_constant=_refuse_constant),
 }
 """A decoder for each ``allow_nan``, built once (``json.loads`` with a hook builds one a call)."""
+_LAST_KEY_WINS: Final = json.JSONDecoder()
+"""The decoder of ``json.loads`` itself: NaN read, the last of two equal keys kept."""
 
 
 SURROGATE: Final = re.compile("[\ud800-\udfff]")
@@ -175,18 +182,33 @@ def _lone_surrogate(data: Any) -> str | None:
 
 
 def loads(
-    text: str | bytes, *, allow_nan: bool = False, allow_lone_surrogates: bool = False
+    text: str | bytes,
+    *,
+    allow_nan: bool = False,
+    allow_lone_surrogates: bool = False,
+    as_python_reads_it: bool = False,
+    max_depth: int | None = None,
 ) -> Any:
     """Parse ``text`` as JSON, refusing duplicate keys, lone surrogates and, unless allowed, NaN.
 
     ``allow_lone_surrogates`` is for a reader that refuses them itself, at
-    their place in the text.
+    their place in the text.  ``as_python_reads_it`` reads the text as
+    ``json.loads`` does (NaN read, the last of two equal keys kept, lone
+    surrogates kept), for a program that reads it so: only the depth is
+    refused then.  ``max_depth``: the deepest nesting of objects and arrays
+    allowed (:data:`MAX_DEPTH` for the limit of a file); ``None``, as deep as
+    the parser goes.
 
     Raises:
         JSONInputError: the text is not JSON, repeats a key, holds a constant
-            that is refused or a lone surrogate, or is nested too deep to parse.
+            that is refused or a lone surrogate, or is nested too deep to parse
+            or deeper than ``max_depth`` (``json_depth``).
     """
-    data = _decode(text, allow_nan)
+    data = _decode(text, True, _LAST_KEY_WINS) if as_python_reads_it else _decode(text, allow_nan)
+    if max_depth is not None and _deeper(data, max_depth):
+        raise JSONInputError("json_depth", f"JSON is nested deeper than {max_depth} levels")
+    if as_python_reads_it:
+        return data
     if not allow_lone_surrogates and _may_hold_surrogates(text):
         message = _lone_surrogate(data)
         if message is not None:
@@ -194,8 +216,24 @@ def loads(
     return data
 
 
-def _decode(text: str | bytes, allow_nan: bool) -> Any:
-    decoder = _DECODERS[allow_nan]
+def _deeper(data: Any, max_depth: int) -> bool:
+    """Whether ``data`` nests objects and arrays more than ``max_depth`` deep."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (dict, list)):
+            if depth > max_depth:
+                return True
+            stack.extend((child, depth + 1) for child in _children(value))
+    return False
+
+
+def _children(value: dict[str, Any] | list[Any]) -> Any:
+    return value.values() if isinstance(value, dict) else value
+
+
+def _decode(text: str | bytes, allow_nan: bool, decoder: json.JSONDecoder | None = None) -> Any:
+    decoder = _DECODERS[allow_nan] if decoder is None else decoder
     try:
         if isinstance(text, str) and not text.startswith("\ufeff"):
             return decoder.decode(text)

@@ -19,7 +19,14 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
-from estconf.cli._common import EXIT_INVALID, EXIT_OK, UsageError, number_argument, out
+from estconf.cli._common import (
+    EXIT_INVALID,
+    EXIT_OK,
+    UsageError,
+    number_argument,
+    out,
+    text_argument,
+)
 from estconf.inputs.sagemaker_hosts import DISTRIBUTIONS
 
 Writer = Callable[[list[tuple[tuple[str, int], str]], argparse.Namespace, list[str]], int]
@@ -27,6 +34,7 @@ Writer = Callable[[list[tuple[tuple[str, int], str]], argparse.Namespace, list[s
 
 
 def _groups(text: str) -> list[dict[str, Any]]:
+    text_argument(text)
     groups: list[dict[str, Any]] = []
     for part in text.split(","):
         name, sep, count = part.partition("=")
@@ -56,7 +64,10 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="instead: a heterogeneous job's instance groups (data=1,dnn=2)",
     )
     group.add_argument(
-        "--instance-type", metavar="TYPE", help="their instance type (default: ml.c5.xlarge)"
+        "--instance-type",
+        type=text_argument,
+        metavar="TYPE",
+        help="their instance type (default: ml.c5.xlarge)",
     )
     group.add_argument(
         "--distribution",
@@ -65,6 +76,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--distribution-groups",
+        type=text_argument,
         metavar="NAME,...",
         help="the instance groups the distribution runs on (default: each host's own)",
     )

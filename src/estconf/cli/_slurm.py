@@ -15,19 +15,28 @@ import sys
 from collections.abc import Callable
 from typing import Final
 
-from estconf.cli._common import EXIT_INVALID, UsageError, number_argument, out
+from estconf.cli._common import EXIT_INVALID, UsageError, number_argument, out, text_argument
+
+MAX_PORT: Final = 65535
+MAX_GPUS: Final = 1024
+"""The most GPUs of a node (``estconf.distribute._slurm_step.MAX_GPUS``)."""
+MAX_RANK: Final = 99_999
+"""The last rank of the largest step (``estconf.distribute._slurm_step.MAX_TASKS`` tasks)."""
 
 Writer = Callable[[list[tuple[tuple[str, int], str]], argparse.Namespace, list[str]], int]
 """``tf-config``'s writer: each task's ``TF_CONFIG`` in ``--format``, after its label."""
 
 
 def _jobs(text: str) -> dict[str, int]:
+    text_argument(text)
     jobs: dict[str, int] = {}
     for part in text.split(","):
         name, sep, size = part.partition("=")
-        if not sep or not name or not size.isdigit() or name in jobs:
+        too_many = size.isdigit() and (len(size) > 6 or int(size) > MAX_RANK + 1)
+        if not sep or not name or not size.isdigit() or name in jobs or too_many:
             raise argparse.ArgumentTypeError(
-                f"expected JOB=N,JOB=N (such as ps=1,worker=7), each job once, not {text!r}"
+                "expected JOB=N,JOB=N (such as ps=1,worker=7), each job once and of at most "
+                f"{MAX_RANK + 1:,} tasks, not {text!r}"
             )
         jobs[name] = int(size)
     return jobs
@@ -41,9 +50,12 @@ def register(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="what TensorFlow's SlurmClusterResolver gives each rank of a step",
     )
-    slurm.add_argument("--nodelist", metavar="HOSTLIST", help="the step's hosts: node[01-04]")
+    slurm.add_argument(
+        "--nodelist", type=text_argument, metavar="HOSTLIST", help="the step's hosts: node[01-04]"
+    )
     slurm.add_argument(
         "--tasks-per-node",
+        type=text_argument,
         metavar="N|LIST",
         help="the tasks on every host, or SLURM's list of them: 2(x3),1",
     )
@@ -60,12 +72,21 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="each job's tasks (ps=1,worker=7); default: every task a worker",
     )
     slurm.add_argument(
-        "--port-base", type=number_argument(0), default=8888, metavar="P", help="default: 8888"
+        "--port-base",
+        type=number_argument(0, MAX_PORT),
+        default=8888,
+        metavar="P",
+        help="default: 8888",
     )
     slurm.add_argument(
-        "--gpus-per-node", type=number_argument(0), metavar="N", help="GPUs on each node"
+        "--gpus-per-node",
+        type=number_argument(0, MAX_GPUS),
+        metavar="N",
+        help="GPUs on each node",
     )
-    slurm.add_argument("--rank", type=number_argument(0), metavar="R", help="only this rank")
+    slurm.add_argument(
+        "--rank", type=number_argument(0, MAX_RANK), metavar="R", help="only this rank"
+    )
     slurm.add_argument(
         "--write",
         action="store_true",

@@ -21,6 +21,7 @@ from estconf.cli._common import (
     refuse_larger_output,
     say_unreadable,
     task_argument,
+    text_argument,
 )
 from estconf.inputs.node_formats import FORMATS
 
@@ -73,9 +74,15 @@ examples:
   estconf tf-config --vertex custom_job.yaml --profile mwms"""
 
 
+MAX_REPLICAS = 2**31 - 1
+"""The most replicas of a type: a TFJob's ``replicas`` is an int32."""
+
+
 def _count(text: str) -> int:
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"expected a number of replicas, 0 or more, not {text!r}")
+    if not text.isdigit() or len(text.lstrip("0")) > 10 or int(text) > MAX_REPLICAS:
+        raise argparse.ArgumentTypeError(
+            f"expected a number of replicas, from 0 to {MAX_REPLICAS} (an int32), not {text[:60]!r}"
+        )
     return int(text)
 
 
@@ -116,9 +123,13 @@ def register(tf_config: argparse.ArgumentParser) -> None:
         "MultiWorkerMirroredStrategy, ParameterServerStrategy, a TF1 program's tf.train.Server",
     )
     replicas = tf_config.add_argument_group("replica counts (--job)")
-    replicas.add_argument("--job", metavar="NAME", help="the TFJob's name")
+    replicas.add_argument("--job", type=text_argument, metavar="NAME", help="the TFJob's name")
     replicas.add_argument(
-        "--namespace", metavar="NS", default="default", help="its namespace (default: default)"
+        "--namespace",
+        type=text_argument,
+        metavar="NS",
+        default="default",
+        help="its namespace (default: default)",
     )
     replicas.add_argument(
         "--port", type=_port, default=2222, metavar="P", help="the tfjob-port (default: 2222)"
@@ -134,10 +145,14 @@ def register(tf_config: argparse.ArgumentParser) -> None:
     tfjob = tf_config.add_argument_group("a TFJob manifest (--tfjob)")
     tfjob.add_argument("--tfjob", metavar="FILE", help="the manifest ('-': standard input)")
     tfjob.add_argument(
-        "--name", metavar="NAME", help="the TFJob's name, for a manifest with only generateName"
+        "--name",
+        type=text_argument,
+        metavar="NAME",
+        help="the TFJob's name, for a manifest with only generateName",
     )
     tf_config.add_argument(
         "--cluster-domain",
+        type=text_argument,
         metavar="D",
         help="the operator's CUSTOM_CLUSTER_DOMAIN, written after 'svc' (--job, --tfjob)",
     )

@@ -21,6 +21,7 @@ from estconf.cli._common import (
     out,
     reading_limits,
     refuse_larger_output,
+    text_argument,
 )
 
 if TYPE_CHECKING:
@@ -46,6 +47,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     vertex.add_argument(
         "--job-id",
+        type=text_argument,
         metavar="ID",
         help="the job's id in the host names, known once the job is created (default: ab)",
     )

@@ -69,14 +69,15 @@ def _numbers(ranges: str) -> Iterator[str]:
         yield from (str(number).zfill(len(first)) for number in range(start, stop + 1))
 
 
-def expand_hostlist(hostlist: str) -> list[str]:
+def expand_hostlist(hostlist: str, limit: int | None = None) -> list[str]:
     """Expand a SLURM hostlist into host names, in its order, repeats kept.
 
     ``n[1-2],m5,o[08-10]`` gives ``n1 n2 m5 o08 o09 o10``; a range whose end
     is below its start gives no host.
 
     Raises:
-        ListFormatError: TensorFlow cannot read ``hostlist``.
+        ListFormatError: TensorFlow cannot read ``hostlist``, or it names more
+            than ``limit`` hosts (each range is counted before it is expanded).
     """
     hosts: list[str] = []
     for part in _parts(hostlist):
@@ -87,7 +88,12 @@ def expand_hostlist(hostlist: str) -> list[str]:
         if ranges is None:
             hosts.append(prefix)
         else:
-            hosts.extend(prefix + number for number in _numbers(ranges))
+            for number in _numbers(ranges):
+                hosts.append(prefix + number)
+                if limit is not None and len(hosts) > limit:
+                    break
+        if limit is not None and len(hosts) > limit:
+            raise ListFormatError(f"it names more than {limit:,} hosts, more than a step has")
     return hosts
 
 

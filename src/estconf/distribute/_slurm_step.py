@@ -8,7 +8,7 @@ as a located error (``("environ", name)``) with TensorFlow's sentence.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Final
 
 from estconf._errors import fail
@@ -16,13 +16,18 @@ from estconf.distribute._hostlist import ListFormatError, expand_hostlist, expan
 
 __all__ = [
     "CUDA_VISIBLE_DEVICES",
+    "MAX_GPUS",
+    "MAX_TASKS",
+    "MAX_TASKS_PER_NODE",
     "NODELIST",
     "NUM_TASKS",
     "PROCID",
     "SLURM_VARIABLES",
     "TASKS_PER_NODE",
     "TITLE",
+    "check_gpus",
     "check_task_count",
+    "check_tasks",
     "gpu_count",
     "host_tasks",
     "integer_variable",
@@ -38,6 +43,14 @@ CUDA_VISIBLE_DEVICES: Final = "CUDA_VISIBLE_DEVICES"
 
 SLURM_VARIABLES: Final = (PROCID, NUM_TASKS, NODELIST, TASKS_PER_NODE, CUDA_VISIBLE_DEVICES)
 """Every variable the resolver may read; no other is kept."""
+
+MAX_TASKS_PER_NODE: Final = 65_533
+"""The most tasks a node may run: the largest ``MaxTasksPerNode`` SLURM accepts."""
+MAX_TASKS: Final = 100_000
+"""The most tasks of a step, and hosts of its nodelist: as many as a TFJob's pods or a
+Vertex AI pool's replicas.  Each rank's ``TF_CONFIG`` lists every task's address."""
+MAX_GPUS: Final = 1_024
+"""The most GPUs of a node, or of a task: more than any node holds (a few dozen at most)."""
 
 
 def _variable(environ: Mapping[str, str], name: str) -> str:
@@ -75,7 +88,7 @@ def integer_variable(environ: Mapping[str, str], name: str) -> int:
 def _hosts(environ: Mapping[str, str]) -> list[str]:
     text = _variable(environ, NODELIST)
     try:
-        return expand_hostlist(text)
+        return expand_hostlist(text, MAX_TASKS)
     except ListFormatError as exc:
         raise fail(
             TITLE,
@@ -122,6 +135,65 @@ def task_configuration(
 ) -> dict[str, int]:
     """Each host and its number of tasks; a host named twice keeps its last count."""
     return dict(host_tasks(tasks_per_node, environ))
+
+
+def check_tasks(
+    placed: Iterable[tuple[str, float]], loc: tuple[str, ...] = ("environ", TASKS_PER_NODE)
+) -> None:
+    """Refuse too many tasks on a node, or in a step, before any address is built.
+
+    A node may run :data:`MAX_TASKS_PER_NODE` tasks, a step :data:`MAX_TASKS`.
+    ``placed`` is each host and its tasks; ``loc`` where the counts come from.
+
+    Raises:
+        pydantic.ValidationError: ``slurm_too_many_tasks``.
+    """
+    most: tuple[float, str] = (0, "")
+    total: float = 0
+    for host, count in placed:
+        most = max(most, (count, host))
+        total += count
+    if most[0] > MAX_TASKS_PER_NODE:
+        value = most[0]
+        what = (
+            f"{_shown(value)} tasks on the node {most[1]!r}, more than the "
+            f"{MAX_TASKS_PER_NODE:,} SLURM runs on a node"
+        )
+    elif total > MAX_TASKS:
+        value = total
+        what = f"{_shown(total)} tasks in the step, more than the {MAX_TASKS:,} estconf builds"
+    else:
+        return
+    raise fail(
+        TITLE,
+        "slurm_too_many_tasks",
+        "{what}: each rank's TF_CONFIG lists every task's address",
+        loc,
+        value,
+        {"what": what},
+    )
+
+
+def check_gpus(count: float, loc: tuple[str, ...], name: str) -> None:
+    """Refuse ``count`` GPUs (of a node or of a task, ``name``) above :data:`MAX_GPUS`.
+
+    Raises:
+        pydantic.ValidationError: ``slurm_too_many_gpus``.
+    """
+    if count > MAX_GPUS:
+        raise fail(
+            TITLE,
+            "slurm_too_many_gpus",
+            "{name} is {count}, more than the {most} GPUs of any node",
+            loc,
+            count,
+            {"name": name, "count": _shown(count), "most": f"{MAX_GPUS:,}"},
+        )
+
+
+def _shown(count: float) -> str:
+    """A count as said in a message: with thousands separators, a float as it is."""
+    return f"{count:,}" if isinstance(count, int) else repr(count)
 
 
 def gpu_count(environ: Mapping[str, str]) -> int:

@@ -32,10 +32,11 @@ from estconf.distribute._slurm_step import (
     PROCID,
     TASKS_PER_NODE,
     check_task_count,
+    check_tasks,
     host_tasks,
     integer_variable,
 )
-from estconf.distribute.slurm import SlurmClusterResolver
+from estconf.distribute.slurm import MAX_PORT, SlurmClusterResolver
 
 __all__ = [
     "NODE_NAME",
@@ -49,7 +50,6 @@ __all__ = [
 TITLE: Final = "slurm_tf_configs"
 NODE_NAME: Final = "SLURMD_NODENAME"
 """The host ``srun`` runs a task on, set in each task's environment."""
-MAX_PORT: Final = 65535
 
 _Count = Annotated[Integer, Field(ge=0)]
 
@@ -69,7 +69,8 @@ def step_environ(nodelist: str, tasks_per_node: int | str, rank: int = 0) -> dic
 
     Raises:
         pydantic.ValidationError: TensorFlow cannot read the nodelist or the
-            tasks per node (``slurm_hostlist``, ``slurm_tasks_per_node``).
+            tasks per node (``slurm_hostlist``, ``slurm_tasks_per_node``), or
+            they are more than a step has (``slurm_too_many_tasks``).
 
     Example:
         >>> step_environ("node[9-10]", 2)["SLURM_STEP_TASKS_PER_NODE"]
@@ -82,6 +83,7 @@ def step_environ(nodelist: str, tasks_per_node: int | str, rank: int = 0) -> dic
     else:
         environ[TASKS_PER_NODE] = tasks_per_node
         hosts = host_tasks(None, environ)
+    check_tasks(hosts, ("tasks_per_node",))
     environ[NUM_TASKS] = str(sum(count for _, count in hosts))
     return environ
 
@@ -90,6 +92,9 @@ def _hosts_once(
     tasks_per_node: int | Mapping[str, int] | None, environ: Mapping[str, str]
 ) -> list[tuple[str, int]]:
     placed = host_tasks(tasks_per_node, environ)
+    check_tasks(
+        placed, ("environ", TASKS_PER_NODE) if tasks_per_node is None else ("tasks_per_node",)
+    )
     seen: set[str] = set()
     for host, _ in placed:
         if host in seen:
@@ -172,8 +177,8 @@ def misplaced_ranks(resolver: SlurmClusterResolver) -> list[Misplaced]:
     rank = 0
     for job, size in sorted(jobs.items()):
         addresses = cluster.get(job, [])
-        for index in range(int(size)):
-            if rank < len(hosts) and isinstance(addresses, list) and index < len(addresses):
+        for index in range(max(0, min(int(size), len(hosts) - rank))):  # only ranks that run
+            if isinstance(addresses, list) and index < len(addresses):
                 address = addresses[index]
                 if address.rpartition(":")[0] != hosts[rank]:
                     found.append(Misplaced(rank, hosts[rank], (job, index), address))

@@ -25,7 +25,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 from pydantic import (
     BaseModel,
@@ -44,18 +44,24 @@ from estconf._errors import fail, with_errors_of
 from estconf._types import Bool, Integer, JobName, String, TaskIndex, whole_number
 from estconf.cluster import ClusterSpec
 from estconf.distribute._slurm_step import (
+    CUDA_VISIBLE_DEVICES,
     NODELIST,
     NUM_TASKS,
     PROCID,
     SLURM_VARIABLES,
+    TASKS_PER_NODE,
     TITLE,
+    check_gpus,
     check_task_count,
+    check_tasks,
     gpu_count,
     integer_variable,
     task_configuration,
 )
 
-__all__ = ["SLURM_VARIABLES", "SlurmClusterResolver"]
+__all__ = ["MAX_PORT", "SLURM_VARIABLES", "SlurmClusterResolver"]
+
+MAX_PORT: Final = 65535
 
 
 def _count(value: Any) -> int | float:
@@ -163,26 +169,33 @@ def _cluster(
     port_base: int,
     gpus_per_node: int,
     gpus_per_task: int,
-) -> tuple[dict[str, list[str]], list[str]]:
-    """Every job's addresses, and the GPUs of each rank (as ``CUDA_VISIBLE_DEVICES`` text).
+) -> tuple[dict[str, list[str]], list[int]]:
+    """Every job's addresses, and the first GPU of each rank.
 
     Hosts in string order; a host's tasks take the ports from ``port_base``
     and the GPU slots ``range(0, gpus_per_node, gpus_per_task)``, as many as
     both allow.  Jobs take the ranks in name order, as slices of the ranks.
+    A rank's ``CUDA_VISIBLE_DEVICES`` is written only for the rank asked
+    about (:func:`_visible`), so the work grows with the tasks, not the GPUs.
     """
     slots = range(0, gpus_per_node, gpus_per_task)
     addresses: list[str] = []
-    gpus: list[str] = []
+    gpus: list[int] = []
     for host, count in sorted(configuration.items()):
         for port, first_gpu in zip(range(count), slots, strict=False):
             addresses.append(f"{host}:{port_base + port}")
-            gpus.append(",".join(map(str, range(first_gpu, first_gpu + gpus_per_task))))
+            gpus.append(first_gpu)
     cluster: dict[str, list[str]] = {}
     start = 0
     for job, size in sorted(jobs.items()):
         cluster[job] = addresses[start : start + size]
         start += size
     return cluster, gpus
+
+
+def _visible(first_gpu: int, gpus_per_task: int) -> str:
+    """A rank's ``CUDA_VISIBLE_DEVICES``: its GPUs from ``first_gpu``, as TensorFlow writes them."""
+    return ",".join(map(str, range(first_gpu, first_gpu + gpus_per_task)))
 
 
 @lru_cache(maxsize=8)
@@ -192,8 +205,8 @@ def _step_cluster(
     port_base: int,
     gpus_per_node: int,
     gpus_per_task: int,
-) -> tuple[ClusterSpec, tuple[str, ...]]:
-    """The checked cluster of a step and the GPUs of each rank: the same for all its ranks.
+) -> tuple[ClusterSpec, tuple[int, ...]]:
+    """The checked cluster of a step and each rank's first GPU: the same for all its ranks.
 
     Worked out once for the ranks of one step (a program, or ``estconf
     tf-config --slurm``, looking at every rank), since checking a cluster's
@@ -225,6 +238,32 @@ def _cluster_spec(jobs: dict[str, list[str]]) -> ClusterSpec:
     return ClusterSpec.model_construct(root={job: checked.root.get(job, []) for job in jobs})
 
 
+def _check_port_base(port_base: int, configuration: Mapping[str, float]) -> None:
+    """Refuse a ``port_base`` that is no port (``address``), before an address is built from it.
+
+    TensorFlow builds every address from it, which the ``address`` rule then
+    refuses one by one; a ``port_base`` of thousands of digits would make each
+    address as long.  The first of them is said, at ``port_base``.
+    """
+    if 0 <= port_base <= MAX_PORT:
+        return
+    shown: int | str = port_base
+    if abs(port_base) > 10**12:  # a number Python may not even write out
+        shown = "far below 0" if port_base < 0 else f"far above {MAX_PORT}"
+    address = f"{min(configuration)}:{port_base if isinstance(shown, int) else '...'}"
+    raise fail(
+        TITLE,
+        "address",
+        "'{address}' is not a valid task address: {reason}",
+        ("port_base",),
+        address,
+        {
+            "address": address,
+            "reason": f"port_base is {shown}, and a port goes from 0 to {MAX_PORT}",
+        },
+    )
+
+
 def _resolve(resolver: SlurmClusterResolver) -> _View:
     """Work out one rank's view as TensorFlow does, failing where and as it fails.
 
@@ -249,6 +288,12 @@ def _resolve(resolver: SlurmClusterResolver) -> _View:
             "on it with: max() arg is an empty sequence)",
             ("tasks_per_node",) if resolver.tasks_per_node is not None else ("environ", NODELIST),
         )
+    given_tasks = resolver.tasks_per_node is not None
+    check_tasks(
+        configuration.items(),
+        ("tasks_per_node",) if given_tasks else ("environ", TASKS_PER_NODE),
+    )
+    _check_port_base(resolver.port_base, configuration)
     most = max(configuration.values())
     gpus_per_node = resolver.gpus_per_node
     if gpus_per_node is None:
@@ -259,7 +304,12 @@ def _resolve(resolver: SlurmClusterResolver) -> _View:
             raise with_errors_of(
                 unknown, lambda: check_task_count(jobs, sum(configuration.values()))
             ) from None
+        check_gpus(gpus_per_node, ("environ", CUDA_VISIBLE_DEVICES), "the GPU count")
+    else:
+        check_gpus(gpus_per_node, ("gpus_per_node",), "gpus_per_node")
     gpus_per_task = resolver.gpus_per_task
+    if gpus_per_task is not None:
+        check_gpus(gpus_per_task, ("gpus_per_task",), "gpus_per_task")
     if gpus_per_task is None:
         if most == 0:
             raise fail(
@@ -303,7 +353,7 @@ def _resolve(resolver: SlurmClusterResolver) -> _View:
                 rank,
                 {"name": PROCID, "rank": rank, "count": len(gpus)},
             )
-        visible = gpus[rank]
+        visible = _visible(gpus[rank], int(gpus_per_task))
     if rank < 0:  # section 6, after every failure of TensorFlow's own
         raise fail(
             TITLE,

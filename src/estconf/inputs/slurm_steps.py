@@ -36,6 +36,7 @@ _FLAGS: Final[dict[tuple[str | int, ...], str]] = {
     ("environ", "SLURM_STEP_NODELIST"): "--nodelist",
     ("environ", "SLURM_STEP_TASKS_PER_NODE"): "--tasks-per-node",
     ("environ", "SLURM_PROCID"): "--rank",
+    ("tasks_per_node",): "--tasks-per-node",
     ("gpus_per_node",): "--gpus-per-node",
     ("gpus_per_task",): "--gpus-per-node",
     ("jobs",): "--jobs",
@@ -49,6 +50,8 @@ _HINTS: Final = {
     "address": "a port above 65535: give a smaller --port-base",
     "slurm_port": "give a smaller --port-base",
     "slurm_tasks": "the sizes of --jobs add up to the step's tasks",
+    "slurm_too_many_tasks": "give the tasks srun starts on each node (srun --ntasks-per-node)",
+    "slurm_too_many_gpus": "give the GPUs of one node (srun --gres=gpu:N)",
 }
 """The fix of each of the resolver's errors, by error code."""
 

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
+from estconf import _json
 from estconf._json import has_surrogate, surrogate_message
 from estconf.io._positions import Loc, Position
 from estconf.io.errors import ConfigFileError, FileError, error, refused
@@ -54,7 +55,7 @@ __all__ = [
 MAX_SIZE = 64 * 1024 * 1024
 """The largest file read by default, in bytes (64 MiB)."""
 
-MAX_DEPTH = 64
+MAX_DEPTH = _json.MAX_DEPTH
 """The deepest nesting of objects and arrays read by default."""
 
 MAX_DOCUMENTS = 10_000

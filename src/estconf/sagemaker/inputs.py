@@ -41,6 +41,8 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from estconf import _json
+from estconf._json import MAX_DEPTH, JSONInputError
 from estconf._types import Integer
 
 __all__ = [
@@ -135,14 +137,30 @@ TEXT_KEYS = ("sagemaker_job_name", "sagemaker_region")
 """Keys whose value the toolkit puts into ``os.environ``: they must decode to text."""
 
 
-def decode(value: Any) -> Any:
-    """A hyperparameter as the toolkit reads it: JSON text decoded, anything else kept."""
+def decode(value: Any, key: str = "") -> Any:
+    """A hyperparameter as the toolkit reads it: JSON text decoded, anything else kept.
+
+    The toolkit decodes it with ``json.loads`` and keeps the text where that
+    raises a ``ValueError``; it fails on JSON nested deeper than Python's
+    stack (``RecursionError``).  JSON nested deeper than :data:`MAX_DEPTH`,
+    as no config file may be, is refused before that.
+
+    Raises:
+        pydantic_core.PydanticCustomError: ``sagemaker_too_deep``.
+    """
     if not isinstance(value, str):
         return value
     try:
-        return json.loads(value)
-    except ValueError:
-        return value
+        return _json.loads(value, as_python_reads_it=True, max_depth=MAX_DEPTH)
+    except JSONInputError as exc:
+        if exc.code != "json_depth":
+            return value
+    raise PydanticCustomError(
+        "sagemaker_too_deep",
+        "the hyperparameter {key} is JSON nested deeper than {most} levels: the toolkit "
+        "decodes it with json.loads, which fails (RecursionError) at about 1,000 levels",
+        {"key": json.dumps(str(key)), "most": MAX_DEPTH},
+    )
 
 
 class Hyperparameters(BaseModel):
@@ -181,7 +199,7 @@ class Hyperparameters(BaseModel):
     def decoded_as_the_toolkit_does(cls, data: Any) -> Any:
         """Each string value decoded as JSON where it is JSON, as ``read_hyperparameters`` does."""
         if isinstance(data, dict):
-            return {key: decode(value) for key, value in data.items()}
+            return {key: decode(value, key) for key, value in data.items()}
         return data
 
     @field_validator("sagemaker_distribution_instance_groups", mode="before")
