@@ -244,4 +244,4 @@ def test_no_text_option_takes_bytes_that_are_not_utf8(argv: tuple[str | bytes, .
         check=False,
     )
     assert (done.returncode, done.stdout) == (2, b"")
-    assert b": expected UTF-8 text; byte 0xff at position " in done.stderr
+    assert b" is not UTF-8 text: byte 0xff at position " in done.stderr

@@ -439,8 +439,8 @@ class TestHostileOptions:
         )
         assert (done.returncode, done.stdout) == (2, b"")
         assert done.stderr.splitlines()[-1] == (
-            b"estconf tf-config: error: argument --nodelist: expected UTF-8 text; "
-            b"byte 0xff at position 0 of '\\xff[' is not"
+            b"estconf tf-config: error: argument --nodelist: '\\xff[' is not UTF-8 text: "
+            b"byte 0xff at position 0 starts no UTF-8 character"
         )
 
     @pytest.mark.parametrize(
@@ -460,7 +460,7 @@ class TestHostileOptions:
             check=False,
         )
         assert done.returncode == 2
-        assert b"expected UTF-8 text; byte 0x" in done.stderr
+        assert b"is not UTF-8 text: byte 0x" in done.stderr
         assert b"Traceback" not in done.stderr
 
     @pytest.mark.parametrize("count", ["100000000", "2147483648", "1025"])

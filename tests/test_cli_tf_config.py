@@ -468,7 +468,7 @@ def test_a_text_option_that_is_not_utf8_is_refused_with_its_byte(
     estconf = Path(sys.executable).with_name("estconf")
     done = subprocess.run([estconf, "tf-config", *argv], capture_output=True, check=False, cwd=root)
     assert (done.returncode, done.stdout) == (2, b"")
-    assert b": expected UTF-8 text; byte 0x" in done.stderr
+    assert b" is not UTF-8 text: byte 0x" in done.stderr
     assert b"Traceback" not in done.stderr
 
 

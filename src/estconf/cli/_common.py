@@ -142,8 +142,8 @@ def text_argument(text: str) -> str:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise argparse.ArgumentTypeError(
-            f"expected UTF-8 text; byte 0x{data[exc.start]:02x} at position {exc.start} of "
-            f"{_shown_text(text)} is not"
+            f"{_shown_text(text)} is not UTF-8 text: byte 0x{data[exc.start]:02x} at position "
+            f"{exc.start} starts no UTF-8 character"
         ) from None
     return text
 
