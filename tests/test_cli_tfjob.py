@@ -297,6 +297,22 @@ def test_a_trial_parameter_where_a_number_goes_is_named(
     )
 
 
+@pytest.mark.parametrize("value", ['"two"', "2.5"])
+def test_a_trials_value_that_is_no_trial_parameter_is_refused_as_written(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, value: str
+) -> None:
+    """Only a ``${trialParameters.x}`` is left to Katib; other values are refused."""
+    text = (ROOT / DATA / "katib_experiment.yaml").read_text()
+    path = tmp_path / "experiment.yaml"
+    path.write_text(text.replace("replicas: 2", f"replicas: {value}"))
+    status, out = validate(capsys, str(path))
+    assert status == 1
+    assert (
+        out.splitlines()[0]
+        == f"{path}:55:13: {TRIAL}.{SPECS}.Worker.replicas: Input should be a valid integer"
+    )
+
+
 def test_an_experiment_of_another_job_is_no_tfjob(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -339,6 +355,21 @@ def test_cluster_check_reports_what_differs_between_pods() -> None:
     changed = prediction.model_copy(update={"pods": (prediction.pods[0], other)})
     codes = [problem for _, problem in tfjobs.cluster_check(changed)]
     assert any("the cluster differs" in problem for problem in codes)
+
+
+def test_cluster_check_passes_over_a_pod_without_a_tf_config_and_compares_the_rest() -> None:
+    """A pod that gets no TF_CONFIG claims no task; the pods after it are still compared."""
+    prediction = predict(tfjob_for_replicas("j", {"Chief": 1, "Worker": 2}))
+    unset = prediction.pods[0].model_copy(update={"cluster_json": None})
+    pods = (unset, *prediction.pods[1:], prediction.pods[-1])
+    problems = [
+        problem for _, problem in tfjobs.cluster_check(prediction.model_copy(update={"pods": pods}))
+    ]
+    assert problems == [
+        "j-worker-1, j-worker-1: task worker:1 is claimed by 2 nodes; each task of the cluster "
+        "runs on exactly one node",
+        "cluster: task chief:0 (j-chief-0.default.svc:2222) of the cluster is claimed by no node",
+    ]
 
 
 REPLICA_TYPE = st.sampled_from(["Chief", "Worker", "PS", "Evaluator", "Master"]).flatmap(

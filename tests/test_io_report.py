@@ -238,6 +238,15 @@ def test_a_finding_without_a_line_has_no_region_and_one_in_no_input_no_location(
     assert validator().is_valid(log)
 
 
+def test_a_finding_with_a_line_and_no_column_starts_at_the_lines_first_column() -> None:
+    """SARIF columns are 1-based: a finding that knows only its line is at column 1."""
+    found = FileError.at("syntax", "bad", (), file="f.json", line=3)
+    log = json.loads(report.write_sarif([Result("f.json", None, [found])]))
+    (location,) = log["runs"][0]["results"][0]["locations"]
+    assert location["physicalLocation"]["region"] == {"startLine": 3, "startColumn": 1}
+    assert validator().is_valid(log)
+
+
 def test_a_code_no_table_lists_is_pydantics_and_points_at_the_model_errors() -> None:
     found = FileError.at("string_too_short", "too short", ("a",), file="f.json", line=1, column=2)
     log = json.loads(report.write_sarif([Result("f.json", None, [found])]))
