@@ -69,9 +69,7 @@ def check_text(
     try:
         documents = _documents(read_stream(raw, name, fmt, limits))
     except ConfigFileError as exc:
-        if fmt == "json" or len(exc.errors) != 1 or exc.errors[0].code != "documents":
-            return Result(name, KIND, exc.errors)
-        return None
+        return Result(name, KIND, exc.errors)
     manifests = [
         (document, prefix, trial)
         for document in documents
