@@ -313,6 +313,15 @@ def test_hand_set_tf_config_of_a_distributed_job_is_never_seen() -> None:
     ]
 
 
+def test_a_hand_set_tf_config_is_found_after_a_spec_with_no_tensorflow_container() -> None:
+    """The PS's container is not named tensorflow: the Worker's TF_CONFIG is still read."""
+    other = {"spec": {"containers": [container(name="main")]}}
+    findings = check(job(PS={"template": other}, Worker={"replicas": 2, "template": hand_set("{")}))
+    assert [f.location for f in findings if f.code == "tfjob_tf_config_set"] == [
+        (*SPECS, "Worker", "template", "spec", "containers", 0, "env", 0)
+    ]
+
+
 def test_dynamic_worker() -> None:
     findings = check(load("dynamic_worker.yaml"))
     assert found(findings) == [

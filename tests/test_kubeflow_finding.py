@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 from pydantic import ValidationError
 
-from estconf.kubeflow.finding import Finding, format_location
+from estconf.kubeflow.finding import Finding, format_location, reported_severity
 
 LOCATION = ("spec", "tfReplicaSpecs", "PS", "template", "spec", "containers", 0, "image")
 
@@ -34,6 +35,13 @@ def test_a_finding_gives_its_path_and_dumps_it() -> None:
 @pytest.mark.parametrize("severity", ["refused", "error", "warning", "note"])
 def test_the_four_severities(severity: str) -> None:
     assert finding(severity=severity).severity == severity
+
+
+def test_a_refused_severity_read_from_a_report_is_reported_as_an_error() -> None:
+    """A severity read from a JSON report is mapped by its text, as one the checks give."""
+    read = json.loads('{"refused": "error", "error": "error", "note": "note"}')
+    for severity, reported in read.items():
+        assert reported_severity(severity) == reported
 
 
 def test_another_severity_is_refused() -> None:

@@ -234,6 +234,7 @@ def test_exit_code_restarts_on_a_signal_only() -> None:
     assert "137" in findings[0].message and "an exit code from 1 to 127 fails the job" in (
         findings[0].message
     )
+    assert findings[0].hint == "restartPolicy: OnFailure restarts the pod on any failure"
 
 
 def test_a_restart_policy_kubernetes_refuses() -> None:
@@ -301,6 +302,13 @@ def test_a_restart_policy_in_the_pod_template_is_overwritten() -> None:
         tfjob = job(
             {}, Worker=replica(2, restartPolicy=replica_policy, pod={"restartPolicy": pod_policy})
         )
+        assert "tfjob_pod_restart_policy_ignored" not in {f.code for f in lifecycle(tfjob)}
+    # the policies as a manifest's reader hands them over: strings of their own
+    never, on_failure = "".join(["Ne", "ver"]), "".join(["On", "Failure"])
+    read: list[tuple[str | None, str]] = [(None, never), (on_failure, "".join(["On", "Failure"]))]
+    for in_spec, in_template in read:
+        fields = {} if in_spec is None else {"restartPolicy": in_spec}
+        tfjob = job({}, Worker=replica(2, **fields, pod={"restartPolicy": in_template}))
         assert "tfjob_pod_restart_policy_ignored" not in {f.code for f in lifecycle(tfjob)}
     refused = replica(2, restartPolicy="never", pod={"restartPolicy": "Always"})
     assert found(lifecycle(job({}, Worker=refused)))[0][0] == "tfjob_restart_policy_invalid"

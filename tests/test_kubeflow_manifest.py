@@ -242,6 +242,13 @@ def test_api_version_refusal_names_the_version_given() -> None:
     )
 
 
+def test_the_schema_of_replicas_tells_the_operators_default() -> None:
+    """A missing ``replicas`` is null in the schema: its description says the operator makes 1."""
+    replicas = TFJob.model_json_schema()["$defs"]["ReplicaSpec"]["properties"]["replicas"]
+    assert replicas["default"] is None
+    assert replicas["description"] == "How many pods of this type; the operator's default is 1."
+
+
 @pytest.mark.parametrize(
     ("replicas", "loc"),
     [
@@ -255,6 +262,28 @@ def test_bad_replicas_refused_at_their_place(replicas: Any, loc: tuple[str, ...]
     with pytest.raises(ValidationError) as info:
         TFJob.model_validate(manifest(tfReplicaSpecs={"Worker": {"replicas": replicas}}))
     assert info.value.errors()[0]["loc"] == loc
+
+
+def worker_port(number: int) -> dict[str, Any]:
+    port = {"name": "tfjob-port", "containerPort": number}
+    container = {"name": "tensorflow", "ports": [port]}
+    return manifest(tfReplicaSpecs={"Worker": {"template": {"spec": {"containers": [container]}}}})
+
+
+@pytest.mark.parametrize("number", [-(2**31), -2, 0, 65536, 2**31 - 1])
+def test_a_container_port_of_any_int32_is_read(number: int) -> None:
+    """Kubernetes decodes containerPort as an int32; its range 1 to 65535 is a check's."""
+    tfjob = TFJob.model_validate(worker_port(number))
+    (spec,) = (tfjob.spec.tf_replica_specs or {}).values()
+    assert spec.template.spec.containers[0].ports[0].container_port == number
+
+
+@pytest.mark.parametrize("number", [-(2**31) - 1, 2**31])
+def test_a_container_port_past_int32_is_refused_at_its_place(number: int) -> None:
+    with pytest.raises(ValidationError) as info:
+        TFJob.model_validate(worker_port(number))
+    at = ("spec", "tfReplicaSpecs", "Worker", "template", "spec", "containers", 0, "ports", 0)
+    assert info.value.errors()[0]["loc"] == (*at, "containerPort")
 
 
 def test_enable_dynamic_worker_is_a_bool() -> None:

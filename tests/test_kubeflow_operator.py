@@ -16,7 +16,14 @@ from hypothesis import given
 from pydantic import ValidationError
 
 from estconf import RunConfig
-from estconf.kubeflow import Operator, TFJob, predict, predict_replicas, tfjob_for_replicas
+from estconf.kubeflow import (
+    Operator,
+    PredictedPod,
+    TFJob,
+    predict,
+    predict_replicas,
+    tfjob_for_replicas,
+)
 from estconf.kubeflow.manifest import read_tfjobs
 from estconf.kubeflow.operator import layout
 from values import is_a_value, refuses_assignment
@@ -342,6 +349,31 @@ def test_dump_holds_each_tf_config() -> None:
     dump = predict(load("dist_mnist.yaml")).model_dump()
     assert dump["pods"][0]["tf_config"].startswith('{"cluster":{"chief":')
     assert "cluster_json" not in dump["pods"][0]
+
+
+def test_a_pods_repr_shows_its_tf_config_not_what_it_is_built_from() -> None:
+    """Like the dump, the repr gives the TF_CONFIG, not the cluster's JSON and key."""
+    shown = repr(predict(load("dist_mnist.yaml")).pods[0])
+    assert 'tf_config=\'{"cluster":{"chief":' in shown
+    assert "cluster_json" not in shown and "cluster_key" not in shown
+
+
+def test_a_pod_built_without_a_cluster_key_puts_its_cluster_under_cluster() -> None:
+    address = "j-worker-0.default.svc:2222"
+    pod = PredictedPod(
+        name="j-worker-0",
+        replica_type="Worker",
+        replica_key="Worker",
+        task_type="worker",
+        index=0,
+        address=address,
+        cluster_json=json.dumps({"worker": [address]}),
+    )
+    assert pod.tf_config_dict() == {
+        "cluster": {"worker": [address]},
+        "task": {"type": "worker", "index": 0},
+        "environment": "cloud",
+    }
 
 
 @given(estimator_tfjobs())
