@@ -41,6 +41,9 @@ class TestStepEnviron:
             "SLURM_STEP_NUM_TASKS": "4",
         }
 
+    def test_the_rank_defaults_to_0(self) -> None:
+        assert step_environ("node[9-10]", 2)["SLURM_PROCID"] == "0"
+
     def test_slurms_list_is_kept_and_counted(self) -> None:
         environ = step_environ("a,b,c", "2(x2),1")
         assert environ["SLURM_STEP_TASKS_PER_NODE"] == "2(x2),1"
@@ -70,6 +73,7 @@ class TestRankHosts:
         with pytest.raises(ValidationError) as info:
             rank_hosts(environ=environ)
         assert codes(info.value) == [("slurm_host_twice", ("environ", "SLURM_STEP_NODELIST"))]
+        assert info.value.errors()[0]["msg"].startswith("the nodelist names a twice:")
 
 
 class TestMisplacedRanks:
@@ -163,6 +167,12 @@ class TestSlurmTFConfigs:
         assert "the step has no task: the nodelist or the tasks per node is empty" in str(
             info.value
         )
+
+    def test_a_host_name_no_task_address_can_hold_is_refused(self) -> None:
+        """The addresses are checked as in any TF_CONFIG: a host name has no space."""
+        with pytest.raises(ValidationError) as info:
+            slurm_tf_configs(environ={**STEP, "SLURM_STEP_NODELIST": "node 9"})
+        assert "'node 9:8888' is not a valid task address" in str(info.value)
 
     def test_inside_srun_the_tasks_host_must_be_its_ranks(self) -> None:
         inside = {**STEP, "SLURM_PROCID": "2", "SLURMD_NODENAME": "node10"}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import os
 import time
 from typing import Any
@@ -34,6 +35,12 @@ def refused(**kwargs: Any) -> ValidationError:
     with pytest.raises(ValidationError) as info:
         SlurmClusterResolver(**kwargs)
     return info.value
+
+
+class _Zero(enum.IntEnum):
+    """A count of 0 that is an int subclass, as an API caller may pass."""
+
+    GPUS = 0
 
 
 class TestHostlist:
@@ -240,6 +247,24 @@ class TestGPUs:
         assert codes(error) == [("slurm_gpus", ("gpus_per_task",))]
         assert "Requested more GPUs per node than available." in str(error)
 
+    def test_more_gpus_than_the_node_has_says_the_counts(self) -> None:
+        error = refused(gpus_per_node=2, gpus_per_task=1, tasks_per_node=3, environ=STEP)
+        assert error.errors()[0]["msg"] == (
+            "Requested more GPUs per node than available. (3 tasks on a node times "
+            "1 GPUs per task is more than 2 GPUs per node)"
+        )
+
+    def test_zero_gpus_per_task_is_refused_when_given_as_an_int_subclass(self) -> None:
+        """An ``IntEnum`` 0 is 0 to TensorFlow's ``range()``, which fails on it."""
+        error = refused(gpus_per_node=2, gpus_per_task=_Zero.GPUS, environ=STEP)
+        assert codes(error) == [("slurm_gpus_per_task_zero", ("gpus_per_task",))]
+
+    def test_no_task_on_any_node_is_refused_when_counts_are_an_int_subclass(self) -> None:
+        """Counts of ``IntEnum`` 0 leave no task: GPUs per task cannot be worked out."""
+        tasks = {"node9": _Zero.GPUS, "node10": _Zero.GPUS}
+        error = refused(jobs={}, gpus_per_node=2, tasks_per_node=tasks, environ=STEP)
+        assert codes(error) == [("slurm_no_tasks", ("gpus_per_task",))]
+
 
 class TestTensorFlowErrors:
     def test_jobs_must_add_up(self) -> None:
@@ -254,6 +279,25 @@ class TestTensorFlowErrors:
         error = refused(gpus_per_node=2, environ=step(SLURM_STEP_TASKS_PER_NODE="2(x"))
         assert codes(error) == [("slurm_tasks_per_node", ("environ", "SLURM_STEP_TASKS_PER_NODE"))]
         assert 'Invalid tasks-per-node list format "2(x"' in str(error)
+
+    def test_a_bracket_group_inside_another_is_refused_saying_so(self) -> None:
+        error = refused(gpus_per_node=2, environ=step(SLURM_STEP_NODELIST="n[1[2]]"))
+        assert codes(error) == [("slurm_hostlist", ("environ", "SLURM_STEP_NODELIST"))]
+        assert error.errors()[0]["msg"] == (
+            'Invalid hostlist format "n[1[2]]": a bracket group opens inside another'
+        )
+
+    def test_an_unreadable_tasks_per_node_says_which_part_is_wrong(self) -> None:
+        error = refused(gpus_per_node=2, environ=step(SLURM_STEP_TASKS_PER_NODE="2(x"))
+        assert error.errors()[0]["msg"] == (
+            "Invalid tasks-per-node list format \"2(x\": '2(x' is neither N nor N(xM)"
+        )
+
+    def test_a_rank_that_is_not_digits_is_named_and_quoted(self) -> None:
+        error = refused(gpus_per_node=2, environ=step(SLURM_PROCID="x"))
+        assert error.errors()[0]["msg"] == (
+            "SLURM_PROCID should be an integer written in ASCII digits, got 'x'"
+        )
 
     def test_bare_python_errors_become_clear_ones(self) -> None:
         no_node = refused(gpus_per_node=2, environ=step(SLURM_STEP_NODELIST=""))
@@ -273,7 +317,7 @@ class TestTensorFlowErrors:
         assert (resolver.task_type, resolver.task_id, resolver.master()) == (None, None, "")
         assert resolver.tf_config["task"] == {}
 
-    @pytest.mark.parametrize("rank", ["+1", " 1", "1_0", "\u0661", "x", ""])
+    @pytest.mark.parametrize("rank", ["+1", " 1", "1_0", "\u0661", "x", "", "--1"])
     def test_rank_is_ascii_digits(self, rank: str) -> None:
         error = refused(gpus_per_node=2, environ=step(SLURM_PROCID=rank))
         assert codes(error) == [("int_type", ("environ", "SLURM_PROCID"))]
@@ -346,6 +390,18 @@ class TestTensorFlowErrors:
         assert codes(info.value)[0] == ("task_not_in_cluster", ("jobs",))
         with pytest.raises(ValidationError, match="No such job in cluster"):
             resolver.master("chief", 0)
+
+
+def test_a_dumped_resolver_holds_the_task_it_resolves() -> None:
+    """model_dump and the JSON Schema show the rank's task and GPUs, not only the arguments."""
+    dumped = SlurmClusterResolver(gpus_per_node=2, environ=STEP).model_dump()
+    assert (dumped["task_type"], dumped["task_id"], dumped["cuda_visible_devices"]) == (
+        "worker",
+        0,
+        "0",
+    )
+    schema = SlurmClusterResolver.model_json_schema(mode="serialization")["properties"]
+    assert schema["task_type"]["description"] == "This rank's job; null when no job holds it."
 
 
 def test_a_slurm_resolver_cannot_be_changed() -> None:
