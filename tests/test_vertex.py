@@ -287,3 +287,29 @@ def test_a_worker_pool_spec_is_a_value() -> None:
 def test_a_custom_job_spec_cannot_be_changed() -> None:
     """A spec refuses assignment; it holds a list of pools, so it is not hashed."""
     refuses_assignment(CustomJobSpec.model_validate(pools(1, 2)))
+
+
+class TestSpecEdges:
+    def test_a_replica_count_of_other_text_is_refused_quoting_it(self) -> None:
+        spec = {"workerPoolSpecs": [{"replicaCount": 1}, {"replicaCount": "2x"}]}
+        with pytest.raises(ValidationError, match=r"0 or more; '2x' is not one"):
+            CustomJobSpec.model_validate(spec)
+
+    def test_of_a_job_spec_written_both_ways_the_camel_case_one_is_read(self) -> None:
+        """``jobSpec`` is looked for before ``job_spec``, for the pools and their places."""
+        spec = {
+            "jobSpec": {"workerPoolSpecs": [{"replicaCount": 2}]},
+            "job_spec": {"workerPoolSpecs": [{"replicaCount": 3}]},
+        }
+        with pytest.raises(ValidationError) as raised:
+            CustomJobSpec.model_validate(spec)
+        [error] = raised.value.errors()
+        assert error["loc"] == ("jobSpec", "workerPoolSpecs", 0, "replicaCount")
+
+    def test_a_spec_built_without_validation_is_refused_at_pool_0_when_validated(self) -> None:
+        pools = [vertex.WorkerPoolSpec.model_validate({"replicaCount": 2})]
+        built = CustomJobSpec.model_construct(worker_pool_specs=pools)
+        with pytest.raises(ValidationError) as raised:
+            CustomJobSpec.model_validate(built)
+        [error] = raised.value.errors()
+        assert error["loc"] == ("workerPoolSpecs", 0, "replicaCount")
