@@ -602,3 +602,62 @@ class TestHyperparameterText:
         assert refused(host("algo-1", ["algo-1"]), {"x": "[" * 100_000}) == [
             ("sagemaker_too_deep", ("hyperparameters",))
         ]
+
+
+class TestPinnedRules:
+    def test_the_host_not_in_cluster_message_lists_the_distribution_hosts(self) -> None:
+        """The sentence names the current host and the hosts it is not among."""
+        with pytest.raises(ValidationError) as info:
+            sagemaker.tf_config(host("algo-9", ["algo-1", "algo-2"]), MWMS_ON)
+        message = info.value.errors()[0]["msg"]
+        assert "'algo-9'" in message
+        assert "['algo-1', 'algo-2']" in message
+
+    def test_ps_mode_with_an_empty_distribution_group_is_refused(self) -> None:
+        """The current group distributes but lists no host: no ``master`` to build."""
+        config = host(
+            "algo-1",
+            ["algo-1", "algo-2"],
+            current_group_name="dnn",
+            instance_groups=[
+                {"instance_group_name": "dnn", "hosts": []},
+                {"instance_group_name": "data", "hosts": ["algo-1", "algo-2"]},
+            ],
+        )
+        assert refused(config, PS_ON) == [
+            ("sagemaker_host_not_in_cluster", ("resource_config", "current_host"))
+        ]
+
+    def test_a_ps_server_past_the_ps_job_has_no_address(self) -> None:
+        """A task index beyond the ``ps`` tasks serves no slot."""
+        server = PSServer(cluster={"ps": ["algo-1:2223"]}, job_name="ps", task_index=2)
+        assert server.address is None
+
+    def test_distribution_groups_that_are_a_number_name_the_number(self) -> None:
+        """The sentence quotes the value the toolkit cannot look names up in."""
+        with pytest.raises(ValidationError) as info:
+            Hyperparameters.model_validate({"sagemaker_distribution_instance_groups": "5"})
+        assert "sagemaker_distribution_instance_groups is 5:" in info.value.errors()[0]["msg"]
+
+    def test_an_instance_group_spec_needs_a_name(self) -> None:
+        """An empty ``InstanceGroupName`` is refused where it is."""
+        with pytest.raises(ValidationError) as info:
+            sagemaker.InstanceGroupSpec.model_validate(
+                {"InstanceGroupName": "", "InstanceCount": 1}
+            )
+        assert codes(info.value) == [("string_too_short", ("InstanceGroupName",))]
+
+    def test_an_instance_group_spec_refuses_an_empty_key(self) -> None:
+        """Only the API's and the SDK's spellings are read: a key ``""`` is refused."""
+        with pytest.raises(ValidationError) as info:
+            sagemaker.InstanceGroupSpec.model_validate(
+                {"instance_group_name": "dnn", "instance_count": 1, "": 2}
+            )
+        assert codes(info.value) == [("extra_forbidden", ("",))]
+
+    def test_the_schema_describes_each_host_name(self) -> None:
+        """The JSON Schema of ``resourceconfig.json`` says what an entry of ``hosts`` is."""
+        schema = ResourceConfig.model_json_schema()
+        assert schema["properties"]["hosts"]["items"]["description"] == (
+            "A container's name on the job's network."
+        )

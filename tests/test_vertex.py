@@ -45,6 +45,15 @@ def codes(error: ValidationError) -> list[tuple[str, tuple[Any, ...]]]:
 
 
 class TestClusterSpec:
+    def test_the_job_is_the_spec_as_json_without_unset_counts(self) -> None:
+        """``job`` is JSON: an unused pool is ``{}``, a tuple of args a list."""
+        spec = pools(1, None)
+        spec["workerPoolSpecs"][0]["args"] = ("--epochs", "3")
+        job = vertex.cluster_specs(spec)["workerpool0-0"]["job"]
+        assert job["worker_pool_specs"][1] == {}
+        assert job["worker_pool_specs"][0]["args"] == ["--epochs", "3"]
+        assert type(job["worker_pool_specs"][0]["args"]) is list
+
     def test_the_documented_example(self) -> None:
         # DISTRIBUTED, "CLUSTER_SPEC format": pools 0 to 3 with 1, 2, 2 and 3 replicas,
         # the job id "ab", the task of the primary replica.
