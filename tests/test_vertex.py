@@ -315,6 +315,13 @@ class TestSpecEdges:
         [error] = raised.value.errors()
         assert error["loc"] == ("jobSpec", "workerPoolSpecs", 0, "replicaCount")
 
+    def test_a_job_spec_is_looked_for_at_the_top_only(self) -> None:
+        """A ``job_spec`` inside the ``jobSpec`` is no spec of the job: its pools are missing."""
+        spec = {"jobSpec": {"job_spec": {"workerPoolSpecs": [{"replicaCount": 1}]}}}
+        with pytest.raises(ValidationError) as raised:
+            CustomJobSpec.model_validate(spec)
+        assert [error["type"] for error in raised.value.errors()] == ["missing"]
+
     def test_a_spec_built_without_validation_is_refused_at_pool_0_when_validated(self) -> None:
         pools = [vertex.WorkerPoolSpec.model_validate({"replicaCount": 2})]
         built = CustomJobSpec.model_construct(worker_pool_specs=pools)
