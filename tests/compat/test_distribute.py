@@ -1,4 +1,4 @@
-"""estconf.distribute against TensorFlow 2.15's own tf.distribute readers of TF_CONFIG.
+"""estconf.distribute against TensorFlow's own tf.distribute readers of TF_CONFIG (2.15 and 2.21).
 
 The strategies start servers when they are built, so each TensorFlow side
 below calls the functions the constructor calls, in the order it calls them,
@@ -47,7 +47,7 @@ from estconf.distribute import (
 
 from strategies import distribute_tf_configs
 
-tf = import_tensorflow()
+tf = import_tensorflow(estimator=False)
 from tensorflow.python.distribute import (  # noqa: E402 - after the skip in import_tensorflow
     device_util,
     multi_worker_util,
