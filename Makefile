@@ -100,8 +100,11 @@ dist: $(RELEASE_STAMP)
 	@echo "dist: $$(ls dist | tr '\n' ' ')built, checked, installed and run"
 
 # `make compat`: the differential suite against real TensorFlow, in its own
-# venv (TensorFlow 2.15 needs Python 3.11).  Prints one SKIPPED line and
-# succeeds when TensorFlow cannot be installed here.
+# venv (TensorFlow 2.15 needs Python 3.11); then the suites that need no
+# estimator (the tf.distribute readers, tf.train.ClusterSpec and
+# tf.train.Server, SlurmClusterResolver) against TensorFlow 2.21, in a venv of
+# their own.  Each run prints one SKIPPED line and succeeds when its TensorFlow
+# cannot be installed here.
 TF_PYTHON ?= python3.11
 TF_VENV := .venv-tf
 TF_STAMP := $(TF_VENV)/.installed
@@ -126,16 +129,44 @@ $(TF_SAGEMAKER_STAMP): $(TF_STAMP)
 		sagemaker-tensorflow-training==20.5.0 sagemaker-training==4.8.3
 	touch $(TF_SAGEMAKER_STAMP)
 
+# TensorFlow 2.21 (tensorflow-distribute extra), for the suites below.  The
+# same Python as for 2.15, so that only TensorFlow differs between the runs.
+TF221_PYTHON ?= $(TF_PYTHON)
+TF221_VENV := .venv-tf221
+TF221_STAMP := $(TF221_VENV)/.installed
+TF221_SUITES := tests/compat/test_cluster.py tests/compat/test_distribute.py \
+	tests/compat/test_placement.py tests/compat/test_slurm.py
+
+$(TF221_STAMP): pyproject.toml
+	rm -rf $(TF221_VENV)
+	$(TF221_PYTHON) -m venv $(TF221_VENV)
+	$(TF221_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(TF221_VENV)/bin/python -m pip install --quiet -e '.[dev,tensorflow-distribute]'
+	touch $(TF221_STAMP)
+
 compat:
-	@if ! command -v $(TF_PYTHON) >/dev/null 2>&1; then \
+	@status=0; \
+	if ! command -v $(TF_PYTHON) >/dev/null 2>&1; then \
 		echo "SKIPPED: compat: $(TF_PYTHON) not found; TensorFlow 2.15 needs Python 3.11"; \
 	elif ! $(MAKE) --no-print-directory $(TF_STAMP); then \
 		echo "SKIPPED: compat: could not install tensorflow-cpu 2.15.1 and tensorflow-estimator 2.15.0 into $(TF_VENV)"; \
 	else \
 		$(MAKE) --no-print-directory $(TF_SAGEMAKER_STAMP) \
 			|| echo "SKIPPED: compat: could not install sagemaker-tensorflow-training 20.5.0 into $(TF_VENV)"; \
-		HYPOTHESIS_PROFILE=$(COMPAT_PROFILE) $(TF_VENV)/bin/pytest tests/compat -p no:cacheprovider -rs; \
-	fi
+		echo "compat: tests/compat against TensorFlow 2.15.1 and tensorflow-estimator 2.15.0"; \
+		HYPOTHESIS_PROFILE=$(COMPAT_PROFILE) $(TF_VENV)/bin/pytest tests/compat -p no:cacheprovider -rs \
+			|| status=1; \
+	fi; \
+	if ! command -v $(TF221_PYTHON) >/dev/null 2>&1; then \
+		echo "SKIPPED: compat: $(TF221_PYTHON) not found for TensorFlow 2.21"; \
+	elif ! $(MAKE) --no-print-directory $(TF221_STAMP); then \
+		echo "SKIPPED: compat: could not install tensorflow-cpu 2.21.0 into $(TF221_VENV)"; \
+	else \
+		echo "compat: $(TF221_SUITES) against TensorFlow 2.21.0"; \
+		HYPOTHESIS_PROFILE=$(COMPAT_PROFILE) $(TF221_VENV)/bin/pytest $(TF221_SUITES) -p no:cacheprovider -rs \
+			|| status=1; \
+	fi; \
+	exit $$status
 
 # `make bench`: every figure of docs/performance.md, side by side in one run, and the
 # page rewritten.  TensorFlow is measured with the compat venv's Python when there is
@@ -181,4 +212,4 @@ fuzz: $(FUZZ_STAMP)
 	$(BIN)/python tools/fuzz.py $(FUZZ_ARGS)
 
 clean:
-	rm -rf $(VENV) $(TF_VENV) .venv-python* .import_linter_cache .mypy_cache .pytest_cache .ruff_cache .hypothesis site dist build .mutants
+	rm -rf $(VENV) $(TF_VENV) $(TF221_VENV) .venv-python* .import_linter_cache .mypy_cache .pytest_cache .ruff_cache .hypothesis site dist build .mutants

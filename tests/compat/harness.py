@@ -41,36 +41,67 @@ NEEDS_TF = (
     "needs tensorflow 2.15 and tensorflow-estimator 2.15 (not installed here); "
     "`make compat` installs them in .venv-tf and runs this suite"
 )
-"""Why the differential tests skip without TensorFlow."""
+"""Why the differential tests that need tensorflow-estimator skip without it."""
+
+NEEDS_TF_ALONE = (
+    "needs tensorflow 2.15 or 2.21 (not installed here); "
+    "`make compat` installs each in a venv of its own (.venv-tf, .venv-tf221) and runs this suite"
+)
+"""Why the differential tests that need TensorFlow alone skip without it."""
+
+ESTIMATOR_RELEASES = ("2.15.",)
+"""The TensorFlow releases the suites that need the estimator run against (its last is 2.15)."""
+
+TENSORFLOW_RELEASES = ("2.15.", "2.21.")
+"""The TensorFlow releases the suites that need no estimator run against."""
 
 TF_CONFIG = "TF_CONFIG"
 
 
-def require_versions() -> None:
-    """Skip the calling module unless TensorFlow and the estimator are both 2.15."""
+def tensorflow_version() -> str:
+    """The installed TensorFlow's version (of ``tensorflow-cpu`` or ``tensorflow``)."""
     for dist in ("tensorflow-cpu", "tensorflow"):
         try:
-            tf_version = importlib.metadata.version(dist)
-            break
+            return importlib.metadata.version(dist)
         except importlib.metadata.PackageNotFoundError:
             continue
-    else:  # pragma: no cover - importorskip passed, so some distribution is there
-        tf_version = "unknown"
+    return "unknown"  # pragma: no cover - importorskip passed, so some distribution is there
+
+
+def require_versions(*, estimator: bool = True) -> None:
+    """Skip the calling module unless the TensorFlow installed is one the suite runs against.
+
+    With ``estimator``: TensorFlow and tensorflow-estimator both 2.15.  Without:
+    TensorFlow 2.15 or 2.21, whatever the estimator.
+    """
+    tf_version = tensorflow_version()
+    if not estimator:
+        if not tf_version.startswith(TENSORFLOW_RELEASES):
+            pytest.skip(f"{NEEDS_TF_ALONE}; found tensorflow {tf_version}", allow_module_level=True)
+        return
     est_version = importlib.metadata.version("tensorflow-estimator")
-    if not (tf_version.startswith("2.15.") and est_version.startswith("2.15.")):
+    if not (tf_version.startswith(ESTIMATOR_RELEASES) and est_version.startswith("2.15.")):
         pytest.skip(
             f"{NEEDS_TF}; found tensorflow {tf_version}, tensorflow-estimator {est_version}",
             allow_module_level=True,
         )
 
 
-def import_tensorflow() -> Any:
-    """Import TensorFlow 2.15 and its estimator, or skip the calling module saying why."""
+def import_tensorflow(*, estimator: bool = True) -> Any:
+    """Import TensorFlow, or skip the calling module saying why.
+
+    With ``estimator`` (the Estimator's and the TPU readers' suites, and those
+    that use them): TensorFlow 2.15 and tensorflow-estimator 2.15.  Without (the
+    tf.distribute readers, ``tf.train.ClusterSpec`` and ``tf.train.Server``,
+    SLURM): TensorFlow 2.15 or 2.21, and nothing of the estimator is imported.
+    """
+    reason = NEEDS_TF if estimator else NEEDS_TF_ALONE
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        tf = pytest.importorskip("tensorflow", reason=NEEDS_TF)
-        pytest.importorskip("tensorflow_estimator", reason=NEEDS_TF)
-    require_versions()
+        tf = pytest.importorskip("tensorflow", reason=reason)
+        if estimator:
+            pytest.importorskip("tensorflow_estimator", reason=reason)
+    require_versions(estimator=estimator)
     quiet_tensorflow(tf)
     return tf
 

@@ -1,4 +1,7 @@
-"""estconf.ClusterSpec against tf.train.ClusterSpec: every method, dense and sparse, errors."""
+"""estconf.ClusterSpec against tf.train.ClusterSpec: every method, dense and sparse, errors.
+
+Run against TensorFlow 2.15 and 2.21 (``server_lib.py`` is the same in both).
+"""
 
 from __future__ import annotations
 
@@ -24,7 +27,7 @@ from estconf import ClusterSpec
 
 from strategies import clusters
 
-tf = import_tensorflow()
+tf = import_tensorflow(estimator=False)
 
 pytestmark = pytest.mark.compat
 

@@ -1,4 +1,4 @@
-"""estconf.distribute against TensorFlow 2.15's own tf.distribute readers of TF_CONFIG.
+"""estconf.distribute against TensorFlow's own tf.distribute readers of TF_CONFIG (2.15 and 2.21).
 
 The strategies start servers when they are built, so each TensorFlow side
 below calls the functions the constructor calls, in the order it calls them,
@@ -12,6 +12,7 @@ rule, decided by the harness's ``deliberate_unread`` independently of estconf's 
 from __future__ import annotations
 
 import copy
+import importlib.metadata
 import json
 import os
 import re
@@ -47,7 +48,7 @@ from estconf.distribute import (
 
 from strategies import distribute_tf_configs
 
-tf = import_tensorflow()
+tf = import_tensorflow(estimator=False)
 from tensorflow.python.distribute import (  # noqa: E402 - after the skip in import_tensorflow
     device_util,
     multi_worker_util,
@@ -493,6 +494,9 @@ TABLE: list[str | None] = [
     _text({"cluster": {"worker": {"0": "w0:1", "2147483648": "w1:1"}}}),
     _text({"cluster": {"worker": {"0": "w0:1", "-2147483649": "w1:1"}}}),
     _text({"cluster": WORKERS, "task": {"type": "worker", "index": 2**31}}),
+    # A boolean index, given to ServerDef's int32 field as it is (see below)
+    _text({"cluster": WORKERS, "task": {"type": "worker", "index": True}}),
+    _text({"cluster": WORKERS, "task": {"type": "worker", "index": False}}),
     _text({"cluster": WORKERS, "task": {"type": "worker", "index": -(2**31) - 1}}),
     _text({"task": {"type": "ps", "index": 2**63}}),
     # A key TensorFlow cannot read with int(), in a job that also repeats an index
@@ -573,3 +577,25 @@ def test_readers(text: str | None) -> None:
 def test_resolver_arguments(text: str | None, kwargs: dict[str, Any]) -> None:
     """TFConfigClusterResolver with arguments that override TF_CONFIG."""
     check_resolver(text, kwargs)
+
+
+@pytest.mark.parametrize(("index", "task_id"), [(True, 1), (False, 0)])
+def test_a_boolean_task_index_of_tf_train_server(index: bool, task_id: int) -> None:
+    """Where the releases differ: protobuf 7, which TensorFlow 2.21 installs, refuses it.
+
+    ``_make_server_def`` gives the task index to ``ServerDef.task_index`` as it
+    is.  Protobuf 4 (TensorFlow 2.15) and 6 read ``true`` as 1 and ``false``
+    as 0; protobuf 7 raises a ``TypeError``.  estconf refuses the index under
+    the ``int_type`` rule with either.
+    """
+    text = _text({"cluster": WORKERS, "task": {"type": "worker", "index": index}})
+    tf_out = tf_attempt(text, tf_server)
+    if int(importlib.metadata.version("protobuf").split(".")[0]) < 7:
+        assert tf_out.ok and tf_out.value["task_id"] == task_id, tf_out
+    else:
+        assert isinstance(tf_out.error, TypeError), tf_out
+        assert str(tf_out.error) == (
+            "Field tensorflow.ServerDef.task_index: Expected an int, got a boolean."
+        )
+    ours = attempt(lambda: ServerConfig.from_env(environ_of(text)))
+    assert ours.error is not None and error_codes(ours.error) == ["int_type"], ours

@@ -5,6 +5,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -247,3 +249,27 @@ class TestStrategies:
         deliberate_tf_config(text)
         with contextlib.suppress(ValueError):
             TFConfig.from_env({} if text is None else {"TF_CONFIG": text})
+
+
+ROOT = Path(__file__).resolve().parents[2]
+ALONE = re.compile(r"^(?:tf = )?import_tensorflow\(estimator=False\)$", re.MULTILINE)
+"""A suite's import of TensorFlow without the estimator, at the top of its module."""
+
+
+def makefile_words(name: str) -> list[str]:
+    """The words of the Makefile variable ``name`` (``NAME := ...``, continued lines included)."""
+    text = (ROOT / "Makefile").read_text(encoding="utf-8")
+    found = re.search(rf"^{name} := ((?:.*\\\n)*.*)$", text, re.MULTILINE)
+    assert found, f"the Makefile sets no {name}"
+    return found.group(1).replace("\\\n", " ").split()
+
+
+def test_the_suites_run_against_tensorflow_2_21_are_those_that_need_no_estimator() -> None:
+    """``make compat`` runs against 2.21 each module that imports TensorFlow alone, and no other."""
+    alone = sorted(
+        path.relative_to(ROOT).as_posix()
+        for path in (ROOT / "tests" / "compat").glob("test_*.py")
+        if ALONE.search(path.read_text(encoding="utf-8"))
+    )
+    assert alone, "no suite imports TensorFlow without the estimator"
+    assert sorted(makefile_words("TF221_SUITES")) == alone

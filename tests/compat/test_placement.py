@@ -1,4 +1,4 @@
-"""estconf.distribute.slurm_tf_configs read by TensorFlow 2.15's ``TFConfigClusterResolver``.
+"""estconf.distribute.slurm_tf_configs read by TensorFlow's TFConfigClusterResolver (2.15 and 2.21).
 
 For generated steps (hosts with numbers of different widths, so that the
 string sort and SLURM's order differ; uneven tasks per node; jobs in any
@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from compat.harness import import_tensorflow, tf_config_env
 from estconf.distribute import rank_hosts, slurm_tf_configs
 
-tf = import_tensorflow()
+tf = import_tensorflow(estimator=False)
 
 TFConfigClusterResolver = tf.distribute.cluster_resolver.TFConfigClusterResolver
 

@@ -1,4 +1,4 @@
-"""estconf.distribute.SlurmClusterResolver against TensorFlow 2.15's own SlurmClusterResolver.
+"""estconf.distribute.SlurmClusterResolver against TensorFlow's own (2.15 and 2.21).
 
 Each generated step (a nodelist, tasks per node, jobs, GPU counts, port base)
 is resolved for every rank by both.  TensorFlow's resolver runs as it is,
@@ -46,7 +46,7 @@ from compat.harness import (
 from estconf.distribute import SlurmClusterResolver
 from estconf.distribute.slurm import SLURM_VARIABLES
 
-tf = import_tensorflow()
+tf = import_tensorflow(estimator=False)
 from tensorflow.python.distribute.cluster_resolver import (  # noqa: E402 - after the skip
     slurm_cluster_resolver as tf_slurm,
 )

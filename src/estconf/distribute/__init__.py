@@ -3,7 +3,7 @@
 Most ``TF_CONFIG`` values today are read by ``tf.distribute`` rather than by
 the Estimator, under other rules: a cluster of workers alone is valid, and
 ``ps`` tasks are refused by some strategies.  Each model here mirrors one
-TensorFlow 2.15 reader:
+TensorFlow reader, which 2.15 and 2.21 release alike:
 
 - :class:`TFConfigClusterResolver`: ``tf.distribute.cluster_resolver.TFConfigClusterResolver``;
 - :class:`MultiWorkerConfig`: ``tf.distribute.MultiWorkerMirroredStrategy``;

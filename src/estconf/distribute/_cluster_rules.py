@@ -2,7 +2,7 @@
 
 ``TFConfigClusterResolver`` reads the task out of ``TF_CONFIG``;
 ``MultiWorkerMirroredStrategy`` and ``ParameterServerStrategy`` then both call
-``multi_worker_util._validate_cluster_spec`` (TensorFlow 2.15,
+``multi_worker_util._validate_cluster_spec`` (TensorFlow 2.15 and 2.21,
 ``tensorflow/python/distribute/multi_worker_util.py``) on the cluster and that
 task.  Each function here mirrors one of those steps, with TensorFlow's
 sentence; the strategies call them in TensorFlow's order.  The rules estconf

@@ -1,4 +1,4 @@
-"""SLURM's compact lists, read as TensorFlow 2.15's ``SlurmClusterResolver`` reads them.
+"""SLURM's compact lists, read as TensorFlow's ``SlurmClusterResolver`` reads them.
 
 A step's nodes come as a hostlist (``SLURM_STEP_NODELIST``: ``n[01-03],m7``)
 and its tasks per node as a run-length list (``SLURM_STEP_TASKS_PER_NODE``:

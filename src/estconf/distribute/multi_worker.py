@@ -1,6 +1,6 @@
 """``estconf.distribute.MultiWorkerConfig``: what MultiWorkerMirroredStrategy makes of TF_CONFIG.
 
-``tf.distribute.MultiWorkerMirroredStrategy`` (TensorFlow 2.15,
+``tf.distribute.MultiWorkerMirroredStrategy`` (TensorFlow 2.15 and 2.21,
 ``tensorflow/python/distribute/collective_all_reduce_strategy.py``) reads the
 cluster and task through ``TFConfigClusterResolver``.  With no cluster it runs
 on one worker; with a cluster it checks the task with ``multi_worker_util``

@@ -1,6 +1,6 @@
 """``estconf.distribute.ParameterServerConfig``: what ParameterServerStrategy checks and sets up.
 
-``tf.distribute.ParameterServerStrategy`` (the TF2 strategy, TensorFlow 2.15,
+``tf.distribute.ParameterServerStrategy`` (the TF2 strategy, TensorFlow 2.15 and 2.21,
 ``tensorflow/python/distribute/parameter_server_strategy_v2.py``) runs on the
 coordinator; workers and parameter servers only run servers.  Its constructor
 checks the cluster (``_verify_args_and_config``) and connects to it

@@ -1,7 +1,7 @@
 """``estconf.distribute.TFConfigClusterResolver``: how tf.distribute finds its cluster and task.
 
 Every tf.distribute strategy reads ``TF_CONFIG`` through
-``tf.distribute.cluster_resolver.TFConfigClusterResolver`` (TensorFlow 2.15,
+``tf.distribute.cluster_resolver.TFConfigClusterResolver`` (TensorFlow 2.15 and 2.21,
 ``tensorflow/python/distribute/cluster_resolver/tfconfig_cluster_resolver.py``).
 The resolver checks nothing: it hands out the cluster, the task type and index,
 the RPC layer and, for TensorFlow 1 sessions, the master.  The model here

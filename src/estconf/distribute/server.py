@@ -10,7 +10,7 @@ read ``TF_CONFIG`` themselves::
 
 ``tf.train.Server`` (``tf.distribute.Server``) takes any job names; it
 checks only that its task is a task of the cluster.  :class:`ServerConfig`
-mirrors what TensorFlow 2.15 checks before the server starts
+mirrors what TensorFlow 2.15 and 2.21 check before the server starts
 (``tensorflow/python/training/server_lib.py``, ``_make_server_def``): a
 missing job name or task index is inferred when the cluster leaves one
 choice; the index is given to a protobuf ``int32`` field; the task is then

@@ -1,6 +1,6 @@
 """``estconf.distribute.SlurmClusterResolver``: the cluster TensorFlow builds inside a SLURM step.
 
-TensorFlow 2.15's ``tf.distribute.cluster_resolver.SlurmClusterResolver``
+TensorFlow's ``tf.distribute.cluster_resolver.SlurmClusterResolver`` (2.15 and 2.21)
 (``tensorflow/python/distribute/cluster_resolver/slurm_cluster_resolver.py``)
 builds the cluster of a job from the variables ``srun`` sets for each task.
 The model here gives the same cluster, task, master, accelerators and
