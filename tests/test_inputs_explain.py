@@ -211,3 +211,35 @@ class TestReaders:
         out, accepted = explain_readers(TFConfig.model_validate(tf_config), "env", output="json")
         assert not accepted
         assert all(view["values"] is None for view in json.loads(out)["readers"])
+
+
+class TPUResolver:
+    """Stands for the cluster resolver of a TPU job: its own cluster and master."""
+
+    def master(self) -> str:
+        return "grpc://tpu:8470"
+
+    def cluster_spec(self) -> dict[str, Any]:
+        return {"worker": ["t:8470"]}
+
+
+def test_an_evaluator_with_a_tpu_cluster_resolver_gets_an_evaluators_reasons() -> None:
+    """The evaluator is outside training whatever the resolver gives; the master is its."""
+    tf_config = TFConfig.model_validate(
+        {
+            "cluster": {"chief": ["c:1"], "worker": ["w:1"]},
+            "task": {"type": "evaluator", "index": 0},
+        }
+    )
+    config = TPURunConfig(tf_config=tf_config, cluster=TPUResolver())
+    out = json.loads(explain_run_config(config, "env", output="json", why=True))
+    assert (out["master"], out["is_chief"], out["global_id_in_cluster"]) == (
+        "grpc://tpu:8470",
+        False,
+        None,
+    )
+    assert out["reasons"]["task"] == "the evaluator, which is not part of the training cluster"
+    assert out["reasons"]["master"] == "the cluster resolver's master"
+    assert (
+        out["reasons"]["global_id_in_cluster"] == "the evaluator has no id in the training cluster"
+    )

@@ -38,10 +38,14 @@ def estimator_reasons(tf_config: TFConfig, facts: dict[str, Any]) -> dict[str, s
             "global_id_in_cluster": "local mode: the one task",
             "device_filters": "local mode: none",
         }
-    if facts["cluster_spec"] == {} and task_type == "evaluator":
+    if task_type == "evaluator":
+        # a TPU RunConfig's cluster resolver keeps its cluster and master, even for the evaluator
+        resolved = facts["cluster_spec"] != {}
         return {
             "task": "the evaluator, which is not part of the training cluster",
-            "master": "the evaluator has no training master",
+            "master": "the cluster resolver's master"
+            if resolved
+            else "the evaluator has no training master",
             "evaluation_master": _eval_master(tf_config, "the evaluator"),
             "is_chief": "the evaluator is never the chief",
             "num_ps_replicas": "the evaluator sees no training cluster",
