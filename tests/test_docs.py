@@ -331,6 +331,14 @@ def test_the_code_and_docs_cite_only_documents_the_repository_has() -> None:
         if citation.search(line)
     ]
     assert cited == []
+    section = re.compile(r"\bsection \d")  # the outside document's numbering
+    numbered = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in [*ROOT.glob("src/**/*.py"), *ROOT.glob("docs/*.md")]
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if section.search(line)
+    ]
+    assert numbered == []
 
 
 def test_every_make_target_named_in_the_docs_exists() -> None:

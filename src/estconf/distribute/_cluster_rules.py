@@ -146,7 +146,7 @@ def _did_you_mean(job: str) -> str:
 def check_index_not_negative(
     task_id: int | None, title: str, loc: tuple[str, ...] = ("task", "index")
 ) -> None:
-    """A task index is not negative (section 6 ``negative_index``).
+    """A task index is not negative (``negative_index``, stricter than TensorFlow).
 
     TensorFlow has no lower bound: ``MultiWorkerMirroredStrategy`` gives
     worker -1 the id of the chief, and its device is ``/job:worker/task:-1``.
@@ -169,7 +169,7 @@ def check_index_not_negative(
 def check_own_task_not_a_hole(
     cluster: ClusterSpec, task_type: str | None, task_id: int | None, title: str
 ) -> None:
-    """The node's own task has an address in the cluster (section 6 ``task_in_hole``).
+    """The node's own task has an address in the cluster (``task_in_hole``, a stricter rule).
 
     Only a task of a job of the cluster is checked; an evaluator outside the
     cluster has no address to have.

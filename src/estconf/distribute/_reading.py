@@ -53,7 +53,7 @@ _NULL_READINGS = {
 
 
 def check_task_readable(tf_config: TFConfig) -> TFConfig:
-    """The task's ``type`` and ``index`` are not ``null`` (a section 6 ``type`` rule).
+    """The task's ``type`` and ``index`` are not ``null`` (``type``, stricter than TensorFlow).
 
     ``TFConfigClusterResolver`` reads ``task.type`` with ``str()`` and
     ``task.index`` with ``int()`` whenever the key is present, so a null type

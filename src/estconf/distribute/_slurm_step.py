@@ -71,7 +71,7 @@ def _variable(environ: Mapping[str, str], name: str) -> str:
 
 
 def integer_variable(environ: Mapping[str, str], name: str) -> int:
-    """A variable TensorFlow reads with ``int()``; only ASCII digits (section 6 ``int_type``)."""
+    """A variable TensorFlow reads with ``int()``; only ASCII digits (``int_type``, stricter)."""
     text = _variable(environ, name)
     if text.isascii() and text.lstrip("-").isdigit() and text.count("-") <= 1:
         return int(text)

@@ -231,7 +231,7 @@ def _task(jobs: Mapping[str, int], rank: int) -> tuple[str | None, int | None]:
 def _cluster_spec(jobs: dict[str, list[str]]) -> ClusterSpec:
     """The cluster as a ``ClusterSpec``, a job of no task kept as TensorFlow keeps it.
 
-    The addresses are checked (section 6 ``address``); a job of size 0, which
+    The addresses are checked (``address``, stricter than TensorFlow); a job of size 0, which
     ``ClusterSpec`` refuses from users, is added as the empty job TensorFlow holds.
     """
     checked = ClusterSpec({job: tasks for job, tasks in jobs.items() if tasks})
@@ -354,7 +354,7 @@ def _resolve(resolver: SlurmClusterResolver) -> _View:
                 {"name": PROCID, "rank": rank, "count": len(gpus)},
             )
         visible = _visible(gpus[rank], int(gpus_per_task))
-    if rank < 0:  # section 6, after every failure of TensorFlow's own
+    if rank < 0:  # stricter than TensorFlow, after every failure of TensorFlow's own
         raise fail(
             TITLE,
             "negative_index",
