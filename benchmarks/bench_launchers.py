@@ -30,7 +30,7 @@ from _timing import best
 
 from estconf import vertex
 from estconf.distribute import SlurmClusterResolver
-from estconf.distribute.placement import slurm_tf_configs, step_environ
+from estconf.launchers.slurm.placement import slurm_tf_configs, step_environ
 
 TARGET_SECONDS = 0.5
 NODELIST = "node[0001-0250]"

@@ -258,7 +258,7 @@ class TestTheCommand:
         assert (
             "COMMAND validate check config files schema print or write the JSON Schemas "
             "explain show what TensorFlow derives from a TF_CONFIG tf-config write the TF_CONFIG "
-            "of each task of a cluster or a TFJob check-cluster check the TF_CONFIGs of every "
+            "of each task, as its launcher would check-cluster check the TF_CONFIGs of every "
             "node of a job together"
         ) in words
 
@@ -593,6 +593,10 @@ class TestDocumentation:
         assert "examples:\n  estconf " + command in out
 
 
+ALL_LAUNCHERS = ["cluster", "kubeflow", "sagemaker", "slurm", "vertex"]
+"""Each launcher's ``command`` module: the older ``tf-config`` command line loads them all."""
+
+
 class TestStartUp:
     def test_help_imports_no_model(self) -> None:
         code = (
@@ -613,7 +617,7 @@ class TestStartUp:
             (["schema", "tf_config"], ["_schema"]),
             (["explain", "--help"], ["_explain"]),
             (["check-cluster", "--help"], ["_check_cluster"]),
-            (["tf-config", "--help"], ["_sagemaker", "_slurm", "_tf_config", "_vertex"]),
+            (["tf-config", "--help"], ["_tf_config"]),
         ],
     )
     def test_a_command_imports_only_its_own_module(
@@ -631,6 +635,32 @@ class TestStartUp:
             [sys.executable, "-c", code], capture_output=True, text=True, check=True
         )
         assert done.stdout == f"{commands!r}\n"
+
+    @pytest.mark.parametrize(
+        ("argv", "launchers"),
+        [
+            (["tf-config", "--help"], []),
+            (["tf-config", "slurm", "--help"], ["slurm"]),
+            (["tf-config", "job", "--help"], ["kubeflow"]),
+            (["tf-config", "--slurm", "--help"], []),
+            (["tf-config", "--slurm", "--nodelist", "a", "--tasks-per-node", "1"], ALL_LAUNCHERS),
+        ],
+    )
+    def test_tf_config_imports_only_the_launchers_it_uses(
+        self, argv: list[str], launchers: list[str]
+    ) -> None:
+        code = (
+            "import contextlib, io, sys\n"
+            "from estconf.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+            f"    main({argv!r})\n"
+            "found = [m.split('.')[2] for m in sys.modules if m.endswith('.command')]\n"
+            "print(sorted(found))"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        )
+        assert done.stdout == f"{launchers!r}\n"
 
     def test_each_command_module_names_itself(self) -> None:
         from estconf import cli

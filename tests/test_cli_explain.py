@@ -409,7 +409,7 @@ class TestAPodOfATFJob:
     def test_only_the_one_pod_is_built(
         self, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
     ) -> None:
-        from estconf.kubeflow import operator
+        from estconf.launchers.kubeflow import operator
 
         built: list[str] = []
 

@@ -328,7 +328,7 @@ READING_PATHS: dict[str, Callable[[dict[str, str]], tuple[Any, ...]]] = {
 }
 
 
-# The reader of estconf.inputs.readers each path reads its input with: every reader is on
+# The reader of estconf.io.reading each path reads its input with: every reader is on
 # some command's path, and every path is one reader's
 PATHS_OF_READER = {
     "config": (
@@ -377,7 +377,7 @@ PATHS_OF_READER = {
 
 
 def test_every_reader_is_on_a_command_path() -> None:
-    from estconf.inputs.readers import READERS
+    from estconf.io.reading import READERS
 
     assert set(PATHS_OF_READER) == set(READERS)
     listed = [path for paths in PATHS_OF_READER.values() for path in paths]

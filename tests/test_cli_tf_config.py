@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 import subprocess
 import sys
 import time
@@ -21,6 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from estconf.cli import main
+from estconf.launchers import LAUNCHERS, Entry
 from estconf.profiles import check_profile
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,10 +58,10 @@ def run(*argv: str, stdin: bytes | None = None) -> tuple[int, str, str]:
 
 
 def _formats() -> tuple[str, ...]:
-    """The choices of ``--format``, as ``estconf tf-config --help`` lists them."""
+    """The choices of ``--format``, as ``estconf tf-config cluster --help`` lists them."""
     import re
 
-    _, out, _ = run("tf-config", "--help")
+    _, out, _ = run("tf-config", "cluster", "--help")
     found = re.search(r"--format \{([a-z0-9,]+)\}", out)
     assert found is not None
     return tuple(found[1].split(","))
@@ -485,3 +487,127 @@ def test_the_largest_replica_count_is_refused_by_its_size_alone() -> None:
     status, out, err = run("tf-config", "--job", "mnist", "--worker", "2147483647")
     assert (status, out) == (2, "")
     assert "the TF_CONFIGs of its 2,147,483,647 pods would take" in err
+
+
+ARGS = sorted((ROOT / "tests" / "data" / "launchers" / "args").glob("*.args"))
+_OLDER = {"--slurm": "slurm", "--sagemaker": "sagemaker"}
+_OLDER_WITH_VALUE = {"--job": "job", "--tfjob": "tfjob", "--vertex": "vertex"}
+
+
+def newer(older: list[str]) -> list[str]:
+    """The older command line ``older`` in the spelling ``tf-config LAUNCHER ...``."""
+    for index, word in enumerate(older):
+        if word in _OLDER:
+            return [_OLDER[word], *older[:index], *older[index + 1 :]]
+        if word in _OLDER_WITH_VALUE:
+            rest = older[:index] + older[index + 2 :]
+            return [_OLDER_WITH_VALUE[word], older[index + 1], *rest]
+    return ["cluster", *older]
+
+
+def console(*argv: str) -> tuple[int, bytes, bytes]:
+    done = subprocess.run([str(ESTCONF), "tf-config", *argv], capture_output=True, cwd=ROOT)
+    return done.returncode, done.stdout, done.stderr
+
+
+class TestEachLauncherByName:
+    """``tf-config LAUNCHER ...`` is the older ``tf-config --LAUNCHER ...``, byte for byte."""
+
+    @pytest.mark.parametrize("path", ARGS, ids=lambda path: path.stem)
+    def test_a_launcher_named_first_gives_what_its_option_gives(self, path: Path) -> None:
+        text = path.read_text(encoding="utf-8").replace("{ROOT}", str(ROOT))
+        older = text.splitlines()
+        assert newer(older)[0] != older[0]
+        assert console(*newer(older)) == console(*older)
+
+    @pytest.mark.parametrize(
+        "older",
+        [
+            ["examples/cluster/training.yaml", "--task", "worker:1", "--format", "shell"],
+            ["examples/cluster/training.yaml", "--profile", "mwms"],
+            ["examples/broken/tf_config.json"],
+            ["--job", "mnist", "--worker", "2"],
+            ["--tfjob", "tests/data/kubeflow/generate_name.yaml"],
+            ["--tfjob", "tests/data/kubeflow/refused.yaml"],
+            ["--vertex", "missing.yaml"],
+            ["no/such/cluster.json"],
+            ["--sagemaker", "--instance-count", "1", "--distribution", "parameter_server"],
+            ["--slurm", "--nodelist", "b,a", "--tasks-per-node", "1"],
+        ],
+    )
+    def test_the_two_spellings_agree_on_these_too(self, older: list[str]) -> None:
+        assert console(*newer(older)) == console(*older)
+
+    def test_the_tfjob_of_a_manifest(self) -> None:
+        manifest = "tests/data/kubeflow/dist_mnist.yaml"
+        assert console("tfjob", manifest) == console("--tfjob", manifest)
+        assert console("tfjob", manifest)[1].count(b"\n") == 5
+
+    def test_a_cluster_file_is_the_launcher_cluster(self, tmp_path: Path) -> None:
+        assert console("cluster", "examples/cluster/training.yaml")[1].count(b"\n") == 5
+
+    def test_help_names_each_launcher_in_one_line(self) -> None:
+        status, out, _ = console("--help")
+        text = out.decode()
+        assert status == 0
+        for entry in LAUNCHERS:
+            assert f"    {entry.name}" in text
+            assert " ".join(entry.summary.split()) in " ".join(text.split())
+        assert text.startswith("usage: estconf tf-config [-h] LAUNCHER ...\n")
+        assert re.findall(r"^  (-[-a-z]+)", text, re.MULTILINE) == ["-h"]
+
+    @pytest.mark.parametrize("entry", LAUNCHERS, ids=lambda entry: entry.name)
+    def test_a_launchers_help_lists_its_options_only(self, entry: Entry) -> None:
+        status, out, _ = console(entry.name, "--help")
+        options = set(re.findall(r"^  (--[a-z][-a-z]+)", out.decode(), re.MULTILINE))
+        own = {
+            "cluster": {"--task", "--profile"},
+            "job": {"--namespace", "--port", "--chief", "--master", "--worker", "--ps"}
+            | {"--evaluator", "--cluster-domain", "--task", "--profile"},
+            "tfjob": {"--name", "--cluster-domain", "--task"},
+            "slurm": {"--nodelist", "--tasks-per-node", "--from-env", "--jobs", "--port-base"}
+            | {"--gpus-per-node", "--rank", "--write"},
+            "sagemaker": {"--instance-count", "--instance-groups", "--instance-type"}
+            | {"--distribution", "--distribution-groups", "--resource-config"}
+            | {"--hyperparameters", "--profile"},
+            "vertex": {"--cluster-spec", "--job-id", "--task", "--profile"},
+        }[entry.name]
+        shared = {"--format", "--out-dir", "--max-size", "--max-depth"}
+        shared |= {"--max-values", "--max-documents"}
+        assert status == 0
+        assert options == own | shared
+
+    def test_a_launchers_options_go_with_it_alone(self) -> None:
+        status, _, err = console("slurm", "--instance-count", "2")
+        assert (status, err.decode().splitlines()[-1]) == (
+            2,
+            "estconf tf-config slurm: error: unrecognized arguments: --instance-count 2",
+        )
+
+    def test_a_cluster_domain_with_a_cluster_file_is_refused(self) -> None:
+        status, _, err = console("examples/cluster/training.yaml", "--cluster-domain", "x")
+        assert (status, err.decode().splitlines()[-1]) == (
+            2,
+            "estconf tf-config: error: --cluster-domain goes with --job or --tfjob",
+        )
+
+    @pytest.mark.parametrize(
+        ("older", "said"),
+        [
+            (["--worker", "2"], "replica counts (--chief, --worker, ...) go with --job"),
+            (["--name", "x"], "--name goes with --tfjob"),
+            (["--nodelist", "a"], "--nodelist goes with --slurm"),
+            (["--instance-count", "2"], "--instance-count goes with --sagemaker"),
+            (["--job-id", "x"], "--job-id goes with --vertex"),
+            (
+                ["--slurm", "--sagemaker"],
+                "give one of CLUSTER_FILE, --job NAME, --tfjob FILE, --slurm, --sagemaker "
+                "or --vertex",
+            ),
+        ],
+    )
+    def test_an_option_without_its_launcher_names_the_launcher(
+        self, older: list[str], said: str
+    ) -> None:
+        status, _, err = console(*older)
+        assert (status, err.decode()) == (2, f"estconf tf-config: error: {said}\n")

@@ -1,4 +1,4 @@
-"""``estconf validate`` on Kubeflow TFJob manifests (estconf.inputs.tfjobs); the pre-commit hook."""
+"""``estconf validate`` on Kubeflow TFJob manifests ; the pre-commit hook."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ from ruamel.yaml import YAML
 
 from estconf.cli import main
 from estconf.deployment import check_cluster
-from estconf.inputs import tfjobs
 from estconf.kubeflow import Operator, PredictedPod, Release, check, predict, tfjob_for_replicas
+from estconf.launchers.kubeflow import tfjobs
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = "tests/data/kubeflow"

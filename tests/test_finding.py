@@ -14,7 +14,7 @@ from estconf.deployment.profile import problems_of
 from estconf.finding import NO_VALUE, Finding, show_value
 from estconf.io.errors import FileError, error
 from estconf.io.parse import parse
-from estconf.kubeflow.finding import reported_severity
+from estconf.launchers.kubeflow.finding import reported_severity
 from values import is_a_value
 
 

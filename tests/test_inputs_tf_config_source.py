@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from estconf import TFConfig
-from estconf.inputs.sources import InputError
 from estconf.inputs.tf_config_source import (
     NOT_SET,
     TFConfigSource,
@@ -19,6 +18,7 @@ from estconf.inputs.tf_config_source import (
     tf_config_to_explain,
 )
 from estconf.io.errors import ConfigFileError
+from estconf.io.sources import InputError
 from values import is_a_value
 
 KUBEFLOW = Path(__file__).parent / "data" / "kubeflow"

@@ -50,7 +50,7 @@ class TestEveryModule:
         settings = DRIVER.Settings.read()
         assert ROOT / settings.package == PACKAGE
         assert MAKE.modules(ROOT / settings.package) == every
-        assert "_json.py" in every and "kubeflow/checks.py" in every
+        assert "_json.py" in every and "launchers/kubeflow/checks.py" in every
 
     def test_the_settings_name_no_modules(self) -> None:
         allowed = {"package", "test-command", "hypothesis-profile", "on-import-tests", "sample"}
@@ -73,10 +73,10 @@ class TestEveryModule:
     def test_the_launcher_input_and_report_modules_are_drawn_thirty_times(self) -> None:
         settings = DRIVER.Settings.read()
         for name in (
-            "inputs/slurm_steps.py",
-            "sagemaker/inputs.py",
-            "vertex/spec.py",
-            "kubeflow/lifecycle.py",
+            "launchers/slurm/steps.py",
+            "launchers/sagemaker/inputs.py",
+            "launchers/vertex/spec.py",
+            "launchers/kubeflow/lifecycle.py",
             "distribute/slurm.py",
             "finding.py",
             "io/_sarif.py",
@@ -162,7 +162,7 @@ class TestEveryModule:
 
     def test_the_command_line_sample_and_seed_replace_every_groups(self) -> None:
         settings = DRIVER.Settings.read()
-        names = ["_json.py", "inputs/slurm_steps.py"]
+        names = ["_json.py", "launchers/slurm/steps.py"]
         found = {name: MAKE.mutants_of(name, (PACKAGE / name).read_text()) for name in names}
 
         def drawn(**given: object) -> tuple[dict[str, int], str]:
@@ -171,11 +171,11 @@ class TestEveryModule:
             return {name: sum(m.module == name for m in chosen) for name in names}, words
 
         assert drawn() == (
-            {"_json.py": 10, "inputs/slurm_steps.py": 30},
+            {"_json.py": 10, "launchers/slurm/steps.py": 30},
             "10 mutants a module, seed 16; 30 mutants a module, seed 45",
         )
         assert drawn(sample=4, seed=2) == (
-            {"_json.py": 4, "inputs/slurm_steps.py": 4},
+            {"_json.py": 4, "launchers/slurm/steps.py": 4},
             "4 mutants a module, seed 2",
         )
         counts, words = drawn(all=True)

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from cli_main import run
 from estconf import TFConfig, sagemaker
 from estconf.deployment import MWMS, PS, check_cluster, read_json_lines
+from estconf.launchers.sagemaker.toolkit import MAX_INSTANCES
 from estconf.sagemaker import Hyperparameters, PSServer, ResourceConfig
 from values import is_a_value, refuses_assignment
 
@@ -390,7 +391,7 @@ class TestResourceConfigs:
         assert codes(info.value) == expected
 
     def test_the_largest_job(self) -> None:
-        assert len(sagemaker.resource_configs(sagemaker.toolkit.MAX_INSTANCES)) == 2048
+        assert len(sagemaker.resource_configs(MAX_INSTANCES)) == 2048
 
 
 class TestFindings:

@@ -159,7 +159,7 @@ def _schema_key(spec: kinds.Kind) -> Schema:
 
 def _vertex_custom_job(schema: Schema) -> None:
     """Both spellings of each key, a whole CustomJob, ``replicaCount`` as an ``int64``."""
-    from estconf.vertex.spec import MAX_POOLS, MAX_REPLICAS
+    from estconf.launchers.vertex.spec import MAX_POOLS, MAX_REPLICAS
 
     pool = schema["$defs"]["WorkerPoolSpec"]
     count = {

@@ -18,8 +18,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from compat.harness import deliberate_tf_config, deliberate_unread, import_tensorflow, tf_attempt
-from estconf.inputs.tfjobs import node_check
 from estconf.kubeflow import Operator, check, predict, tfjob_for_replicas
+from estconf.launchers.kubeflow.tfjobs import node_check
 
 tf = import_tensorflow()
 

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from typing import Protocol, cast
 
 from estconf import __version__
+from estconf._arguments import UsageError
 from estconf.cli._common import (
     EXIT_INTERNAL,
     EXIT_OK,
@@ -37,16 +38,20 @@ from estconf.cli._common import (
     KIND_NAMES,
     PROG,
     Parser,
-    UsageError,
 )
 
 __all__ = ["KIND_NAMES", "main"]
 
 
 class _Command(Protocol):
-    """A command's module: it adds its options to its parser and runs."""
+    """A command's module: it adds its options to its parser and runs.
 
-    def register(self, parser: argparse.ArgumentParser) -> None: ...
+    ``register`` is given the command's own arguments too (``words``): a
+    command whose options depend on its first word (``tf-config slurm``)
+    adds only those.
+    """
+
+    def register(self, parser: argparse.ArgumentParser, words: Sequence[str]) -> None: ...
 
     def run(self, args: argparse.Namespace) -> int: ...
 
@@ -59,7 +64,7 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "explain": ("estconf.cli._explain", "show what TensorFlow derives from a TF_CONFIG"),
     "tf-config": (
         "estconf.cli._tf_config",
-        "write the TF_CONFIG of each task of a cluster or a TFJob",
+        "write the TF_CONFIG of each task, as its launcher would",
     ),
     "check-cluster": (
         "estconf.cli._check_cluster",
@@ -91,8 +96,10 @@ examples:
 Run 'estconf COMMAND --help' for the options of a command."""
 
 
-def _parser(command: str | None = None) -> argparse.ArgumentParser:
+def _parser(command: str | None = None, words: Sequence[str] = ()) -> argparse.ArgumentParser:
     """The ``estconf`` parser, with the options of ``command`` alone (or of no command).
+
+    ``words`` are the arguments after the command's name.
 
     Without ``command``, each command's parser is argparse's own, without
     options, which keeps the arguments it does not know: enough to tell which
@@ -110,7 +117,7 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
         own = name == command
         sub = commands.add_parser(name, help=help_line, formatter_class=FORMATTER, add_help=own)
         if own:
-            _command(name).register(sub)
+            _command(name).register(sub, words)
     return parser
 
 
@@ -122,7 +129,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
     asked, _ = _parser().parse_known_args(argv)
-    parser = _parser(asked.command)
+    given = list(sys.argv[1:] if argv is None else argv)
+    words = tuple(given[given.index(asked.command) + 1 :])
+    parser = _parser(asked.command, words)
     args = parser.parse_args(argv)
     # pydantic's plugins are for instrumenting applications; finding them costs start-up time
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")

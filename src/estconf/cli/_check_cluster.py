@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 
 from estconf.cli._common import (
     EXIT_INVALID,
@@ -47,7 +48,7 @@ examples:
   estconf check-cluster --profile mwms --format github tf_configs.jsonl"""
 
 
-def register(parser: argparse.ArgumentParser) -> None:
+def register(parser: argparse.ArgumentParser, words: Sequence[str] = ()) -> None:
     """Describe the command and add its options to its parser, ``parser``."""
     parser.description = (
         "Check the TF_CONFIGs of all nodes of one job together: what no "

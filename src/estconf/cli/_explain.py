@@ -4,25 +4,25 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from estconf._arguments import UsageError, task_argument
 from estconf.cli._common import (
     EXIT_INVALID,
     EXIT_OK,
     PROFILES,
     Invalid,
-    UsageError,
     add_input_format,
     add_limits,
     exit_status,
     limit_args,
     out,
     reading_limits,
-    task_argument,
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
 
 NAME = "explain"
@@ -51,7 +51,7 @@ examples:
   estconf explain --config run_config.yaml --format json"""
 
 
-def register(explain: argparse.ArgumentParser) -> None:
+def register(explain: argparse.ArgumentParser, words: Sequence[str] = ()) -> None:
     """Describe the command and add its options to its parser, ``explain``."""
     explain.description = (
         "Show the task, master, chief, replicas, global id, device filters and "
@@ -103,9 +103,9 @@ def register(explain: argparse.ArgumentParser) -> None:
 
 def _explained(args: argparse.Namespace, read: Callable[..., Any], **options: Any) -> Any:
     """What ``read`` (:mod:`estconf.inputs.tf_config_source`) reads of the options given."""
-    from estconf.inputs.sources import InputError
     from estconf.io.errors import ConfigFileError
     from estconf.io.report import Result
+    from estconf.io.sources import InputError
 
     try:
         return read(

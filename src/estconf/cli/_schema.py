@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Sequence
 
+from estconf._arguments import UsageError
 from estconf.cli._common import (
     EXIT_INVALID,
     EXIT_OK,
     KIND_NAMES,
     PROG,
-    UsageError,
     out,
 )
 
@@ -23,7 +24,7 @@ examples:
   estconf schema -o schemas/     # writes <kind>.schema.json for every kind"""
 
 
-def register(schema: argparse.ArgumentParser) -> None:
+def register(schema: argparse.ArgumentParser, words: Sequence[str] = ()) -> None:
     """Describe the command and add its options to its parser, ``schema``."""
     schema.description = (
         "Print the JSON Schema (draft 2020-12) of a kind of config file, "

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from estconf._arguments import UsageError
 from estconf.cli._common import (
     KIND_NAMES,
     PROFILES,
-    UsageError,
     add_color,
     add_input_format,
     add_limits,
@@ -52,7 +53,7 @@ examples:
   estconf validate --format json config.toml | jq '.files[].errors'"""
 
 
-def register(validate: argparse.ArgumentParser) -> None:
+def register(validate: argparse.ArgumentParser, words: Sequence[str] = ()) -> None:
     """Describe the command and add its options to its parser, ``validate``."""
     validate.description = _VALIDATE_DESCRIPTION
     validate.epilog = _VALIDATE_EPILOG

@@ -1,11 +1,11 @@
 """Inputs: what a command is given, what it holds, read once and checked.
 
 An input is a file, a directory walked, standard input or ``<(command)``
-(:mod:`~estconf.inputs.sources`); it holds a config file, a TF_CONFIG,
+(:mod:`~estconf.io.sources`); it holds a config file, a TF_CONFIG,
 Kubernetes manifests (:mod:`~estconf.inputs.manifests`), TFJobs
-(:mod:`~estconf.inputs.tfjobs`), a launcher's spec
-(:mod:`~estconf.inputs.launchers`), env lists, env or shell lines.
-:mod:`~estconf.inputs.readers` reads each syntax with the checks every
+(:mod:`~estconf.launchers.kubeflow.tfjobs`), a launcher's spec
+(:mod:`~estconf.launchers.vertex.reading`), env lists, env or shell lines.
+:mod:`~estconf.io.reading` reads each syntax with the checks every
 document gets (size, depth, NaN, lone surrogates), and :func:`check` checks
 inputs as ``estconf validate`` does, by what they hold.  The CLI reads
 through this package; the checkers (:mod:`estconf.kubeflow`,

@@ -29,17 +29,15 @@ from os import PathLike
 from typing import TYPE_CHECKING, Final
 
 from estconf.io.checks import Limits
+from estconf.io.errors import UNREADABLE_CODES as UNREADABLE
 
 if TYPE_CHECKING:
     from estconf.finding import Finding
-    from estconf.inputs.sources import Input
     from estconf.io.project import Project
     from estconf.io.report import Result
+    from estconf.io.sources import Input
 
 __all__ = ["UNREADABLE", "Report", "check", "check_input"]
-
-UNREADABLE: Final = ("file", "helm_template")
-"""The codes of an input that cannot be read at all: missing, or a template to render first."""
 
 
 @dataclass(frozen=True)
@@ -97,8 +95,8 @@ def check(
         estconf.io.project.ProjectError: the settings of the nearest
             ``pyproject.toml`` cannot be read.
     """
-    from estconf.inputs.sources import expand
     from estconf.io.project import find
+    from estconf.io.sources import expand
 
     given = [source] if isinstance(source, (str, PathLike)) else list(source)
     project = find()
@@ -185,24 +183,25 @@ def check_input(
     """Check one input by what it holds: TFJobs, manifests that set TF_CONFIG, or a config file.
 
     Args:
-        item: the input (:func:`estconf.inputs.sources.expand` makes them).
+        item: the input (:func:`estconf.io.sources.expand` makes them).
         kind: the file's kind, if told; else told from the file.
         given_as: how the kind was given, for the report (``--kind``, ``pyproject.toml``).
         profile: the reader ``TF_CONFIG`` files and TFJobs are for.
         input_format: the format of standard input, and of a file whose name tells none.
         limits: the limits of reading (the defaults if None).
     """
-    from estconf.inputs import manifests, tfjobs
-    from estconf.inputs.sources import (
+    from estconf.inputs import manifests
+    from estconf.io.errors import ConfigFileError, error
+    from estconf.io.files import load_file
+    from estconf.io.report import Result
+    from estconf.io.sources import (
         STDIN,
         STDIN_NAME,
         format_for,
         manifest_bytes,
         read_stdin,
     )
-    from estconf.io.errors import ConfigFileError, error
-    from estconf.io.files import load_file
-    from estconf.io.report import Result
+    from estconf.launchers.kubeflow import tfjobs
 
     limits = limits or Limits()
     if item.empty_directory:

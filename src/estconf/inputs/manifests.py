@@ -5,7 +5,7 @@ A Pod, a Job or any workload whose containers set ``TF_CONFIG`` in their
 TF_CONFIG a program will read.  ``estconf
 validate`` checks each such value where it is, under the profile, and
 ``estconf check-cluster`` takes each as a node.  A TFJob is checked as a
-whole instead (:mod:`estconf.inputs.tfjobs`): the operator writes its TF_CONFIGs.
+whole instead (:mod:`estconf.launchers.kubeflow.tfjobs`): the operator writes its TF_CONFIGs.
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from estconf._path import format_path
-from estconf.inputs.readers import documents as _documents
-from estconf.inputs.readers import read_stream
 from estconf.io import kinds, parse
 from estconf.io._positions import Loc, Position
 from estconf.io.errors import ConfigFileError, FileError, error
+from estconf.io.reading import documents as _documents
+from estconf.io.reading import read_stream
 
 if TYPE_CHECKING:
     from estconf.io.checks import Limits

@@ -6,7 +6,7 @@ node); a line of JSON lines (``.jsonl``, ``.ndjson``, standard input), or
 of an env file or shell script (``.env``, ``.sh``).  A directory stands for
 its files of those kinds (not its subdirectories); a manifest found there
 that sets no TF_CONFIG (a task's Service) is passed over.  Every node is
-read by :mod:`estconf.inputs.readers`, with the checks of a config file's
+read by :mod:`estconf.io.reading`, with the checks of a config file's
 values.
 """
 
@@ -20,17 +20,17 @@ from typing import TYPE_CHECKING, Any, Final
 
 from estconf._path import format_path
 from estconf.inputs.manifests import placed, tf_configs_in
-from estconf.inputs.readers import (
+from estconf.io import kinds
+from estconf.io.checks import Limits
+from estconf.io.errors import ConfigFileError, error
+from estconf.io.reading import (
     Read,
     read_env_lines,
     read_json_lines,
     read_stream,
     tf_config_text,
 )
-from estconf.inputs.sources import STDIN, STDIN_NAME, read_file, read_stdin
-from estconf.io import kinds
-from estconf.io.checks import Limits
-from estconf.io.errors import ConfigFileError, error
+from estconf.io.sources import STDIN, STDIN_NAME, read_file, read_stdin
 
 if TYPE_CHECKING:
     from estconf.io._positions import Loc

@@ -10,9 +10,9 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from estconf.inputs.sources import format_for, read_file
 from estconf.io.checks import Limits
 from estconf.io.errors import ConfigFileError, error
+from estconf.io.sources import format_for, read_file
 
 if TYPE_CHECKING:
     from pydantic import BaseModel

@@ -18,8 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from estconf.inputs.pods import PodChoice, pod_tf_config
-from estconf.inputs.sources import (
+from estconf.io.checks import Limits
+from estconf.io.errors import ConfigFileError, error
+from estconf.io.sources import (
     STDIN,
     STDIN_NAME,
     InputError,
@@ -28,8 +29,7 @@ from estconf.inputs.sources import (
     manifest_bytes,
     read_stdin,
 )
-from estconf.io.checks import Limits
-from estconf.io.errors import ConfigFileError, error
+from estconf.launchers.kubeflow.pods import PodChoice, pod_tf_config
 
 if TYPE_CHECKING:
     from pydantic import BaseModel

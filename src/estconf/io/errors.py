@@ -11,7 +11,7 @@ searched for every such error at once.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from estconf._path import format_path
 from estconf.finding import NO_VALUE, Finding, Severity, show_value
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "NO_VALUE",
+    "UNREADABLE_CODES",
     "ConfigFileError",
     "FileError",
     "error",
@@ -30,6 +31,10 @@ __all__ = [
     "refused",
     "show_value",
 ]
+
+
+UNREADABLE_CODES: Final = ("file", "helm_template")
+"""The codes of an input that cannot be read at all: missing, or a template to render first."""
 
 
 class FileError(Finding):

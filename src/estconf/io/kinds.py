@@ -80,6 +80,9 @@ class Kind:
     checks_read_data: bool = False
     """Whether the checks are given the file's data rather than the model (a profile's
     reader sees how each value was written: a task index ``"1"`` or ``1``)."""
+    profile_check: str | None = None
+    """The ``module:function`` that checks a file of this kind for a reader (``--profile``),
+    given the file's data and ``profile=``; ``None``: the kind has no such check."""
 
     @property
     def markers(self) -> frozenset[str]:
@@ -119,10 +122,8 @@ class Kind:
         ``name_others`` false: the Estimator's errors do not name the profiles
         that accept the TF_CONFIG, for a file with errors of its own besides.
         """
-        if self.name == "vertex_custom_job" and profile is not None:
-            from estconf.vertex import check_profile as check_replicas
-
-            check_job = functools.partial(check_replicas, profile=profile)
+        if self.profile_check is not None and profile is not None:
+            check_job = functools.partial(_resolve(self.profile_check), profile=profile)
             return dataclasses.replace(self, checks=(check_job,), checks_read_data=True)
         if self.name != "tf_config" or (profile is None and name_others):
             return self
@@ -248,7 +249,8 @@ KINDS: dict[str, Kind] = {
     "vertex_custom_job": Kind(
         name="vertex_custom_job",
         title="Vertex AI CustomJob",
-        model_path="estconf.vertex.spec:CustomJobSpec",
+        model_path="estconf.launchers.vertex.spec:CustomJobSpec",
+        profile_check="estconf.launchers.vertex.replicas:check_profile",
         marked_by=frozenset({"workerPoolSpecs", "worker_pool_specs", "jobSpec", "job_spec"}),
         description="A Vertex AI CustomJob spec (gcloud ai custom-jobs create --config), or a "
         "whole CustomJob: its worker pools, from which each replica's TF_CONFIG is written.",

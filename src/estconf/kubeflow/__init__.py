@@ -7,16 +7,23 @@ operator refuses or what would fail once the pods start with :func:`check`.
 
 from __future__ import annotations
 
-from estconf.kubeflow.checks import ClusterCheck, NodeCheck, check, run_config_check
-from estconf.kubeflow.finding import Finding, Location, Severity
-from estconf.kubeflow.manifest import ReplicaSpec, TFJob, read_tfjobs
-from estconf.kubeflow.operator import (
+from estconf.launchers.kubeflow import (
+    ClusterCheck,
+    Finding,
+    Location,
+    NodeCheck,
     Operator,
     PredictedPod,
     Prediction,
     Release,
+    ReplicaSpec,
+    Severity,
+    TFJob,
+    check,
     predict,
     predict_replicas,
+    read_tfjobs,
+    run_config_check,
     tfjob_for_replicas,
 )
 

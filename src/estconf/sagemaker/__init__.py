@@ -18,7 +18,7 @@ no ``TF_CONFIG`` at all; the ps server's index comes from ``hosts`` and its
 cluster from the distribution hosts, which can disagree.
 
 Example:
-    >>> from estconf import sagemaker
+    >>> from estconf.launchers import sagemaker
     >>> configs = sagemaker.resource_configs(2)
     >>> mwms = {"sagemaker_multi_worker_mirrored_strategy_enabled": "true"}
     >>> tasks = [sagemaker.tf_config(c, mwms)["task"] for c in configs]
@@ -28,13 +28,16 @@ Example:
 
 from __future__ import annotations
 
-from estconf.sagemaker.inputs import (
+from estconf.launchers.sagemaker import (
     Hyperparameters,
     InstanceGroup,
     InstanceGroupSpec,
+    PSServer,
     ResourceConfig,
+    ps_server,
+    resource_configs,
+    tf_config,
 )
-from estconf.sagemaker.toolkit import PSServer, ps_server, resource_configs, tf_config
 
 __all__ = [
     "Hyperparameters",

@@ -12,7 +12,7 @@ https://cloud.google.com/ai-platform/training/docs/distributed-training-details)
 - :func:`check_profile`: what a reader (``--profile``) refuses in those, at the pool that causes it.
 
 Example:
-    >>> from estconf import vertex
+    >>> from estconf.launchers import vertex
     >>> spec = {"workerPoolSpecs": [{"replicaCount": 1}, {"replicaCount": 2}]}
     >>> configs = vertex.tf_configs(spec, job_id="ab")
     >>> list(configs)
@@ -23,14 +23,15 @@ Example:
 
 from __future__ import annotations
 
-from estconf.vertex.replicas import (
+from estconf.launchers.vertex import (
     DEFAULT_JOB_ID,
+    CustomJobSpec,
+    WorkerPoolSpec,
     check_profile,
     cluster_specs,
     replica_names,
     tf_configs,
 )
-from estconf.vertex.spec import CustomJobSpec, WorkerPoolSpec
 
 __all__ = [
     "DEFAULT_JOB_ID",

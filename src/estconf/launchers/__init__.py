@@ -1,0 +1,85 @@
+"""Launchers: what each one writes into its tasks' TF_CONFIG, and what it refuses.
+
+One subpackage per launcher, each with its inputs, its prediction of every
+task's TF_CONFIG and its checks: :mod:`~estconf.launchers.cluster` (a cluster
+written by hand), :mod:`~estconf.launchers.kubeflow`,
+:mod:`~estconf.launchers.slurm`, :mod:`~estconf.launchers.sagemaker` and
+:mod:`~estconf.launchers.vertex`.  :data:`LAUNCHERS` lists what
+``estconf tf-config`` offers, in the order its help lists them; each is a
+:class:`~estconf.launchers.base.Launcher`, imported only when it is used.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Final, NamedTuple
+
+if TYPE_CHECKING:
+    from estconf.launchers.base import Launcher
+
+__all__ = ["LAUNCHERS", "Entry", "launcher", "named"]
+
+
+class Entry(NamedTuple):
+    """One launcher of ``estconf tf-config``: its name, its line in help, where it is."""
+
+    name: str
+    """The word after ``tf-config``: ``slurm``."""
+    summary: str
+    """What it gives, in one line."""
+    path: str
+    """The ``module:attribute`` of its :class:`~estconf.launchers.base.Launcher`."""
+
+
+LAUNCHERS: Final = (
+    Entry(
+        "cluster",
+        "a cluster file: the TF_CONFIG of each of its tasks",
+        "estconf.launchers.cluster.command:CLUSTER",
+    ),
+    Entry(
+        "job",
+        "replica counts: the TF_CONFIGs Kubeflow's training operator writes for a TFJob",
+        "estconf.launchers.kubeflow.command:JOB",
+    ),
+    Entry(
+        "tfjob",
+        "a TFJob manifest: every TF_CONFIG the training operator would write",
+        "estconf.launchers.kubeflow.command:TFJOB",
+    ),
+    Entry(
+        "slurm",
+        "a SLURM step: what SlurmClusterResolver gives each rank, or a TF_CONFIG per rank",
+        "estconf.launchers.slurm.command:SLURM",
+    ),
+    Entry(
+        "sagemaker",
+        "a SageMaker job: the TF_CONFIG its TensorFlow toolkit gives each host",
+        "estconf.launchers.sagemaker.command:SAGEMAKER",
+    ),
+    Entry(
+        "vertex",
+        "a Vertex AI CustomJob spec: each replica's TF_CONFIG or CLUSTER_SPEC",
+        "estconf.launchers.vertex.command:VERTEX",
+    ),
+)
+"""The launchers of ``estconf tf-config``, in the order its help lists them."""
+
+
+def named(name: str) -> Entry:
+    """The entry of the launcher ``name``.
+
+    Raises:
+        KeyError: no launcher is called ``name``.
+    """
+    for entry in LAUNCHERS:
+        if entry.name == name:
+            return entry
+    raise KeyError(name)
+
+
+def launcher(entry: Entry) -> Launcher:
+    """The launcher of ``entry``, imported now."""
+    module, _, attribute = entry.path.partition(":")
+    found: Launcher = getattr(importlib.import_module(module), attribute)
+    return found

@@ -1,0 +1,144 @@
+"""A launcher of ``estconf tf-config`` (:class:`Launcher`) and what it gives (:class:`TFConfigs`).
+
+A launcher turns what it is given (a cluster file, replica counts, a TFJob
+manifest, a SLURM step, a SageMaker job, a Vertex AI spec) into the
+``TF_CONFIG`` of each task, as that launcher writes it.  It declares its
+options, refuses options that do not fit, and returns the ``TF_CONFIG`` texts
+with what it found; ``estconf tf-config`` writes them.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final, Protocol
+
+from estconf._arguments import UsageError
+from estconf.io.checks import Limits
+
+__all__ = ["COMMON", "Launcher", "Output", "TFConfigs", "limits_of", "refuse_larger_output"]
+
+Output = tuple[tuple[str, int], str]
+"""A task ``(type, index)`` and its TF_CONFIG as JSON text."""
+
+COMMON: Final = frozenset({"task", "profile"})
+"""The options of ``tf-config`` a launcher may take besides its own: ``--task`` and ``--profile``.
+
+``--format``, ``--out-dir`` and the limits of reading (``--max-size``, ...)
+go with every launcher.
+"""
+
+
+@dataclass(frozen=True)
+class TFConfigs:
+    """What a launcher gives: each task's TF_CONFIG, and what it found.
+
+    Attributes:
+        outputs: each task and its TF_CONFIG text, to write; ``None``: nothing
+            is written (not even an empty ``--out-dir``).
+        labels: the comment written before each TF_CONFIG (default ``TYPE:INDEX``).
+        said: the findings and notes, for standard error.
+        said_after: whether ``said`` is written after the TF_CONFIGs, which it is about.
+        failed: whether the input is not valid, or a task would not run (exit 1).
+        unreadable: whether the input cannot be read at all (exit 2).
+    """
+
+    outputs: Sequence[Output] | None
+    labels: Sequence[str] | None = None
+    said: str = ""
+    said_after: bool = False
+    failed: bool = False
+    unreadable: bool = False
+
+
+class Launcher(Protocol):
+    """One launcher of ``estconf tf-config``: its options, its usage checks, its TF_CONFIGs.
+
+    Its name and its line in ``estconf tf-config --help`` are in the registry
+    (:data:`estconf.launchers.LAUNCHERS`), so that help lists every launcher
+    without importing one.
+    """
+
+    @property
+    def spelled(self) -> str:
+        """How the older ``tf-config`` command line names it: ``--slurm``, ``CLUSTER_FILE``."""
+
+    @property
+    def takes(self) -> frozenset[str]:
+        """Which of :data:`COMMON` it takes (``tf-config NAME --help`` lists only these)."""
+
+    def add_arguments(self, parser: argparse.ArgumentParser, *, alone: bool) -> None:
+        """Add its options to ``parser``.
+
+        ``alone``: the parser is ``tf-config NAME``'s, and the input is its
+        positional argument (if it has one); else it is the older parser, which
+        every launcher shares, and the launcher adds the option that chooses it.
+        """
+
+    def chosen(self, args: argparse.Namespace) -> bool:
+        """Whether the older command line ``args`` chooses this launcher."""
+
+    def check_usage(self, args: argparse.Namespace, *, chosen: bool) -> None:
+        """Refuse its options without it (not ``chosen``), or options that do not fit.
+
+        Raises:
+            UsageError: the options do not fit.
+        """
+
+    def tf_configs(self, args: argparse.Namespace) -> TFConfigs:
+        """Each task's TF_CONFIG for the options ``args``.
+
+        Raises:
+            UsageError: the options do not fit, or ask for more than ``--max-size``.
+        """
+
+
+def limits_of(args: argparse.Namespace) -> Limits:
+    """The limits of reading that ``--max-size`` and the like give; the defaults for the rest."""
+    given = {
+        name: getattr(args, name)
+        for name in ("max_size", "max_depth", "max_values", "max_documents")
+        if getattr(args, name, None) is not None
+    }
+    return Limits(**given)
+
+
+def refuse_larger_output(
+    args: argparse.Namespace,
+    source: str,
+    tasks: str,
+    total: int,
+    *,
+    estimated: bool = False,
+    one: str | None = "--task TYPE:INDEX",
+) -> None:
+    """Refuse, before anything is written, the TF_CONFIGs of a job larger than ``--max-size``.
+
+    Each task's TF_CONFIG lists every task's address, so a launcher's output
+    grows as the square of its tasks; a job of a few lines could ask for
+    terabytes.
+
+    Args:
+        args: the command's options (``--max-size``).
+        source: what the tasks come from, first in the message (a file, ``--slurm``).
+        tasks: how many tasks, and what they are (``"1,000 ranks"``).
+        total: the bytes the TF_CONFIGs would take.
+        estimated: whether ``total`` is worked out from one task's size.
+        one: the option that writes one task's TF_CONFIG, if the launcher has one.
+
+    Raises:
+        UsageError: ``total`` is larger than ``--max-size``.
+    """
+    limit = limits_of(args).max_size
+    if total <= limit:
+        return
+    noun = tasks.rpartition(" ")[2]
+    task = noun.removesuffix("s")
+    about = "about " if estimated else ""
+    fix = "give a larger --max-size BYTES" + (f", or {one} for one" if one else "")
+    raise UsageError(
+        f"{source}: the TF_CONFIGs of its {tasks} would take {about}{total:,} bytes, more than "
+        f"--max-size {limit:,}: each {task}'s lists every {task}'s address, so they grow as the "
+        f"square of the {noun}; {fix}"
+    )

@@ -1,0 +1,1 @@
+"""A cluster written by hand: a cluster file, and the TF_CONFIG of each of its tasks."""

@@ -1,0 +1,186 @@
+"""The TF_CONFIGs Kubeflow's training operator writes for a TFJob, as ``tf-config`` writes them.
+
+A TFJob is given by its replica counts (``--job NAME --worker N ...``:
+:func:`replica_tf_configs`, each TF_CONFIG checked under a profile) or as a
+manifest (``--tfjob FILE``: :func:`manifest_tf_configs`, every TF_CONFIG the
+operator would write, whether or not a reader would accept it).  What the
+operator refuses, and the notes of the prediction, are said in the command's
+words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from estconf.io.checks import Limits
+    from estconf.launchers.kubeflow import Prediction
+    from estconf.launchers.kubeflow.size import TFConfigSize
+
+__all__ = ["Predicted", "manifest_tf_configs", "replica_tf_configs"]
+
+_OLDER_VERSION: Final = "tfjob_api_version"
+"""The finding of a TFJob of an earlier apiVersion: a note here, its TF_CONFIGs are v1's."""
+
+Before = Callable[["TFConfigSize"], object]
+"""Given the size of the TF_CONFIGs before they are built: a large job may be refused there."""
+
+
+@dataclass(frozen=True)
+class Predicted:
+    """The TF_CONFIGs of a TFJob's pods, and what is said of them.
+
+    Attributes:
+        outputs: each pod's task (type, index) and ``TF_CONFIG``, as the operator writes it.
+        said: notes and refusals, a line each (empty when there are none).
+        failed: the job is refused: nothing is to be written.
+    """
+
+    outputs: list[tuple[tuple[str, int], str]]
+    said: str = ""
+    failed: bool = False
+
+
+def replica_tf_configs(
+    job: str,
+    counts: dict[str, int],
+    *,
+    namespace: str = "default",
+    port: int = 2222,
+    cluster_domain: str | None = None,
+    task: tuple[str, int] | None = None,
+    profile: str = "estimator",
+    before: Before = lambda size: None,
+) -> Predicted:
+    """The TF_CONFIGs the operator writes for a TFJob of these replica counts, checked.
+
+    Args:
+        job: the TFJob's name.
+        counts: the replicas of each replica type (``{"Worker": 4}``).
+        namespace: its namespace.
+        port: its ``tfjob-port``.
+        cluster_domain: the operator's ``CUSTOM_CLUSTER_DOMAIN``.
+        task: one pod's TF_CONFIG alone, or every pod's (None).
+        profile: the reader the TF_CONFIGs are checked under.
+        before: given their size before they are built.
+
+    Raises:
+        InputError: the cluster is too large to build.
+    """
+    import json
+
+    from pydantic import ValidationError
+
+    from estconf.io import report
+    from estconf.io.errors import errors_of
+    from estconf.io.sources import InputError
+    from estconf.launchers.formats import label
+    from estconf.launchers.kubeflow import Operator, check, predict, tfjob_for_replicas
+    from estconf.launchers.kubeflow.size import tf_config_size
+    from estconf.profiles import check_profile
+
+    name = f"--job {job}"
+    tfjob = tfjob_for_replicas(job, counts, namespace=namespace, port=port)
+    refused = [f for f in check(tfjob, node_check=None) if f.severity == "refused"]
+    if refused:
+        return Predicted([], "".join(f"{name}: {f.message}\n" for f in refused), failed=True)
+    operator = Operator(cluster_domain=cluster_domain)
+    before(tf_config_size(tfjob, operator=operator, task=task))
+    try:
+        prediction = predict(tfjob, operator=operator, task=task)
+    except ValueError as exc:  # a cluster too large to build
+        raise InputError(f"{name}: {exc}; estconf validate checks a job of any size") from None
+    found = _pods(prediction, task)
+    if found.outputs:
+        first, text = found.outputs[0]
+        try:
+            check_profile(json.loads(text), profile)
+        except ValidationError as exc:
+            where = f"{name} ({label(first)})"
+            errors = errors_of(exc, where)
+            said = report.write_text([report.Result(name, "tf_config", errors)])
+            return Predicted([], found.said + said, failed=True)
+    return found
+
+
+def manifest_tf_configs(
+    raw: str | bytes,
+    shown: str,
+    limits: Limits,
+    *,
+    job_name: str | None = None,
+    cluster_domain: str | None = None,
+    task: tuple[str, int] | None = None,
+    before: Before = lambda size: None,
+) -> Predicted:
+    """The TF_CONFIGs the operator would write for a TFJob manifest, unjudged.
+
+    A TFJob of an earlier ``apiVersion`` is predicted as ``kubeflow.org/v1``,
+    whose replica specs it shares, with a note.
+
+    Args:
+        raw: the manifest's bytes (or text).
+        shown: its name in what is said (``<stdin>``).
+        limits: the limits of reading.
+        job_name: the name of a job written with ``generateName`` alone.
+        cluster_domain: the operator's ``CUSTOM_CLUSTER_DOMAIN``.
+        task: one pod's TF_CONFIG alone, or every pod's (None).
+        before: given their size before they are built.
+
+    Raises:
+        InputError: the TFJob has only ``generateName``, and no ``job_name`` is given.
+    """
+    from estconf.io.errors import ConfigFileError
+    from estconf.io.sources import InputError
+    from estconf.launchers.kubeflow import Operator, check, predict
+    from estconf.launchers.kubeflow.size import tf_config_size
+    from estconf.launchers.kubeflow.tfjobs import one_tfjob
+
+    operator = Operator(cluster_domain=cluster_domain)
+    try:
+        tfjob = one_tfjob(raw, shown, limits, job_name=job_name)
+        findings = check(tfjob, name=job_name, operator=operator, node_check=None)
+        refused = [f for f in findings if f.severity == "refused" and f.code != _OLDER_VERSION]
+        if not refused:
+            before(tf_config_size(tfjob, name=job_name, operator=operator, task=task))
+        prediction = (
+            None if refused else predict(tfjob, name=job_name, operator=operator, task=task)
+        )
+    except ConfigFileError as exc:  # not a manifest that can be read
+        return Predicted([], "\n".join(str(found) for found in exc.errors) + "\n", failed=True)
+    except InputError:
+        raise
+    except ValueError as exc:
+        return Predicted([], f"{shown}: {' '.join(str(exc).split())}\n", failed=True)
+    said = ""
+    if any(finding.code == _OLDER_VERSION for finding in findings):
+        # kubectl apply refuses it, but its replica specs read as v1's: predicted as v1
+        said = (
+            f"{shown}: apiVersion: note: kubectl apply refuses a TFJob of "
+            f"{tfjob.api_version} (the operator serves kubeflow.org/v1 only); these are "
+            "the TF_CONFIGs of the same job as kubeflow.org/v1 (hint: write apiVersion: "
+            "kubeflow.org/v1)\n"
+        )
+    if prediction is None:
+        said += "".join(f"{shown}: {f.path}: {f.message}\n" for f in refused)
+        return Predicted([], said, failed=True)
+    found = _pods(prediction, task)
+    return Predicted(found.outputs, said + found.said)
+
+
+def _pods(prediction: Prediction, task: tuple[str, int] | None) -> Predicted:
+    """Each pod's TF_CONFIG, as the operator writes it; ``task`` picks one."""
+    outputs = [
+        ((pod.task_type, pod.index), pod.tf_config)
+        for pod in prediction.pods
+        if pod.tf_config is not None and task in (None, (pod.task_type, pod.index))
+    ]
+    if prediction.distributed:
+        return Predicted(outputs)
+    return Predicted(
+        outputs,
+        "the job has one replica in all: the operator gives its pod no TF_CONFIG "
+        "(TensorFlow runs it alone)\n",
+    )

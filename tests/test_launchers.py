@@ -1,0 +1,106 @@
+"""estconf.launchers: the registry of ``tf-config``'s launchers, and what each declares."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from pathlib import Path
+
+import pytest
+
+import estconf.launchers
+from estconf._arguments import UsageError
+from estconf.launchers import LAUNCHERS, launcher, named
+from estconf.launchers.base import COMMON, TFConfigs, limits_of, refuse_larger_output
+
+PACKAGE = Path(estconf.launchers.__file__).parent
+
+
+class TestTheRegistry:
+    def test_it_lists_the_launchers_in_the_order_help_lists_them(self) -> None:
+        names = [entry.name for entry in LAUNCHERS]
+        assert names == ["cluster", "job", "tfjob", "slurm", "sagemaker", "vertex"]
+
+    def test_each_launcher_folder_has_an_entry(self) -> None:
+        folders = {path.name for path in PACKAGE.iterdir() if (path / "__init__.py").exists()}
+        modules = {entry.path.split(".")[2] for entry in LAUNCHERS}
+        assert folders == modules == {"cluster", "kubeflow", "slurm", "sagemaker", "vertex"}
+
+    def test_each_entry_names_its_launcher_in_its_folder(self) -> None:
+        for entry in LAUNCHERS:
+            module, _, attribute = entry.path.partition(":")
+            assert module.endswith(".command")
+            assert launcher(entry) is getattr(importlib.import_module(module), attribute)
+
+    def test_each_summary_is_one_short_line(self) -> None:
+        for entry in LAUNCHERS:
+            assert "\n" not in entry.summary
+            assert len(entry.summary) <= 90
+            assert entry.summary[0].islower() and not entry.summary.endswith(".")
+
+    def test_a_launcher_is_found_by_name(self) -> None:
+        assert named("slurm").path == "estconf.launchers.slurm.command:SLURM"
+        with pytest.raises(KeyError):
+            named("torque")
+
+    def test_the_registry_imports_no_launcher(self) -> None:
+        import subprocess
+        import sys
+
+        code = (
+            "import sys\n"
+            "import estconf.launchers\n"
+            "print(sorted(m for m in sys.modules if m.startswith('estconf.launchers.')))"
+        )
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        assert done.stdout == "[]\n"
+
+
+class TestEachLauncher:
+    @pytest.mark.parametrize("entry", LAUNCHERS, ids=lambda entry: entry.name)
+    def test_it_takes_only_the_shared_options_it_uses(self, entry: estconf.launchers.Entry) -> None:
+        assert launcher(entry).takes <= COMMON
+
+    @pytest.mark.parametrize("entry", LAUNCHERS, ids=lambda entry: entry.name)
+    def test_its_older_spelling_is_an_option_or_the_cluster_file(
+        self, entry: estconf.launchers.Entry
+    ) -> None:
+        spelled = launcher(entry).spelled
+        assert spelled == "CLUSTER_FILE" if entry.name == "cluster" else spelled.startswith("--")
+
+    @pytest.mark.parametrize("entry", LAUNCHERS, ids=lambda entry: entry.name)
+    def test_alone_it_adds_no_option_that_chooses_it(self, entry: estconf.launchers.Entry) -> None:
+        parser = argparse.ArgumentParser()
+        launcher(entry).add_arguments(parser, alone=True)
+        options = {option for action in parser._actions for option in action.option_strings}
+        assert launcher(entry).spelled.split()[0] not in options
+
+
+class TestBase:
+    def test_the_limits_are_those_given_and_the_defaults(self) -> None:
+        args = argparse.Namespace(max_size=10, max_depth=None)
+        limits = limits_of(args)
+        assert (limits.max_size, limits.max_depth) == (10, 64)
+
+    def test_an_output_at_the_limit_is_written(self) -> None:
+        refuse_larger_output(argparse.Namespace(max_size=100), "--slurm", "2 ranks", 100)
+
+    def test_a_larger_output_is_refused_with_its_size_and_the_fix(self) -> None:
+        args = argparse.Namespace(max_size=100)
+        with pytest.raises(UsageError) as info:
+            refuse_larger_output(args, "--slurm", "2 ranks", 101, estimated=True, one="--rank R")
+        assert str(info.value) == (
+            "--slurm: the TF_CONFIGs of its 2 ranks would take about 101 bytes, more than "
+            "--max-size 100: each rank's lists every rank's address, so they grow as the square "
+            "of the ranks; give a larger --max-size BYTES, or --rank R for one"
+        )
+
+    def test_what_a_launcher_gives_says_nothing_and_fails_nothing_by_default(self) -> None:
+        found = TFConfigs([(("worker", 0), "{}")])
+        assert (found.labels, found.said, found.said_after, found.failed, found.unreadable) == (
+            None,
+            "",
+            False,
+            False,
+            False,
+        )

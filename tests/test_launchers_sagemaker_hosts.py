@@ -1,0 +1,172 @@
+"""estconf.launchers.sagemaker.hosts: what SageMaker's toolkit gives each host of a job."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from estconf.io.sources import InputError
+from estconf.launchers.sagemaker.hosts import (
+    Host,
+    JobReport,
+    Refused,
+    hosts,
+    job_hyperparameters,
+    job_report,
+    job_resource_configs,
+    refused_by_the_reader,
+)
+from estconf.sagemaker import resource_configs
+from values import refuses_assignment
+
+PS = {"sagemaker_parameter_server_enabled": "true"}
+MWMS = {"sagemaker_multi_worker_mirrored_strategy_enabled": "true"}
+
+
+def configs(count: int) -> list[tuple[str, dict[str, object]]]:
+    return [(str(config["current_host"]), config) for config in resource_configs(count)]
+
+
+def test_each_host_of_a_parameter_server_job() -> None:
+    found = hosts(configs(2), PS)
+    assert [(host.host, host.tf_config is not None, host.server is not None) for host in found] == [
+        ("algo-1", True, True),
+        ("algo-2", True, True),
+    ]
+    assert all(host.server_problem is None and not host.errors for host in found)
+
+
+def test_a_one_host_parameter_server_job_gets_no_tf_config() -> None:
+    [host] = hosts(configs(1), PS)
+    assert host.tf_config is None
+    assert host.why_none == "no TF_CONFIG and no ps server: a one-host parameter-server job"
+
+
+def test_no_distribution_no_tf_config() -> None:
+    [host, _] = hosts(configs(2), {})
+    assert host.why_none == "no TF_CONFIG: no --distribution"
+
+
+def test_what_the_toolkit_fails_on_is_the_hosts() -> None:
+    (_, config), _ = configs(2)
+    [host] = hosts([("rc.json", {**config, "hosts": ["algo-2", "algo-3"]})], PS)
+    assert (host.name, host.host, host.tf_config) == ("rc.json", "algo-1", None)
+    assert [error["type"] for error in host.errors] == ["sagemaker_host_not_in_hosts"]
+
+
+def test_a_reader_refuses_each_cluster_once() -> None:
+    found = hosts(configs(3), PS)
+    [refused] = refused_by_the_reader(found, "mwms")
+    assert refused.host == "algo-1"
+    assert "disallowed_job" in {error["type"] for error in refused.errors}
+    assert refused_by_the_reader(hosts(configs(3), MWMS), "mwms") == []
+
+
+def test_the_hosts_after_one_without_a_tf_config_are_still_checked() -> None:
+    groups = [
+        {"instance_group_name": "data", "instance_count": 1},
+        {"instance_group_name": "dnn", "instance_count": 2},
+    ]
+    hyperparameters = job_hyperparameters(None, "multi_worker_mirrored", "dnn")
+    found = hosts(job_resource_configs(instance_groups=groups), hyperparameters)
+    assert [host.tf_config is None for host in found] == [True, False, False]
+    [refused] = refused_by_the_reader(found, "estimator")
+    assert refused.host == "algo-2"
+    assert [error["type"] for error in refused.errors] == ["missing_chief"]
+
+
+def test_each_other_cluster_is_checked_after_one_seen_again() -> None:
+    """Hosts whose files disagree on the hosts get other clusters: each is checked once."""
+    algo_3 = configs(3)[2]
+    found = hosts([*configs(2), algo_3], MWMS)
+    refused = refused_by_the_reader(found, "estimator")
+    assert [one.host for one in refused] == ["algo-1", "algo-3"]
+    assert all(error["type"] == "missing_chief" for one in refused for error in one.errors)
+
+
+def test_the_report_of_a_job_labels_each_host_with_its_task_and_ps_server() -> None:
+    job = job_report(hosts(configs(2), PS), "estimator")
+    assert job.labels == [
+        "algo-1: master:0, ps server ps:0 at algo-1:2223",
+        "algo-2: worker:0, ps server ps:1 at algo-2:2223",
+    ]
+    assert [task for task, _ in job.outputs] == [("master", 0), ("worker", 0)]
+    assert json.loads(job.outputs[1][1])["task"] == {"type": "worker", "index": 0}
+    assert (job.said, job.failed) == ("", False)
+
+
+def test_the_report_gives_a_readers_refusal_its_fix_once() -> None:
+    job = job_report(hosts(configs(3), PS), "mwms")
+    assert job.failed
+    lines = job.said.splitlines()
+    assert lines[0].startswith("--sagemaker --profile mwms: algo-1: ")
+    assert lines[0].endswith("[disallowed_job]")
+    hints = [line for line in lines if line.startswith("hint: ")]
+    assert hints == [
+        "hint: SageMaker's parameter-server mode writes a master job, which tf.distribute's "
+        "strategies refuse: --distribution multi_worker_mirrored for MultiWorkerMirroredStrategy; "
+        "keep parameter servers for the Estimator (--profile estimator)"
+    ]
+
+
+def test_the_report_of_a_one_host_parameter_server_job_fails_with_its_fix() -> None:
+    job = job_report(hosts(configs(1), PS), "estimator")
+    assert (job.outputs, job.failed) == ([], True)
+    assert job.said == (
+        "--sagemaker: algo-1: no TF_CONFIG and no ps server: a one-host parameter-server job\n"
+        "hint: a parameter-server job needs two instances or more; on one, the script "
+        "trains alone in the local mode\n"
+    )
+
+
+def test_the_report_places_what_the_toolkit_fails_on_at_the_file_with_its_fix() -> None:
+    (_, config), _ = configs(2)
+    found = hosts([("rc.json", {**config, "hosts": ["algo-2", "algo-3"]})], PS)
+    job = job_report(found, "estimator")
+    assert (job.outputs, job.failed) == ([], True)
+    problem, hint = job.said.splitlines()
+    assert problem.startswith("--sagemaker: rc.json: resource_config.current_host: ")
+    assert problem.endswith("[sagemaker_host_not_in_hosts]")
+    assert hint == "hint: the host is missing from hosts"
+
+
+def test_a_jobs_hyperparameters_are_its_own_then_its_distributions() -> None:
+    assert job_hyperparameters() == {}
+    assert job_hyperparameters({"epochs": 3}, "parameter_server") == {"epochs": 3, **PS}
+    assert job_hyperparameters(None, "multi_worker_mirrored", "dnn,,data") == {
+        **MWMS,
+        "sagemaker_distribution_instance_groups": '["dnn", "data"]',
+    }
+
+
+def test_the_hosts_of_a_job_as_it_is_asked_for() -> None:
+    [(name, config), _] = job_resource_configs(2)
+    assert (name, config["current_instance_type"]) == ("algo-1", "ml.c5.xlarge")
+    groups = [
+        {"instance_group_name": "data", "instance_count": 1},
+        {"instance_group_name": "dnn", "instance_count": 2},
+    ]
+    found = job_resource_configs(instance_groups=groups, instance_type="ml.p3.2xlarge")
+    assert [name for name, _ in found] == ["algo-1", "algo-2", "algo-3"]
+    assert {config["current_instance_type"] for _, config in found} == {"ml.p3.2xlarge"}
+
+
+def test_a_job_sagemaker_refuses() -> None:
+    with pytest.raises(InputError, match="--sagemaker: Input should be greater than or equal to 1"):
+        job_resource_configs(0)
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        pytest.param(Host("algo-1.json", "algo-1", tf_config={"task": {}}), id="Host"),
+        pytest.param(Refused("algo-1", []), id="Refused"),
+        pytest.param(
+            JobReport([(("worker", 0), "{}")], ["algo-1: worker:0"], "", False), id="JobReport"
+        ),
+    ],
+)
+def test_what_is_found_of_the_hosts_cannot_be_changed(record: object) -> None:
+    """Each refuses assignment; each holds lists or a TF_CONFIG's dict, so it is not hashed."""
+    refuses_assignment(record)
