@@ -19,7 +19,7 @@ from estconf.inputs.readers import documents as _documents
 from estconf.inputs.readers import read_stream
 from estconf.io import kinds, parse
 from estconf.io._positions import Loc, Position
-from estconf.io.errors import ConfigFileError, FileError, error
+from estconf.io.errors import ConfigFileError, FileError, error, error_again
 
 if TYPE_CHECKING:
     from estconf.io.checks import Limits
@@ -145,7 +145,9 @@ def check_text(
                 where = f"TF_CONFIG {inner.path}" if inner.path else "TF_CONFIG"
                 message = f"{where}: {inner.message}"
                 errors.append(
-                    error(name, inner.code, message, path, position=position, value=inner.value)
+                    error_again(
+                        name, inner.code, message, path, position=position, value=inner.value
+                    )
                 )
     return Result(name, KIND, errors, profile=profile)
 

@@ -24,7 +24,7 @@ from estconf.inputs.readers import read_stream
 from estconf.io import kinds, parse
 from estconf.io._positions import Loc
 from estconf.io.checks import Limits
-from estconf.io.errors import ConfigFileError, FileError, error
+from estconf.io.errors import ConfigFileError, FileError, error_again
 
 if TYPE_CHECKING:
     from estconf.finding import Severity
@@ -172,7 +172,7 @@ def _check_manifest(
             if f.severity in FAILING
         ]
     errors = [
-        error(name, code, text, (*prefix, *loc), on_key=True, severity=severity, hint=hint)
+        error_again(name, code, text, (*prefix, *loc), on_key=True, severity=severity, hint=hint)
         for loc, code, text, severity, hint in found
     ]
     return document.place(errors)
