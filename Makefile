@@ -77,7 +77,8 @@ docs-serve: $(DOCS_STAMP)
 docs-examples: $(STAMP)
 	$(BIN)/python tests/cli_docs.py --update
 
-# Rewrite src/estconf/io/error_codes.json (each code's meaning, for SARIF) from docs/errors.md.
+# Rewrite the code tables of docs/errors.md and src/estconf/io/error_codes.json (each code's
+# meaning, for SARIF) from the declarations of estconf.codes.
 error-codes:
 	$(PYTHON) tools/error_codes.py
 

@@ -221,6 +221,8 @@ def strays(source: Source, found: list[Template]) -> list[str]:
     used |= _docstrings(source) | _formatted(source)
     lost = []
     for path, tree in source.trees.items():
+        if path.parent.name == "_codes":  # the codes' summaries and examples: docs, not messages
+            continue
         in_f_strings = {
             id(part)
             for node in ast.walk(tree)
@@ -285,15 +287,15 @@ def test_the_checker_finds_an_unfilled_placeholder() -> None:
 
 def test_errors_raises_every_error_at_once_with_its_context_filled() -> None:
     errors = Errors("TFConfig")
-    errors.add("a", "first {what}", ("x",), 1, {"what": "one"})
-    errors.add("b", "second", ("y",), 2)
+    errors.add("address", "first {what}", ("x",), 1, {"what": "one"})
+    errors.add("job_name", "second", ("y",), 2)
     with pytest.raises(ValidationError) as raised:
         errors.raise_if_any()
     assert [(e["type"], e["msg"], e["loc"]) for e in raised.value.errors()] == [
-        ("a", "first one", ("x",)),
-        ("b", "second", ("y",)),
+        ("address", "first one", ("x",)),
+        ("job_name", "second", ("y",)),
     ]
-    assert fail("T", "c", "got {n}", ("z",), 3, {"n": 3}).errors()[0]["msg"] == "got 3"
+    assert fail("T", "bounds", "got {n}", ("z",), 3, {"n": 3}).errors()[0]["msg"] == "got 3"
 
 
 class _Counted(KnownKeys):

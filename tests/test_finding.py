@@ -121,8 +121,8 @@ def test_a_finding_on_a_key_is_placed_at_the_key_of_the_nearest_value_the_text_h
     document = parse("spec:\n  replicas: 2\n", "yaml", "job.yaml")
     on_key, on_value = document.place(
         [
-            error("job.yaml", "a", "m", ("spec", "template"), on_key=True),
-            error("job.yaml", "b", "m", ("spec", "template")),
+            error("job.yaml", "unknown_key", "m", ("spec", "template"), on_key=True),
+            error("job.yaml", "type", "m", ("spec", "template")),
         ]
     )
     assert (on_key.line, on_key.column) == (1, 1)  # the key spec, which lacks template

@@ -7,13 +7,11 @@ against the line and column the text report gives the same finding.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import sys
 from functools import cache
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import jsonschema
@@ -22,6 +20,7 @@ from ruamel.yaml import YAML
 
 from estconf import __version__
 from estconf.cli import main
+from estconf.codes import CODES
 from estconf.deployment import ClusterReport, check_cluster
 from estconf.deployment import Finding as ClusterFinding
 from estconf.io import REPORT_FORMATS, report
@@ -195,8 +194,7 @@ def test_a_pods_refusal_is_described_by_the_readers_rule(
 
 
 def rules_anchor(code: str) -> str:
-    codes = error_codes().codes((ROOT / "docs" / "errors.md").read_text(encoding="utf-8"))
-    return f"{DOCS}errors/#{codes[code]['anchor']}"
+    return f"{DOCS}errors/#{CODES[code].section}"
 
 
 def test_standard_input_is_described_and_keeps_its_region(
@@ -266,7 +264,7 @@ def test_a_code_that_ends_in_another_code_is_not_a_pods_refusal(code: str) -> No
 
 @pytest.mark.parametrize("format", ["text", "json", "github"])
 def test_write_chooses_the_reporter_of_a_format(format: str) -> None:
-    results = [Result("f.json", "tf_config", [error("f.json", "c", "m", ("a",))], "keys")]
+    results = [Result("f.json", "tf_config", [error("f.json", "syntax", "m", ("a",))], "keys")]
     writers = {
         "text": report.write_text,
         "json": report.write_json,
@@ -313,34 +311,6 @@ def test_a_cluster_finding_is_placed_at_its_first_nodes_file_and_line() -> None:
     assert [f.file for f in empty.located()] == ["<no input>"]
 
 
-@cache
-def error_codes() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("error_codes", ROOT / "tools" / "error_codes.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_the_rules_meanings_are_docs_errors_md_as_written() -> None:
-    """``src/estconf/io/error_codes.json`` is what ``make error-codes`` writes from the page."""
-    text = (ROOT / "docs" / "errors.md").read_text(encoding="utf-8")
-    written = (ROOT / "src" / "estconf" / "io" / "error_codes.json").read_text(encoding="utf-8")
-    assert written == error_codes().render(text), "docs/errors.md changed: run make error-codes"
-
-
-def test_each_rules_anchor_is_a_heading_of_the_error_codes_page() -> None:
-    text = (ROOT / "docs" / "errors.md").read_text(encoding="utf-8")
-    headings = re.findall(r"^#+ (.*)$", text, re.MULTILINE)
-    slugs = {error_codes().slug(heading) for heading in headings}
-    assert {"model-errors", "file-errors", "tf_config-tfconfig"} <= slugs
-    codes = error_codes().codes(text)
-    assert {entry["anchor"] for entry in codes.values()} <= slugs
-    assert error_codes().slug("The tf.distribute readers (`x.y`, `--profile a|b`)") == (
-        "the-tfdistribute-readers-xy-profile-ab"
-    )
-
-
 def test_the_docs_address_is_the_sites() -> None:
     site = YAML(typ="safe").load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
     assert site["site_url"] == DOCS
@@ -348,9 +318,9 @@ def test_the_docs_address_is_the_sites() -> None:
 
 def test_a_github_annotation_escapes_the_line_breaks_of_a_file_name() -> None:
     name = "a\r\nb,50%.json"
-    results = [Result(name, "tf_config", [error(name, "c", "m", ())], "keys")]
+    results = [Result(name, "tf_config", [error(name, "syntax", "m", ())], "keys")]
     annotation = report.write_github(results).splitlines()[0]
-    assert annotation.startswith("::error file=a%0D%0Ab%2C50%25.json,title=estconf c::")
+    assert annotation.startswith("::error file=a%0D%0Ab%2C50%25.json,title=estconf syntax::")
 
 
 def test_a_cluster_report_in_json_is_strict_json() -> None:

@@ -1,11 +1,19 @@
-"""Write ``src/estconf/io/error_codes.json``: each error code of docs/errors.md, described.
+"""Write the code tables of docs/errors.md and ``src/estconf/io/error_codes.json`` from the codes.
 
-``python tools/error_codes.py`` (``make error-codes``) reads the tables of
-``docs/errors.md`` and writes, for each code, the meaning its row gives (as
-plain text) and the anchor of the section that lists it, as the documentation
-site names it.  SARIF reports (``--format sarif``) take each rule's short
-description and help address from it; a test checks the file is up to date.
-A code listed twice is described by its first row.
+``python tools/error_codes.py`` (``make error-codes``) reads the declarations
+of :mod:`estconf.codes` and writes:
+
+- each table of ``docs/errors.md``, between a ``<!-- codes: ANCHOR -->`` line
+  and the ``<!-- end codes -->`` line after it (blank lines around the table),
+  from the rows of the section with that anchor (a section with two tables
+  has two such markers); the rest of the page is written by hand;
+- ``src/estconf/io/error_codes.json``: for each code, its summary as plain
+  text and the anchor of the section declaring it, as the documentation site
+  names it.  SARIF reports (``--format sarif``) take each rule's short
+  description and help address from it.
+
+With ``--check`` it writes nothing and fails when either file differs from
+what it would write; a test checks the same.
 """
 
 from __future__ import annotations
@@ -14,15 +22,20 @@ import json
 import re
 import sys
 import unicodedata
+from collections.abc import Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+from estconf.codes import DECLARED, ROWS, Row  # noqa: E402
+
 ERRORS = ROOT / "docs" / "errors.md"
 OUTPUT = ROOT / "src" / "estconf" / "io" / "error_codes.json"
 
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
-_ROW = re.compile(r"^\|\s*`([a-z0-9_]+)`\s*\|")
-_CELL = re.compile(r"(?<!\\)\|")
+MARKER = re.compile(r"^<!-- codes: (\S+) -->$")
+END = "<!-- end codes -->"
+HEADER = ["| code | meaning | example |", "|---|---|---|"]
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 
 
@@ -40,42 +53,63 @@ def plain(markdown: str) -> str:
     return " ".join(text.split())
 
 
-def codes(text: str) -> dict[str, dict[str, str]]:
-    """Each code of the tables of ``text``: its meaning and its section's anchor."""
-    found: dict[str, dict[str, str]] = {}
-    anchors: dict[str, int] = {}
-    section = ""
-    for line in text.splitlines():
-        heading = _HEADING.match(line)
-        if heading is not None:
-            anchor = slug(heading.group(2))
-            seen = anchors.get(anchor, 0)
-            anchors[anchor] = seen + 1
-            section = anchor if not seen else f"{anchor}_{seen}"
-            continue
-        row = _ROW.match(line)
-        if row is None or row.group(1) in found:
-            continue
-        cells = _CELL.split(line.strip().strip("|"))
-        found[row.group(1)] = {"description": plain(cells[1]), "anchor": section}
+def tables(rows: Iterable[Row]) -> list[tuple[str, list[str]]]:
+    """The tables of ``rows``: each one's section anchor and lines."""
+    found: list[tuple[str, list[str]]] = []
+    last = None
+    for row in rows:
+        if row.table != last:
+            found.append((row.section, [*HEADER]))
+            last = row.table
+        lines = found[-1][1]
+        example = f" {row.example} " if row.example else " "
+        lines.append(f"| `{row.code}` | {row.summary} |{example}|")
     return found
 
 
-def render(text: str) -> str:
-    """The JSON file written for ``text``."""
-    return json.dumps(codes(text), indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+def render_page(text: str, rows: Iterable[Row] = ROWS) -> str:
+    """``text`` (docs/errors.md) with each marked table written from ``rows``."""
+    pending = tables(rows)
+    out: list[str] = []
+    lines = iter(text.splitlines())
+    for line in lines:
+        out.append(line)
+        marker = MARKER.match(line)
+        if marker is None:
+            continue
+        if not pending or pending[0][0] != marker.group(1):
+            expected = pending[0][0] if pending else "no more tables"
+            raise ValueError(f"docs/errors.md: table {marker.group(1)}: the codes give {expected}")
+        out += ["", *pending.pop(0)[1], ""]
+        for skipped in lines:
+            if skipped == END:
+                out.append(END)
+                break
+        else:
+            raise ValueError(f"docs/errors.md: table {marker.group(1)} has no {END!r} line")
+    if pending:
+        raise ValueError(f"docs/errors.md has no marker for the table of {pending[0][0]}")
+    return "\n".join(out) + "\n"
+
+
+def render_json() -> str:
+    """The JSON file: each declared code's summary as plain text and its section's anchor."""
+    codes = {
+        code.name: {"description": plain(code.summary), "anchor": code.section} for code in DECLARED
+    }
+    return json.dumps(codes, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
 
 
 def main() -> int:
-    """Write the file; with ``--check``, say whether it is up to date instead."""
-    wanted = render(ERRORS.read_text(encoding="utf-8"))
+    """Write both files; with ``--check``, say whether they are up to date instead."""
+    wanted = {ERRORS: render_page(ERRORS.read_text(encoding="utf-8")), OUTPUT: render_json()}
     if "--check" in sys.argv[1:]:
-        current = OUTPUT.read_text(encoding="utf-8") if OUTPUT.exists() else ""
-        if current != wanted:
-            print(f"{OUTPUT.relative_to(ROOT)} is out of date: run make error-codes")
-            return 1
-        return 0
-    OUTPUT.write_text(wanted, encoding="utf-8")
+        stale = [path for path, text in wanted.items() if path.read_text(encoding="utf-8") != text]
+        for path in stale:
+            print(f"{path.relative_to(ROOT)} is out of date: run make error-codes")
+        return 1 if stale else 0
+    for path, text in wanted.items():
+        path.write_text(text, encoding="utf-8")
     return 0
 
 

@@ -23,6 +23,7 @@ from pydantic import (
 from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
 from estconf._suggest import closest
+from estconf.codes import declaration
 
 Loc = tuple[str | int, ...]
 
@@ -47,6 +48,12 @@ class Errors:
     ) -> None:
         """Record an error of type ``code`` at ``loc``; ``message`` may use ``{ctx}`` keys."""
         self._details.append(error_detail(code, message, loc, value, ctx))
+
+    def add_again(self, code: str, message: str, loc: Loc = (), value: Any = None) -> None:
+        """Record an error another validation raised: its code may be pydantic's own."""
+        self._details.append(
+            InitErrorDetails(type=PydanticCustomError(code, message), loc=loc, input=value)
+        )
 
     @property
     def title(self) -> str:
@@ -149,13 +156,23 @@ def with_errors_of(
     return ValidationError.from_exception_data(invalid.title, details)
 
 
+def custom_error(
+    code: str, message: str, ctx: Mapping[str, Any] | None = None
+) -> PydanticCustomError:
+    """The error of a rule, of type ``code``; ``message`` may use ``{ctx}`` keys.
+
+    Raises:
+        KeyError: ``code`` is not declared in :mod:`estconf.codes`.
+    """
+    declaration(code)
+    return PydanticCustomError(code, message, None if ctx is None else dict(ctx))
+
+
 def error_detail(
     code: str, message: str, loc: Loc, value: Any, ctx: Mapping[str, Any] | None = None
 ) -> InitErrorDetails:
-    """One error of type ``code`` at ``loc``, to raise along with others."""
-    return InitErrorDetails(
-        type=PydanticCustomError(code, message, dict(ctx or {})), loc=loc, input=value
-    )
+    """One error of type ``code`` (declared in :mod:`estconf.codes`) at ``loc``, to raise."""
+    return InitErrorDetails(type=custom_error(code, message, ctx or {}), loc=loc, input=value)
 
 
 @dataclass(frozen=True)

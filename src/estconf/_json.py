@@ -16,6 +16,8 @@ import json
 import re
 from typing import Any, Final, NoReturn
 
+from estconf.codes import checked
+
 __all__ = [
     "MAX_DEPTH",
     "SURROGATE",
@@ -44,7 +46,7 @@ class JSONInputError(ValueError):
         key: str | None = None,
     ) -> None:
         super().__init__(message)
-        self.code = code
+        self.code = checked(code)
         self.message = message
         self.line = line
         self.column = column
@@ -69,9 +71,7 @@ def _unique_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _refuse_constant(name: str) -> NoReturn:
-    raise JSONInputError(
-        "json_constant", f"{name} is not valid JSON; write a number or a string instead"
-    )
+    raise JSONInputError("number", f"{name} is not valid JSON; write a number or a string instead")
 
 
 def type_name(value: Any) -> str:

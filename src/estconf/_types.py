@@ -32,6 +32,8 @@ from pydantic import (
 from pydantic_core import PydanticCustomError, SchemaValidator, core_schema
 from typing_extensions import Self
 
+from estconf._errors import custom_error
+
 __all__ = [
     "DOCUMENT",
     "Address",
@@ -58,7 +60,7 @@ __all__ = [
 
 def bool_error(value: bool, what: str = "an integer") -> PydanticCustomError:
     """The error for a bool where a number is meant (Python reads ``True`` as 1)."""
-    return PydanticCustomError(
+    return custom_error(
         "int_type",
         "Input should be {what}, not a boolean ({value})",
         {"what": what, "value": str(value)},
@@ -76,7 +78,7 @@ def whole_number(value: Any, *, keep_float: bool = False) -> Any:
     if isinstance(value, float):
         if value.is_integer():
             return value if keep_float else int(value)
-        raise PydanticCustomError(
+        raise custom_error(
             "int_type",
             "Input should be a whole number, got {value}",
             {"value": value},
@@ -93,7 +95,7 @@ def _as_task_index(value: Any) -> Any:
     """Read a task index the way TensorFlow's ``int()`` does for digit strings."""
     if isinstance(value, str):
         if not _INDEX_STRING.fullmatch(value):
-            raise PydanticCustomError(
+            raise custom_error(
                 "int_type",
                 "Input should be an integer or a string of ASCII digits, got '{value}'{detail}",
                 {"value": value, "detail": _int_error(value)},
@@ -101,7 +103,7 @@ def _as_task_index(value: Any) -> Any:
         try:
             return int(value)
         except ValueError as exc:  # more digits than Python converts
-            raise PydanticCustomError(
+            raise custom_error(
                 "int_type",
                 "Input is too long to convert to an integer: {reason}",
                 {"reason": str(exc)},
@@ -157,7 +159,7 @@ _JOB_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 def _check_job_name(name: str) -> str:
     if not _JOB_NAME.fullmatch(name):
-        raise PydanticCustomError(
+        raise custom_error(
             "job_name",
             "'{name}' is not a job name TensorFlow can hold: it must start with an ASCII "
             "letter and go on with ASCII letters, digits or '_'",
@@ -293,14 +295,14 @@ def address_key(address: str) -> str:
 def reject_null(value: Any) -> Any:
     """Refuse an explicit ``null`` for a key that may be absent but never null."""
     if value is None:
-        raise PydanticCustomError("type", "Input should not be null; leave the key out instead")
+        raise custom_error("type", "Input should not be null; leave the key out instead")
     return value
 
 
 def _string_not_null(value: Any) -> str:
     reject_null(value)
     if not isinstance(value, str):
-        raise PydanticCustomError("string_type", "Input should be a valid string")
+        raise custom_error("string_type", "Input should be a valid string")
     return value
 
 
@@ -317,7 +319,7 @@ def model_dir_not_false(model_dir: Any) -> Any:
     finds it empty; estconf takes text only, and says both.
     """
     if model_dir is not None and not isinstance(model_dir, str) and not model_dir:
-        raise PydanticCustomError(
+        raise custom_error(
             "string_type",
             "model_dir should be non-empty: got {value}, which is not a string either",
             {"value": repr(model_dir)},

@@ -35,6 +35,7 @@ from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 from estconf._errors import (
     Errors,
     Loc,
+    custom_error,
     details_of,
     error_detail,
     fail,
@@ -157,7 +158,7 @@ def _validate_job_tasks(tasks: Any) -> list[str] | dict[int, str]:
     elif isinstance(tasks, Mapping):
         adapter = _sparse()
     else:
-        raise PydanticCustomError(
+        raise custom_error(
             "job_tasks_type",
             "The tasks for a job must be a list or a dictionary from integers to strings.",
         )
@@ -166,7 +167,7 @@ def _validate_job_tasks(tasks: Any) -> list[str] | dict[int, str]:
     except ValidationError as exc:
         raise _address_types_in_tensorflow_words(exc) from None
     if not result:
-        raise PydanticCustomError(
+        raise custom_error(
             "empty_job",
             "a job needs at least one task; this one has none (TensorFlow fails on it "
             "with: max() arg is an empty sequence)",
@@ -265,7 +266,7 @@ def _cluster_type(value: Any) -> Any:
     as_dict = getattr(value, "as_dict", None)
     if callable(as_dict):  # a tf.train.ClusterSpec
         return as_dict()
-    raise PydanticCustomError(
+    raise custom_error(
         "cluster_type",
         "`cluster` must be a dictionary mapping one or more job names to lists of network "
         "addresses, or a `ClusterDef` protocol buffer",

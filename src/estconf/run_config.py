@@ -28,11 +28,10 @@ from pydantic import (
     model_validator,
 )
 from pydantic.json_schema import SkipJsonSchema
-from pydantic_core import PydanticCustomError
 from typing_extensions import Self
 
 from estconf._derived import read_back_derived
-from estconf._errors import Errors, KnownKeys, Refused, raise_refused, validate_along
+from estconf._errors import Errors, KnownKeys, Refused, custom_error, raise_refused, validate_along
 from estconf._tensorflow import tensorflow, tf_config_environ
 from estconf._types import Bool, Integer, ModelDir, Number
 from estconf.cluster import ClusterSpec
@@ -246,7 +245,7 @@ class RunConfig(KnownKeys):
         if steps_given and secs_given:
             secs = data["save_checkpoints_secs"]
             if data["save_checkpoints_steps"] is not None and secs is not None:
-                error = PydanticCustomError("checkpoints_conflict", _CHECKPOINTS_CONFLICT)
+                error = custom_error("checkpoints_conflict", _CHECKPOINTS_CONFLICT)
                 return {**data, "save_checkpoints_secs": Refused(secs, error)}
             return data
         data = dict(data)
@@ -292,14 +291,14 @@ class RunConfig(KnownKeys):
         )
         if isinstance(value, bool):
             message += " Got a boolean; write a number."
-        raise PydanticCustomError("int_type", message)
+        raise custom_error("int_type", message)
 
     @field_validator("model_dir")
     @classmethod
     def model_dir_not_empty(cls, model_dir: str | None) -> str | None:
         """The model directory may be left out but not empty."""
         if model_dir == "":
-            raise PydanticCustomError("model_dir_empty", "model_dir should be non-empty.")
+            raise custom_error("model_dir_empty", "model_dir should be non-empty.")
         return model_dir
 
     @field_validator(*BOUNDS)
@@ -328,7 +327,7 @@ class RunConfig(KnownKeys):
     def protocol_known(cls, protocol: Any) -> Any:
         """The server protocol is ``grpc`` or ``grpc+verbs``."""
         if protocol is not None and (not isinstance(protocol, str) or protocol not in _PROTOCOLS):
-            raise PydanticCustomError("protocol", "protocol should be grpc or grpc+verbs")
+            raise custom_error("protocol", "protocol should be grpc or grpc+verbs")
         return protocol
 
     @field_validator("device_fn", mode="before")
@@ -337,7 +336,7 @@ class RunConfig(KnownKeys):
         """``device_fn`` is a callable whose one positional parameter is named ``op``."""
         if device_fn is None or takes_op_only(device_fn):
             return device_fn
-        raise PydanticCustomError(
+        raise custom_error(
             "device_fn", 'device_fn must be callable with exactly one argument "op".'
         )
 

@@ -29,7 +29,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from estconf._errors import Errors, Loc, fail, validate_along, with_errors_of
+from estconf._errors import Errors, Loc, custom_error, fail, validate_along, with_errors_of
 from estconf._hashing import HashedByValue
 from estconf._json import JSONInputError, loads, type_name
 from estconf._suggest import closest
@@ -312,7 +312,7 @@ def service_error(service: Any) -> PydanticCustomError | None:
     """TensorFlow's error for a ``service`` that is set and not an object, else ``None``."""
     if service is None or isinstance(service, Mapping):
         return None
-    return PydanticCustomError(
+    return custom_error(
         "service_type",
         'If "service" is set in TF_CONFIG, it must be a dict. Given {given}',
         {"given": str(type(service))},

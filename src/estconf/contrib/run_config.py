@@ -25,9 +25,9 @@ from pydantic import (
     field_validator,
     model_validator,
 )
-from pydantic_core import PydanticCustomError
 from typing_extensions import Self
 
+from estconf._errors import custom_error
 from estconf._types import Bool, Integer, Number, String, bool_error, whole_number
 from estconf.contrib.cluster_config import ClusterConfig
 from estconf.estimator.rules import check_properties, model_dir_rule, replaced_values
@@ -64,7 +64,7 @@ def _proto_int32(value: Any) -> Any:
     if isinstance(value, bool):
         raise bool_error(value)
     if isinstance(value, (float, str, bytes)) or not hasattr(value, "__index__"):
-        raise PydanticCustomError(
+        raise custom_error(
             "int_type",
             "Input should be an integer: it sets int32 fields of a ConfigProto, which "
             "refuse {kind} values",
@@ -72,7 +72,7 @@ def _proto_int32(value: Any) -> Any:
         )
     number = operator.index(value)
     if not _INT32[0] <= number <= _INT32[1]:
-        raise PydanticCustomError(
+        raise custom_error(
             "int32_range",
             "Value out of range: {value} (it sets int32 fields of a ConfigProto)",
             {"value": number},
@@ -89,7 +89,7 @@ def _finite_double(value: float) -> float:
     try:
         return float(value)
     except OverflowError:
-        raise PydanticCustomError(
+        raise custom_error(
             "double_range", "Value out of range: {value} does not fit a double", {"value": value}
         ) from None
 

@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field
 from pydantic_core import to_jsonable_python
 
 from estconf import finding as located
+from estconf.codes import checked
 
 __all__ = [
     "CLUSTER_MISMATCH",
@@ -52,15 +53,15 @@ __all__ = [
     "names",
 ]
 
-CLUSTER_MISMATCH: Final = "cluster_mismatch"
-TASK_CLAIMED_TWICE: Final = "task_claimed_twice"
-TASK_UNCLAIMED: Final = "task_unclaimed"
-TASK_NOT_IN_CLUSTER: Final = "task_not_in_cluster"
-MODEL_DIR_MISMATCH: Final = "model_dir_mismatch"
-SERVICE_MISMATCH: Final = "service_mismatch"
-RPC_LAYER_MISMATCH: Final = "rpc_layer_mismatch"
-SESSION_MASTER_MISMATCH: Final = "session_master_mismatch"
-NO_NODES: Final = "no_nodes"
+CLUSTER_MISMATCH: Final = checked("cluster_mismatch")
+TASK_CLAIMED_TWICE: Final = checked("task_claimed_twice")
+TASK_UNCLAIMED: Final = checked("task_unclaimed")
+TASK_NOT_IN_CLUSTER: Final = checked("task_not_in_cluster")
+MODEL_DIR_MISMATCH: Final = checked("model_dir_mismatch")
+SERVICE_MISMATCH: Final = checked("service_mismatch")
+RPC_LAYER_MISMATCH: Final = checked("rpc_layer_mismatch")
+SESSION_MASTER_MISMATCH: Final = checked("session_master_mismatch")
+NO_NODES: Final = checked("no_nodes")
 
 MISMATCH_CODES: Final = {
     "model_dir": MODEL_DIR_MISMATCH,

@@ -37,10 +37,9 @@ from pydantic import (
     computed_field,
     model_validator,
 )
-from pydantic_core import PydanticCustomError
 from typing_extensions import Self
 
-from estconf._errors import fail, with_errors_of
+from estconf._errors import custom_error, fail, with_errors_of
 from estconf._types import Bool, Integer, JobName, String, TaskIndex, whole_number
 from estconf.cluster import ClusterSpec
 from estconf.distribute._slurm_step import (
@@ -69,7 +68,7 @@ def _count(value: Any) -> int | float:
     value = whole_number(value, keep_float=True)
     if isinstance(value, (int, float)):
         return value
-    raise PydanticCustomError("int_type", "Input should be a valid integer")
+    raise custom_error("int_type", "Input should be a valid integer")
 
 
 _Count = Annotated[int | float, PlainValidator(_count), WithJsonSchema({"type": "integer"})]

@@ -17,9 +17,8 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from pydantic import BaseModel, ValidationError
-from pydantic_core import PydanticCustomError
 
-from estconf._errors import Refused, fail, with_errors_of
+from estconf._errors import Refused, custom_error, fail, with_errors_of
 from estconf.tf_config import TFConfig, parse_as_tensorflow
 
 __all__ = [
@@ -158,7 +157,7 @@ def model_dir_rule(data: Any, tf_config_key: str, *, legacy: bool) -> Any:
         # Any two true values, as TensorFlow compares them (a number is refused as well).
         conflict = bool(given and from_tf_config and given != from_tf_config)
     if conflict:
-        error = PydanticCustomError(
+        error = custom_error(
             "model_dir_conflict",
             "`model_dir` provided in RunConfig construct, if set, must have the same value "
             "as the model_dir in TF_CONFIG. model_dir: {model_dir}\n"
@@ -197,7 +196,7 @@ def check_bound(name: str, value: Any) -> None:
     bound = BOUNDS[name]
     if value is None or (value > 0 if bound == "> 0" else value >= 0):
         return
-    raise PydanticCustomError("bounds", "{name} should be {bound}", {"name": name, "bound": bound})
+    raise custom_error("bounds", "{name} should be {bound}", {"name": name, "bound": bound})
 
 
 def takes_op_only(device_fn: Any) -> bool:

@@ -12,9 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from pydantic_core import PydanticCustomError
-
-from estconf._errors import Refused
+from estconf._errors import Refused, custom_error
 
 __all__ = [
     "STRATEGY_KEYS",
@@ -76,7 +74,7 @@ def strategies_from_distribute_config(data: Mapping[str, Any]) -> Mapping[str, A
         if not nested or isinstance(own, Refused):
             continue
         if own:
-            error = PydanticCustomError(
+            error = custom_error(
                 "strategy_conflict",
                 "Either `{key}` or`experimental_distribute.{key}` can be set.",
                 {"key": key},
@@ -102,7 +100,7 @@ def _distribute_config_refused(config: Any, attributes: tuple[str, ...]) -> Refu
     """
     for attribute in attributes:
         if not hasattr(config, attribute):
-            error = PydanticCustomError(
+            error = custom_error(
                 "distribute_config",
                 "experimental_distribute must be a DistributeConfig "
                 "(tf.contrib.distribute.DistributeConfig), whose {attribute} TensorFlow reads: "
@@ -123,7 +121,7 @@ def refuse_v2_parameter_server(data: Mapping[str, Any]) -> Mapping[str, Any]:
     for key in STRATEGY_KEYS:
         strategy = data.get(key)
         if type(strategy).__name__ == "ParameterServerStrategyV2":
-            error = PydanticCustomError(
+            error = custom_error(
                 "strategy",
                 "Please use `tf.compat.v1.distribute.experimental.ParameterServerStrategy` for "
                 "parameter server strategy with estimator.",

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 from estconf._path import format_path
 from estconf.io import kinds, parse
 from estconf.io._positions import Loc, Position
-from estconf.io.errors import ConfigFileError, FileError, error
+from estconf.io.errors import ConfigFileError, FileError, error, error_again
 from estconf.io.reading import documents as _documents
 from estconf.io.reading import read_stream
 
@@ -145,7 +145,9 @@ def check_text(
                 where = f"TF_CONFIG {inner.path}" if inner.path else "TF_CONFIG"
                 message = f"{where}: {inner.message}"
                 errors.append(
-                    error(name, inner.code, message, path, position=position, value=inner.value)
+                    error_again(
+                        name, inner.code, message, path, position=position, value=inner.value
+                    )
                 )
     return Result(name, KIND, errors, profile=profile)
 

@@ -3,9 +3,11 @@
 Each finding is a ``result``: its code is the ``ruleId``, its severity the
 ``level``, its line of text the message, and its place the region of the input
 (``startLine`` and ``startColumn``, 1-based, as the text report writes them).
-The run's tool lists each code used as a rule, with the meaning that
-``docs/errors.md`` gives it (``error_codes.json``, written from that page by
-``make error-codes``) and the address of that page's section listing it.
+The run's tool lists each code used as a rule, with the meaning its
+declaration in :mod:`estconf.codes` gives it (``error_codes.json``, written
+from the declarations by ``make error-codes``, so that a report reads one
+small file and imports no declaration) and the address of the section of
+``docs/errors.md`` listing it.
 """
 
 from __future__ import annotations

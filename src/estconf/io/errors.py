@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from estconf._path import format_path
+from estconf.codes import declaration
 from estconf.finding import NO_VALUE, Finding, Severity, show_value
 from estconf.io._positions import Loc, Position
 
@@ -26,6 +27,7 @@ __all__ = [
     "ConfigFileError",
     "FileError",
     "error",
+    "error_again",
     "errors_of",
     "format_path",
     "refused",
@@ -59,7 +61,38 @@ def error(
     severity: Severity = "error",
     hint: str | None = None,
 ) -> FileError:
-    """Make a :class:`FileError` at ``loc`` of ``file``, with its path written out."""
+    """Make a :class:`FileError` at ``loc`` of ``file``, with its path written out.
+
+    Raises:
+        KeyError: ``code`` is not declared in :mod:`estconf.codes`.
+    """
+    declaration(code)
+    return error_again(
+        file,
+        code,
+        message,
+        loc,
+        position=position,
+        value=value,
+        on_key=on_key,
+        severity=severity,
+        hint=hint,
+    )
+
+
+def error_again(
+    file: str,
+    code: str,
+    message: str,
+    loc: Loc = (),
+    *,
+    position: Position | None = None,
+    value: Any = NO_VALUE,
+    on_key: bool = False,
+    severity: Severity = "error",
+    hint: str | None = None,
+) -> FileError:
+    """:func:`error` for an error raised before, as a model's: its code may be pydantic's own."""
     line, column = (None, None) if position is None else position
     return FileError.at(
         code,

@@ -21,7 +21,7 @@ from estconf._json import type_name
 from estconf.io import kinds, parse
 from estconf.io._positions import Loc
 from estconf.io.checks import MAX_DEPTH, MAX_DOCUMENTS, MAX_SIZE, Limits, check_size
-from estconf.io.errors import NO_VALUE, ConfigFileError, FileError, error, refused
+from estconf.io.errors import NO_VALUE, ConfigFileError, FileError, error, error_again, refused
 
 if TYPE_CHECKING:
     from pydantic import BaseModel, ValidationError
@@ -374,7 +374,7 @@ def _validation_errors(
                 loc, value, left_out = (*path, rest[0]), NO_VALUE, True
         if isinstance(value, (dict, list)):
             value = NO_VALUE
-        new = error(name, code, message, loc, value=value, on_key=on_key)
+        new = error_again(name, code, message, loc, value=value, on_key=on_key)
         if rest and joinable and not left_out and _same_value(errors[-1], new):
             errors[-1] = _either(errors[-1], new)
         else:

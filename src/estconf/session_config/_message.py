@@ -21,10 +21,9 @@ from pydantic import (
     model_serializer,
     model_validator,
 )
-from pydantic_core import PydanticCustomError
 from typing_extensions import Self
 
-from estconf._errors import Errors
+from estconf._errors import Errors, custom_error
 from estconf._hashing import HashedByValue
 from estconf._json import JSONInputError, loads
 
@@ -95,7 +94,7 @@ class Message(HashedByValue):
     def _within_depth_limit(self) -> Self:
         depth = 1 + max(map(_depth_of, self._children()), default=0)
         if depth > MAX_DEPTH:
-            raise PydanticCustomError(
+            raise custom_error(
                 "depth",
                 "Messages are nested {depth} deep; protobuf reads at most {limit}",
                 {"depth": depth, "limit": MAX_DEPTH},
@@ -187,7 +186,7 @@ class Message(HashedByValue):
 
 
 def _text_error(model: type[Message], code: str, message: str, text: Any) -> ValidationError:
-    error = PydanticCustomError(code, "{message}", {"message": message})
+    error = custom_error(code, "{message}", {"message": message})
     return ValidationError.from_exception_data(
         model.__name__, [{"type": error, "loc": (), "input": text}]
     )

@@ -37,6 +37,7 @@ from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler, Strict
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
+from estconf._errors import custom_error
 from estconf._json import has_surrogate
 
 __all__ = [
@@ -98,7 +99,7 @@ class Scalar:
 
 
 def _int_error(message: str, value: Any) -> PydanticCustomError:
-    return PydanticCustomError("int_type", message, {"value": repr(value)})
+    return custom_error("int_type", message, {"value": repr(value)})
 
 
 def _integer_reader(kind: str, low: int, high: int) -> Callable[[Any], int]:
@@ -107,7 +108,7 @@ def _integer_reader(kind: str, low: int, high: int) -> Callable[[Any], int]:
             raise _int_error("Bool value {value} is not acceptable for integer field", value)
         if isinstance(value, str):
             if " " in value:
-                raise PydanticCustomError(
+                raise custom_error(
                     "int_type",
                     'Couldn\'t parse integer: "{text}" (it holds a space)',
                     {"value": repr(value), "text": value[:60]},
@@ -131,7 +132,7 @@ def _integer_reader(kind: str, low: int, high: int) -> Callable[[Any], int]:
         else:
             raise _int_error("Input should be an integer, got {value}", value)
         if not low <= number <= high:
-            raise PydanticCustomError(
+            raise custom_error(
                 "int_range",
                 "Value out of range: {value} ({kind} holds {low} to {high})",
                 {"kind": kind, "low": low, "high": high, "value": number},
@@ -171,7 +172,7 @@ FLOAT32_MAX = float.fromhex("0x1.fffffep+127")
 
 
 def _float_error(code: str, message: str, value: Any) -> PydanticCustomError:
-    return PydanticCustomError(code, message, {"value": repr(value)})
+    return custom_error(code, message, {"value": repr(value)})
 
 
 def _float_reader(kind: str, limit: float) -> Callable[[Any], float]:
@@ -211,12 +212,12 @@ def _float_reader(kind: str, limit: float) -> Callable[[Any], float]:
         if not abs(number) <= limit:
             context = {"kind": kind, "limit": limit, "value": repr(value)}
             if isinstance(value, float):  # protobuf's JSON parser's words for a JSON float
-                raise PydanticCustomError(
+                raise custom_error(
                     "float_range",
                     "Float value too {size} (largest magnitude {limit}): {value}",
                     {**context, "size": "large" if number > 0 else "small"},
                 )
-            raise PydanticCustomError(
+            raise custom_error(
                 "float_range",
                 "{kind} value out of range (largest magnitude {limit}): {value}",
                 context,
@@ -275,7 +276,7 @@ Float32 = Annotated[float, _floating("float", FLOAT32_MAX)]
 
 def _read_bool(value: Any) -> bool:
     if not isinstance(value, bool):
-        raise PydanticCustomError(
+        raise custom_error(
             "bool_type",
             "Expected true or false without quotes, got {value}",
             {"value": repr(value)},
@@ -289,11 +290,11 @@ ProtoBool = Annotated[bool, Scalar("bool", _read_bool, accepts={"type": "boolean
 
 def _read_string(value: Any) -> str:
     if not isinstance(value, str):
-        raise PydanticCustomError(
+        raise custom_error(
             "string_type", "Input should be a string, got {value}", {"value": repr(value)}
         )
     if has_surrogate(value):
-        raise PydanticCustomError(
+        raise custom_error(
             "string_unicode",
             "Input should be valid Unicode text; it holds a surrogate code point",
         )
@@ -310,7 +311,7 @@ _TO_STANDARD = str.maketrans("-_", "+/")
 
 def _read_bytes(value: Any) -> str:
     if not isinstance(value, str):
-        raise PydanticCustomError(
+        raise custom_error(
             "bytes_type", "Input should be base64 text, got {value}", {"value": repr(value)}
         )
     data = value.rstrip("=")
@@ -320,7 +321,7 @@ def _read_bytes(value: Any) -> str:
         or len(data) % 4 == 1
         or (padding and (padding > 2 or len(value) % 4))
     ):
-        raise PydanticCustomError(
+        raise custom_error(
             "base64",
             "Input should be base64 text (standard or URL-safe alphabet, padding optional), "
             "got {value}",
@@ -329,7 +330,7 @@ def _read_bytes(value: Any) -> str:
     try:
         raw = base64.b64decode(data.translate(_TO_STANDARD) + "=" * (-len(data) % 4))
     except binascii.Error as exc:  # not expected after the checks above
-        raise PydanticCustomError(
+        raise custom_error(
             "base64", "Input is not valid base64: {reason}", {"reason": str(exc)}
         ) from None
     return base64.b64encode(raw).decode("ascii")
@@ -432,7 +433,7 @@ class _EnumReader:
             number = operator.index(value)
         name = None if number is None else self.names.get(number)
         if name is None:
-            raise PydanticCustomError(
+            raise custom_error(
                 "enum",
                 "Invalid enum value {value} for enum type {enum}: it should be one of {names} "
                 "or its number {numbers}",

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import ClassVar
 
 from pydantic import Field, model_validator
-from pydantic_core import PydanticCustomError
 from typing_extensions import Self
 
+from estconf._errors import custom_error
 from estconf.session_config._message import Message
 from estconf.session_config._values import (
     Float32,
@@ -73,7 +73,7 @@ class AttrValue(Message):
     def _one_value(self) -> Self:
         given = [name for name in self.oneof if getattr(self, name) is not None]
         if len(given) > 1:
-            raise PydanticCustomError(
+            raise custom_error(
                 "oneof",
                 "At most one of the fields {fields} of an AttrValue may be set; got {given}",
                 {"fields": ", ".join(self.oneof), "given": ", ".join(given)},

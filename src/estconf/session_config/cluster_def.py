@@ -6,8 +6,8 @@ import re
 from typing import Annotated, Any, ClassVar
 
 from pydantic import Field, WithJsonSchema, field_validator
-from pydantic_core import PydanticCustomError
 
+from estconf._errors import custom_error
 from estconf.session_config._message import Message
 from estconf.session_config._values import Int32Key, Map, ProtoString, Repeated
 
@@ -45,7 +45,7 @@ class JobDef(Message):
             for key in value:
                 index = _index_of(key)
                 if index is not None and index in seen:
-                    raise PydanticCustomError(
+                    raise custom_error(
                         "duplicate_key",
                         "Task index {index} is given twice, as {first} and {second}",
                         {"index": index, "first": repr(seen[index]), "second": repr(key)},

@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
 from pydantic import BeforeValidator, Field
-from pydantic_core import PydanticCustomError
 
+from estconf._errors import custom_error
 from estconf._on_first_use import OnFirstUse
 from estconf.session_config._message import Message
 from estconf.session_config._values import (
@@ -173,9 +173,7 @@ def _session_config_input(value: Any) -> Any:
     descriptor = getattr(value, "DESCRIPTOR", None)
     if getattr(descriptor, "full_name", None) == ConfigProto.proto_name:
         return ConfigProto.from_proto(value)
-    raise PydanticCustomError(
-        "session_config_type", "session_config must be instance of ConfigProto"
-    )
+    raise custom_error("session_config_type", "session_config must be instance of ConfigProto")
 
 
 SessionConfig = Annotated[ConfigProto | None, BeforeValidator(_session_config_input)]

@@ -24,10 +24,9 @@ from pydantic import (
     WithJsonSchema,
     with_config,
 )
-from pydantic_core import PydanticCustomError
 from typing_extensions import TypedDict
 
-from estconf._errors import Errors
+from estconf._errors import Errors, custom_error
 from estconf._types import Integer, String, bool_error
 
 __all__ = [
@@ -99,18 +98,18 @@ def parse_iterations_per_loop(text: str) -> IterationsPerLoopCounter:
     match = _ITERATIONS_PER_LOOP.fullmatch(text)
     if match is None:
         if _TENSORFLOW_ITERATIONS_PER_LOOP.fullmatch(text):
-            raise PydanticCustomError(
+            raise custom_error(
                 "value",
                 "iterations_per_loop {text} is not <N>, <N>s, <N>m or <N>h with N a positive "
                 "integer in ASCII digits and nothing after the unit",
                 {"text": repr(text)},
             )
-        raise PydanticCustomError("iterations_per_loop", _ITERATIONS_PER_LOOP_MESSAGE)
+        raise custom_error("iterations_per_loop", _ITERATIONS_PER_LOOP_MESSAGE)
     digits, suffix = match.groups()
     try:
         value = int(digits)
     except ValueError as exc:  # more digits than Python converts
-        raise PydanticCustomError(
+        raise custom_error(
             "iterations_per_loop", "iterations_per_loop is too long: {reason}", {"reason": str(exc)}
         ) from None
     return IterationsPerLoopCounter(
@@ -127,14 +126,14 @@ def _as_iterations_per_loop(value: Any) -> int | str:
         try:
             text = str(number)
         except ValueError as exc:  # more digits than Python converts
-            raise PydanticCustomError(
+            raise custom_error(
                 "iterations_per_loop",
                 "iterations_per_loop is too large: {reason}",
                 {"reason": str(exc)},
             ) from None
         parse_iterations_per_loop(text)
         return number
-    raise PydanticCustomError("iterations_per_loop", _ITERATIONS_PER_LOOP_MESSAGE)
+    raise custom_error("iterations_per_loop", _ITERATIONS_PER_LOOP_MESSAGE)
 
 
 IterationsPerLoop = Annotated[
@@ -161,13 +160,13 @@ def positive_integer(value: Any, name: str) -> int:
     if value is True:
         raise bool_error(value)  # TensorFlow reads True as 1.
     if not isinstance(value, numbers.Integral):
-        raise PydanticCustomError(
+        raise custom_error(
             "int_type",
             "{name} must be int, got {type}",
             {"name": name, "type": str(type(value))},
         )
     if value <= 0:
-        raise PydanticCustomError(
+        raise custom_error(
             "positive_int",
             "{name} must be positive, got {value}",
             {"name": name, "value": str(value)},
@@ -262,7 +261,7 @@ def _validate_tensor_dims(value: Any) -> list[int] | dict[str, list[int] | None]
         return _DIMS.validate_python(value)
     if isinstance(value, Mapping):
         return _NAMED_DIMS.validate_python(value)
-    raise PydanticCustomError(
+    raise custom_error(
         "type",
         "each entry of input_partition_dims should be null, a list of partition dims or an "
         "object mapping feature names to such lists, got {kind}",

@@ -27,11 +27,10 @@ from pydantic import (
     model_validator,
 )
 from pydantic.json_schema import SkipJsonSchema
-from pydantic_core import PydanticCustomError
 from typing_extensions import Self
 
 from estconf._derived import read_back_derived
-from estconf._errors import Errors, KnownKeys, validate_along
+from estconf._errors import Errors, KnownKeys, custom_error, validate_along
 from estconf._hashing import HashedByValue
 from estconf._tensorflow import tensorflow, tf_config_environ
 from estconf._types import Bool, DocumentModel, Integer, String, bool_error, from_document
@@ -349,7 +348,7 @@ class TPUConfig(HashedByValue, DocumentModel, KnownKeys):
             raise bool_error(value)
         cores = number_equal_to(value, CORES)
         if cores is None:
-            raise PydanticCustomError(
+            raise custom_error(
                 "num_cores_per_replica",
                 "num_cores_per_replica must be 1, 2, 4, 8, 16, 32, 64, 128; got {value}",
                 {"value": str(value)},
@@ -368,7 +367,7 @@ class TPUConfig(HashedByValue, DocumentModel, KnownKeys):
             return InputPipelineConfig.PER_HOST_V1
         mode = as_pipeline_config(value, names=from_document(info))
         if mode is None:
-            raise PydanticCustomError(
+            raise custom_error(
                 "enum",
                 "per_host_input_for_training must be true, false or an InputPipelineConfig: "
                 "one of {numbers} or its name ({names}); got {value}",
@@ -391,7 +390,7 @@ class TPUConfig(HashedByValue, DocumentModel, KnownKeys):
         if number_equal_to(value, [0]) == 0:
             return 0  # TensorFlow checks only values that are true.
         if not value:
-            raise PydanticCustomError(
+            raise custom_error(
                 "type",
                 "initial_infeed_sleep_secs should be a number of seconds, got {value}",
                 {"value": repr(value)},
@@ -405,14 +404,14 @@ class TPUConfig(HashedByValue, DocumentModel, KnownKeys):
         if value is None:
             return None
         if not isinstance(value, (list, tuple)):
-            raise PydanticCustomError(
+            raise custom_error(
                 "type",
                 "input_partition_dims should be a list of one or two entries (features, "
                 "labels), got {kind}",
                 {"kind": type(value).__name__},
             )
         if len(value) not in (1, 2):
-            raise PydanticCustomError(
+            raise custom_error(
                 "input_partition_dims_length",
                 "input_partition_dims must be a list/tuple with one or two elements.",
             )
@@ -430,7 +429,7 @@ class TPUConfig(HashedByValue, DocumentModel, KnownKeys):
             else as_pipeline_config(value, names=from_document(info))
         )
         if mode not in (InputPipelineConfig.PER_HOST_V1, InputPipelineConfig.SLICED):
-            raise PydanticCustomError(
+            raise custom_error(
                 "eval_training_input_configuration",
                 "eval_training_input_configuration must be PER_HOST_V1 or SLICED; got {value}",
                 {"value": value.name if isinstance(value, InputPipelineConfig) else str(value)},
@@ -442,7 +441,7 @@ class TPUConfig(HashedByValue, DocumentModel, KnownKeys):
     def experimental_host_call_every_n_steps_positive(cls, value: int) -> int:
         """``experimental_host_call_every_n_steps`` is at least 1."""
         if value < 1:
-            raise PydanticCustomError(
+            raise custom_error(
                 "value",
                 "experimental_host_call_every_n_steps must be at least 1 (host calls run every "
                 "n steps), got {value}",

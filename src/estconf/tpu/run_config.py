@@ -318,7 +318,7 @@ def _from_cluster_resolver(cluster: Any, data: dict[str, Any], errors: Errors) -
 def _add_errors(errors: Errors, exc: ValidationError, loc: tuple[str, ...]) -> None:
     """Record the errors of ``exc`` in ``errors``, located under ``loc``."""
     for detail in exc.errors():
-        errors.add(detail["type"], detail["msg"], (*loc, *detail["loc"]), detail["input"])
+        errors.add_again(detail["type"], detail["msg"], (*loc, *detail["loc"]), detail["input"])
 
 
 def _tpu_config_input(tpu_config: Any, tf_config: Any, errors: Errors) -> Any:

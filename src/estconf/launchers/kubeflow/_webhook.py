@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Final
 
+from estconf.codes import checked
 from estconf.launchers.kubeflow.finding import Finding, Location
 from estconf.launchers.kubeflow.manifest import (
     DEFAULT_CONTAINER_NAME,
@@ -154,7 +155,7 @@ def _refused(
     hint: str | None = None,
 ) -> Finding:
     return Finding(
-        code=code,
+        code=checked(code),
         severity="refused",
         message=f"the operator's admission webhook refuses the TFJob: "
         f"{_field_path(where or location)}: {message}",

@@ -7,11 +7,12 @@ text can point at the line.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, computed_field
 
 from estconf import finding as located
+from estconf.codes import checked
 
 __all__ = ["Finding", "Location", "Severity", "format_location", "reported_severity"]
 
@@ -57,7 +58,9 @@ class Finding(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    code: str = Field(description="A stable code naming the rule, e.g. `tfjob_multiple_chief`.")
+    code: Annotated[str, AfterValidator(checked)] = Field(
+        description="A stable code naming the rule, e.g. `tfjob_multiple_chief`."
+    )
     severity: Severity = Field(description="`refused`, `error`, `warning` or `note`.")
     message: str = Field(description="What is wrong and what happens because of it.")
     hint: str | None = Field(None, description="How to fix it, when there is a fix.")

@@ -30,10 +30,10 @@ from pydantic import (
     field_validator,
     model_validator,
 )
-from pydantic_core import PydanticCustomError
 from typing_extensions import Self
 
 from estconf._derived import read_back_derived
+from estconf._errors import custom_error
 from estconf._hashing import HashedByValue
 from estconf.io.checks import Limits
 from estconf.io.parse import stream_of
@@ -104,7 +104,7 @@ def _a_list(field: str, value: Any) -> Any:
         fix = f'write "- name: {keys[0]}" and put its keys under it'
     else:
         fix = f'put "- " before "{keys[0]}:"'
-    raise PydanticCustomError(
+    raise custom_error(
         "tfjob_not_a_list",
         "{field} must be a list: {fix} (a YAML list item starts with a dash)",
         {"field": field, "fix": fix},
@@ -266,7 +266,7 @@ class TFJob(_Manifest):
         """``kubeflow.org/v1``, or an earlier version whose replica specs have v1's shape."""
         group, _, version = api_version.partition("/")
         if group != API_GROUP or version not in (SERVED_VERSION, *OLDER_VERSIONS):
-            raise PydanticCustomError(
+            raise custom_error(
                 "tfjob_api_version",
                 "a TFJob's apiVersion is {group}/{served} (or the earlier {older}, read as "
                 "{served}), not {given}; kubeflow.org/v1alpha1 TFJobs, with a list of "

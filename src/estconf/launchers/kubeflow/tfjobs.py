@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Final
 from estconf.io import kinds, parse
 from estconf.io._positions import Loc
 from estconf.io.checks import Limits
-from estconf.io.errors import ConfigFileError, FileError, error
+from estconf.io.errors import ConfigFileError, FileError, error_again
 from estconf.io.reading import documents as _documents
 from estconf.io.reading import read_stream
 
@@ -172,7 +172,7 @@ def _check_manifest(
             if f.severity in FAILING
         ]
     errors = [
-        error(name, code, text, (*prefix, *loc), on_key=True, severity=severity, hint=hint)
+        error_again(name, code, text, (*prefix, *loc), on_key=True, severity=severity, hint=hint)
         for loc, code, text, severity, hint in found
     ]
     return document.place(errors)

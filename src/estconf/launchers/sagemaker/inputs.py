@@ -39,9 +39,9 @@ from pydantic import (
     model_serializer,
     model_validator,
 )
-from pydantic_core import PydanticCustomError
 
 from estconf import _json
+from estconf._errors import custom_error
 from estconf._json import MAX_DEPTH, JSONInputError
 from estconf._types import Integer
 
@@ -155,7 +155,7 @@ def decode(value: Any, key: str = "") -> Any:
     except JSONInputError as exc:
         if exc.code != "json_depth":
             return value
-    raise PydanticCustomError(
+    raise custom_error(
         "sagemaker_too_deep",
         "the hyperparameter {key} is JSON nested deeper than {most} levels: the toolkit "
         "decodes it with json.loads, which fails (RecursionError) at about 1,000 levels",
@@ -207,7 +207,7 @@ class Hyperparameters(BaseModel):
     def distribution_groups_can_hold_names(cls, value: Any) -> Any:
         """A number, a bool or null: the toolkit's ``in`` fails on it (``TypeError``)."""
         if value is None or isinstance(value, bool | int | float):
-            raise PydanticCustomError(
+            raise custom_error(
                 "sagemaker_distribution_instance_groups",
                 "sagemaker_distribution_instance_groups is {value}: the toolkit looks group "
                 "names up in it and fails (TypeError); give a list of group names, "
@@ -223,7 +223,7 @@ class Hyperparameters(BaseModel):
         for key in TEXT_KEYS:
             value = extra.get(key)
             if key in extra and not isinstance(value, str) and (key == TEXT_KEYS[0] or value):
-                raise PydanticCustomError(
+                raise custom_error(
                     "sagemaker_not_text",
                     "{key} is {value}, which the toolkit puts into os.environ and fails "
                     '(TypeError: str expected); write it as JSON text, e.g. "\\"{example}\\""',

@@ -35,10 +35,9 @@ from pydantic import (
     field_validator,
     model_validator,
 )
-from pydantic_core import PydanticCustomError
 from typing_extensions import Self
 
-from estconf._errors import fail
+from estconf._errors import custom_error, fail
 
 __all__ = [
     "MAX_POOLS",
@@ -94,21 +93,21 @@ def spec_keys(data: Any) -> SpecKeys | None:
 def _replica_count(value: Any) -> Any:
     """``replicaCount`` as protobuf's JSON mapping reads an ``int64``: a number or its digits."""
     if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise PydanticCustomError(
+        raise custom_error(
             "vertex_replica_count",
             'replicaCount is a whole number of replicas (written 2 or "2"), not {value}',
             {"value": repr(value)},
         )
     if isinstance(value, str):
         if not (value.isascii() and value.isdigit()):
-            raise PydanticCustomError(
+            raise custom_error(
                 "vertex_replica_count",
                 "replicaCount is a whole number of replicas, 0 or more; {value} is not one",
                 {"value": repr(value)},
             )
         value = int(value)
     if not 0 <= value <= MAX_REPLICAS:
-        raise PydanticCustomError(
+        raise custom_error(
             "vertex_replica_count",
             "replicaCount is {value}: a pool has from 0 to {most} replicas",
             {"value": value, "most": f"{MAX_REPLICAS:,}"},
@@ -179,7 +178,7 @@ class CustomJobSpec(BaseModel):
     def one_to_four_pools(cls, pools: list[WorkerPoolSpec]) -> list[WorkerPoolSpec]:
         """From one to four pools: the primary first, then workers, ps and evaluators."""
         if not 1 <= len(pools) <= MAX_POOLS:
-            raise PydanticCustomError(
+            raise custom_error(
                 "vertex_pools",
                 "a CustomJob has from 1 to {most} worker pools (primary, workers, parameter "
                 "servers, evaluators), not {count}",
