@@ -607,6 +607,20 @@ class TestStartUp:
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
         assert done.stdout == "[]\n"
 
+    def test_a_valid_file_reads_no_error_code_and_no_tfjob_model(self) -> None:
+        code = (
+            "import contextlib, io, sys\n"
+            "from estconf.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    main(['validate', 'examples/tf_config_worker.json'])\n"
+            "print(sorted(m for m in sys.modules if m.startswith(('estconf.codes', "
+            "'estconf._codes', 'estconf.launchers.kubeflow.'))))"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+        )
+        assert done.stdout == "['estconf.launchers.kubeflow.tfjobs']\n"
+
     @pytest.mark.parametrize(
         ("argv", "commands"),
         [

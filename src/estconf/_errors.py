@@ -23,7 +23,6 @@ from pydantic import (
 from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
 from estconf._suggest import closest
-from estconf.codes import declaration
 
 Loc = tuple[str | int, ...]
 
@@ -164,6 +163,8 @@ def custom_error(
     Raises:
         KeyError: ``code`` is not declared in :mod:`estconf.codes`.
     """
+    from estconf.codes import declaration  # imported when an error is first raised
+
     declaration(code)
     return PydanticCustomError(code, message, None if ctx is None else dict(ctx))
 

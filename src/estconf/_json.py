@@ -16,8 +16,6 @@ import json
 import re
 from typing import Any, Final, NoReturn
 
-from estconf.codes import checked
-
 __all__ = [
     "MAX_DEPTH",
     "SURROGATE",
@@ -46,6 +44,8 @@ class JSONInputError(ValueError):
         key: str | None = None,
     ) -> None:
         super().__init__(message)
+        from estconf.codes import checked  # imported when an error is first raised
+
         self.code = checked(code)
         self.message = message
         self.line = line

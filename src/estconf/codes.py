@@ -20,10 +20,10 @@ once, in :data:`FAMILIES`.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
-from estconf._codes import checks, launchers, models
 from estconf.finding import Severity
 
 if TYPE_CHECKING:
@@ -78,16 +78,38 @@ def _rows(sections: Iterable[Section]) -> Iterator[tuple[Row, Code | None]]:
                 yield row, Code(name, severity, summary, section, example, *fix)
 
 
-_READ: Final = tuple(_rows((*models.SECTIONS, *launchers.SECTIONS, *checks.SECTIONS)))
+class _Index(NamedTuple):
+    rows: tuple[Row, ...]
+    declared: tuple[Code, ...]
+    codes: Mapping[str, Code]
 
-ROWS: Final[tuple[Row, ...]] = tuple(row for row, _ in _READ)
-"""Every row of the tables of ``docs/errors.md``, in the page's order."""
 
-DECLARED: Final[tuple[Code, ...]] = tuple(code for _, code in _READ if code is not None)
-"""Every declaration, in the order of ``docs/errors.md`` (a code declared twice is a bug)."""
+@functools.cache
+def _index() -> _Index:
+    """The declarations, read on first use: a command that raises no error never reads them."""
+    from estconf._codes import checks, launchers, models
 
-CODES: Final[Mapping[str, Code]] = {code.name: code for code in DECLARED}
-"""Each code's declaration, by name."""
+    read = tuple(_rows((*models.SECTIONS, *launchers.SECTIONS, *checks.SECTIONS)))
+    declared = tuple(code for _, code in read if code is not None)
+    return _Index(tuple(row for row, _ in read), declared, {code.name: code for code in declared})
+
+
+if TYPE_CHECKING:
+    ROWS: tuple[Row, ...]
+    """Every row of the tables of ``docs/errors.md``, in the page's order."""
+    DECLARED: tuple[Code, ...]
+    """Every declaration, in the order of ``docs/errors.md`` (a code declared twice is a bug)."""
+    CODES: Mapping[str, Code]
+    """Each code's declaration, by name."""
+
+
+def __getattr__(name: str) -> Any:
+    # ROWS, DECLARED and CODES are read on first use
+    attribute = {"ROWS": "rows", "DECLARED": "declared", "CODES": "codes"}.get(name)
+    if attribute is None:
+        raise AttributeError(f"module 'estconf.codes' has no attribute {name!r}")
+    return getattr(_index(), attribute)
+
 
 FAMILIES: Final[Mapping[str, Code]] = {
     "tfjob_": Code(
@@ -114,7 +136,7 @@ def declaration(code: str) -> Code:
         >>> declaration("tfjob_missing_ps").name
         'tfjob_'
     """
-    found = CODES.get(code)
+    found = _index().codes.get(code)
     if found is not None:
         return found
     for prefix, family in FAMILIES.items():

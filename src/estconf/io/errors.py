@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from estconf._path import format_path
-from estconf.codes import declaration
 from estconf.finding import NO_VALUE, Finding, Severity, show_value
 from estconf.io._positions import Loc, Position
 
@@ -66,6 +65,8 @@ def error(
     Raises:
         KeyError: ``code`` is not declared in :mod:`estconf.codes`.
     """
+    from estconf.codes import declaration  # imported when an error is first raised
+
     declaration(code)
     return error_again(
         file,

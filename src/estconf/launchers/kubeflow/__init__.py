@@ -5,18 +5,22 @@ The public names are :mod:`estconf.kubeflow`'s.
 
 from __future__ import annotations
 
-from estconf.launchers.kubeflow.checks import ClusterCheck, NodeCheck, check, run_config_check
-from estconf.launchers.kubeflow.finding import Finding, Location, Severity
-from estconf.launchers.kubeflow.manifest import ReplicaSpec, TFJob, read_tfjobs
-from estconf.launchers.kubeflow.operator import (
-    Operator,
-    PredictedPod,
-    Prediction,
-    Release,
-    predict,
-    predict_replicas,
-    tfjob_for_replicas,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from estconf.launchers.kubeflow.checks import ClusterCheck, NodeCheck, check, run_config_check
+    from estconf.launchers.kubeflow.finding import Finding, Location, Severity
+    from estconf.launchers.kubeflow.manifest import ReplicaSpec, TFJob, read_tfjobs
+    from estconf.launchers.kubeflow.operator import (
+        Operator,
+        PredictedPod,
+        Prediction,
+        Release,
+        predict,
+        predict_replicas,
+        tfjob_for_replicas,
+    )
 
 __all__ = [
     "ClusterCheck",
@@ -37,3 +41,36 @@ __all__ = [
     "run_config_check",
     "tfjob_for_replicas",
 ]
+
+_SOURCES = {
+    "ClusterCheck": "estconf.launchers.kubeflow.checks",
+    "Finding": "estconf.launchers.kubeflow.finding",
+    "Location": "estconf.launchers.kubeflow.finding",
+    "NodeCheck": "estconf.launchers.kubeflow.checks",
+    "Operator": "estconf.launchers.kubeflow.operator",
+    "PredictedPod": "estconf.launchers.kubeflow.operator",
+    "Prediction": "estconf.launchers.kubeflow.operator",
+    "Release": "estconf.launchers.kubeflow.operator",
+    "ReplicaSpec": "estconf.launchers.kubeflow.manifest",
+    "Severity": "estconf.launchers.kubeflow.finding",
+    "TFJob": "estconf.launchers.kubeflow.manifest",
+    "check": "estconf.launchers.kubeflow.checks",
+    "predict": "estconf.launchers.kubeflow.operator",
+    "predict_replicas": "estconf.launchers.kubeflow.operator",
+    "read_tfjobs": "estconf.launchers.kubeflow.manifest",
+    "run_config_check": "estconf.launchers.kubeflow.checks",
+    "tfjob_for_replicas": "estconf.launchers.kubeflow.operator",
+}
+"""The module of each public name, imported on first use: reading one module of the
+package (``estconf validate`` asks whether a file is a TFJob) imports no other."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _SOURCES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
