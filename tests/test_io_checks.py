@@ -44,3 +44,17 @@ class TestCheckValues:
 def test_limits_are_a_value() -> None:
     """Limits refuse assignment and hash by their fields."""
     is_a_value(lambda: Limits(max_size=1000, max_depth=10))
+
+
+def test_the_limits_of_the_options_are_those_given_and_the_defaults() -> None:
+    import argparse
+
+    from estconf.io.checks import limits_of
+
+    limits = limits_of(argparse.Namespace(max_size=10, max_depth=None, max_documents=3))
+    assert (limits.max_size, limits.max_depth, limits.max_values, limits.max_documents) == (
+        10,
+        64,
+        None,
+        3,
+    )

@@ -11,7 +11,7 @@ import pytest
 import estconf.launchers
 from estconf._arguments import UsageError
 from estconf.launchers import LAUNCHERS, launcher, named
-from estconf.launchers.base import COMMON, TFConfigs, limits_of, refuse_larger_output
+from estconf.launchers.base import COMMON, TFConfigs, refuse_larger_output
 
 PACKAGE = Path(estconf.launchers.__file__).parent
 
@@ -77,11 +77,6 @@ class TestEachLauncher:
 
 
 class TestBase:
-    def test_the_limits_are_those_given_and_the_defaults(self) -> None:
-        args = argparse.Namespace(max_size=10, max_depth=None)
-        limits = limits_of(args)
-        assert (limits.max_size, limits.max_depth) == (10, 64)
-
     def test_an_output_at_the_limit_is_written(self) -> None:
         refuse_larger_output(argparse.Namespace(max_size=100), "--slurm", "2 ranks", 100)
 

@@ -12,9 +12,7 @@ from estconf.cli._common import (
     EXIT_USAGE,
     PROFILES,
     add_limits,
-    limit_args,
     out,
-    reading_limits,
 )
 from estconf.io import REPORT_FORMATS
 
@@ -86,9 +84,10 @@ def run(args: argparse.Namespace) -> int:
     from estconf.inputs.cluster_checks import check_nodes
     from estconf.inputs.nodes import Unreadable, read_nodes
     from estconf.io import report as file_report
+    from estconf.io.checks import limits_of
 
     try:
-        read = read_nodes(args.inputs, reading_limits(limit_args(args)))
+        read = read_nodes(args.inputs, limits_of(args))
     except Unreadable as exc:
         results = [file_report.Result(exc.file, None, exc.errors)]
         out(file_report.write_text(results, quiet=True), sys.stderr)  # no summary line

@@ -8,18 +8,15 @@ import re
 import sys
 import textwrap
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NoReturn, TextIO, TypedDict
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from estconf._arguments import (
-    UsageError,
     positive_int,
 )
 from estconf.io import kinds
 from estconf.profiles import registry as profile_registry
 
 if TYPE_CHECKING:
-    from estconf.io.checks import Limits as ReadingLimits
-    from estconf.io.errors import FileError
     from estconf.io.report import Result
 
 PROG = "estconf"
@@ -133,78 +130,6 @@ def add_limits(parser: argparse.ArgumentParser) -> None:
     )
 
 
-class Limits(TypedDict, total=False):
-    """The limits the options give, as the keyword arguments of :func:`estconf.files.load`."""
-
-    max_size: int
-    max_depth: int
-    max_values: int
-    max_documents: int
-
-
-def limit_args(args: argparse.Namespace) -> Limits:
-    """The limits of the options given (``add_limits``); the others keep their defaults."""
-    limits: Limits = {}
-    if args.max_size is not None:
-        limits["max_size"] = args.max_size
-    if args.max_depth is not None:
-        limits["max_depth"] = args.max_depth
-    if args.max_values is not None:
-        limits["max_values"] = args.max_values
-    if args.max_documents is not None:
-        limits["max_documents"] = args.max_documents
-    return limits
-
-
-def refuse_larger_output(
-    args: argparse.Namespace,
-    source: str,
-    tasks: str,
-    total: int,
-    *,
-    estimated: bool = False,
-    one: str | None = "--task TYPE:INDEX",
-) -> None:
-    """Refuse, before anything is written, the TF_CONFIGs of a job larger than ``--max-size``.
-
-    Each task's TF_CONFIG lists every task's address, so a launcher's output
-    grows as the square of its tasks; a job of a few lines could ask for
-    terabytes.
-
-    Args:
-        args: the command's options (``--max-size``).
-        source: what the tasks come from, first in the message (a file, ``--slurm``).
-        tasks: how many tasks, and what they are (``"1,000 ranks"``).
-        total: the bytes the TF_CONFIGs would take.
-        estimated: whether ``total`` is worked out from one task's size.
-        one: the option that writes one task's TF_CONFIG, if the command has one.
-
-    Raises:
-        UsageError: ``total`` is larger than ``--max-size``.
-    """
-    from estconf.io.checks import MAX_SIZE
-
-    limit = limit_args(args).get("max_size", MAX_SIZE)
-    if total <= limit:
-        return
-    noun = tasks.rpartition(" ")[2]
-    task = noun.removesuffix("s")
-    about = "about " if estimated else ""
-    fix = "give a larger --max-size BYTES" + (f", or {one} for one" if one else "")
-    raise UsageError(
-        f"{source}: the TF_CONFIGs of its {tasks} would take {about}{total:,} bytes, more than "
-        f"--max-size {limit:,}: each {task}'s lists every {task}'s address, so they grow as the "
-        f"square of the {noun}; {fix}"
-    )
-
-
-def reading_limits(limits: Limits) -> ReadingLimits:
-    """The limits of the options as :class:`estconf.io.checks.Limits`."""
-    from estconf.io.checks import Limits as ReadingLimits
-
-    return ReadingLimits(**limits)
-
-
 def out(text: str, stream: TextIO | None = None) -> None:
     (stream or sys.stdout).write(text)
 
@@ -215,15 +140,6 @@ class Invalid(Exception):
     def __init__(self, results: list[Result]) -> None:
         super().__init__()
         self.results = results
-
-
-def say_unreadable(name: str, errors: list[FileError]) -> list[Result]:
-    """Say on stderr why the input ``name`` cannot be read; its results, for :func:`exit_status`."""
-    from estconf.io import report
-
-    results = [report.Result(name, None, errors)]
-    out(report.write_text(results), sys.stderr)
-    return results
 
 
 def exit_status(results: list[Result]) -> int:

@@ -16,9 +16,7 @@ from estconf.cli._common import (
     add_input_format,
     add_limits,
     exit_status,
-    limit_args,
     out,
-    reading_limits,
 )
 
 if TYPE_CHECKING:
@@ -103,6 +101,7 @@ def register(explain: argparse.ArgumentParser, words: Sequence[str] = ()) -> Non
 
 def _explained(args: argparse.Namespace, read: Callable[..., Any], **options: Any) -> Any:
     """What ``read`` (:mod:`estconf.inputs.tf_config_source`) reads of the options given."""
+    from estconf.io.checks import limits_of
     from estconf.io.errors import ConfigFileError
     from estconf.io.report import Result
     from estconf.io.sources import InputError
@@ -112,7 +111,7 @@ def _explained(args: argparse.Namespace, read: Callable[..., Any], **options: An
             args.tf_config,
             input_format=args.input_format,
             choice=(args.pod, args.task),
-            limits=reading_limits(limit_args(args)),
+            limits=limits_of(args),
             note=_note,
             **options,
         )

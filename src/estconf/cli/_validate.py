@@ -14,9 +14,7 @@ from estconf.cli._common import (
     add_input_format,
     add_limits,
     exit_status,
-    limit_args,
     out,
-    reading_limits,
     use_color,
 )
 from estconf.io import REPORT_FORMATS
@@ -103,6 +101,7 @@ def _write(results: list[Result], args: argparse.Namespace) -> str:
 def run(args: argparse.Namespace) -> int:
     """Check every file given; 0 all valid, 1 some invalid, 2 some cannot be read."""
     from estconf.inputs.checks import check
+    from estconf.io.checks import limits_of
     from estconf.io.project import ProjectError
 
     try:
@@ -111,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
             kind=args.kind,
             profile=args.profile,
             input_format=args.input_format,
-            limits=reading_limits(limit_args(args)),
+            limits=limits_of(args),
         )
     except ProjectError as exc:
         raise UsageError(str(exc)) from None

@@ -44,6 +44,7 @@ __all__ = [
     "Limits",
     "check_size",
     "check_values",
+    "limits_of",
     "parser_depth",
     "read_stream",
     "too_deep",
@@ -305,3 +306,16 @@ def _scalar_errors(file: str, items: list[tuple[str | int, Any]], path: Loc) -> 
 def _surrogate(file: str, text: str, path: Loc, what: str) -> FileError:
     r"""A string holding half of a UTF-16 surrogate pair, from an escape such as ``\ud800``."""
     return error(file, "encoding", surrogate_message(text, what), path)
+
+
+def limits_of(options: object) -> Limits:
+    """The limits the options ``--max-size``, ``--max-depth``, ... give; defaults for the rest.
+
+    ``options`` holds them as attributes (``max_size``), as argparse parses them.
+    """
+    given = {
+        name: getattr(options, name)
+        for name in ("max_size", "max_depth", "max_values", "max_documents")
+        if getattr(options, name, None) is not None
+    }
+    return Limits(**given)

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import Final, Protocol
 
 from estconf._arguments import UsageError
-from estconf.io.checks import Limits
+from estconf.io.checks import limits_of
 
-__all__ = ["COMMON", "Launcher", "Output", "TFConfigs", "limits_of", "refuse_larger_output"]
+__all__ = ["COMMON", "Launcher", "Output", "TFConfigs", "refuse_larger_output"]
 
 Output = tuple[tuple[str, int], str]
 """A task ``(type, index)`` and its TF_CONFIG as JSON text."""
@@ -92,16 +92,6 @@ class Launcher(Protocol):
         Raises:
             UsageError: the options do not fit, or ask for more than ``--max-size``.
         """
-
-
-def limits_of(args: argparse.Namespace) -> Limits:
-    """The limits of reading that ``--max-size`` and the like give; the defaults for the rest."""
-    given = {
-        name: getattr(args, name)
-        for name in ("max_size", "max_depth", "max_values", "max_documents")
-        if getattr(args, name, None) is not None
-    }
-    return Limits(**given)
 
 
 def refuse_larger_output(

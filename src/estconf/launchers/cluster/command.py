@@ -6,7 +6,8 @@ import argparse
 from typing import Final
 
 from estconf._arguments import UsageError
-from estconf.launchers.base import TFConfigs, limits_of
+from estconf.io.checks import limits_of
+from estconf.launchers.base import TFConfigs
 
 
 class Cluster:

@@ -19,7 +19,8 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from estconf._arguments import UsageError, number_argument, text_argument
-from estconf.launchers.base import TFConfigs, limits_of, refuse_larger_output
+from estconf.io.checks import limits_of
+from estconf.launchers.base import TFConfigs, refuse_larger_output
 from estconf.launchers.sagemaker.hosts import DISTRIBUTIONS
 
 

@@ -13,7 +13,8 @@ import json
 from typing import TYPE_CHECKING, Any, Final
 
 from estconf._arguments import UsageError, text_argument
-from estconf.launchers.base import TFConfigs, limits_of, refuse_larger_output
+from estconf.io.checks import limits_of
+from estconf.launchers.base import TFConfigs, refuse_larger_output
 
 if TYPE_CHECKING:
     from estconf.io.reading import Document
