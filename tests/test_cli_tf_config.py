@@ -249,7 +249,7 @@ class TestFromATFJob:
         status, out, err = run("tf-config", "--tfjob", path, "--max-size", str(size - 1))
         assert (status, out) == (2, "")
         assert f"the TF_CONFIGs of its 5 pods would take {size:,} bytes, more than " in err
-        assert f"--max-size {size - 1:,}: " in err
+        assert f"--max-size {size - 1:,}\nhint: " in err
 
     def test_a_million_replicas_are_refused_with_the_size_they_would_take(self) -> None:
         path = "tests/data/kubeflow/million_replicas.yaml"
@@ -259,9 +259,10 @@ class TestFromATFJob:
         assert (status, out) == (2, "")
         assert err.endswith(
             f"{path}: the TF_CONFIGs of its 1,065,535 pods would take 41,738,712,683,780 bytes, "
-            "more than --max-size 67,108,864: each pod's lists every pod's address, so they "
-            "grow as the square of the pods; give a larger --max-size BYTES, or --task "
-            "TYPE:INDEX for one\n"
+            "more than --max-size 67,108,864\n"
+            "hint: each pod's TF_CONFIG lists every pod's address, so the output grows as the "
+            "square of the pods: give a larger --max-size BYTES, or --task TYPE:INDEX for one "
+            "pod\n"
         )
         status, out, err = run("tf-config", "--job", "big", "--chief", "1", "--worker", "100000")
         assert (status, out) == (2, "")

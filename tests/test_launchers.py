@@ -86,9 +86,19 @@ class TestBase:
             refuse_larger_output(args, "--slurm", "2 ranks", 101, estimated=True, one="--rank R")
         assert str(info.value) == (
             "--slurm: the TF_CONFIGs of its 2 ranks would take about 101 bytes, more than "
-            "--max-size 100: each rank's lists every rank's address, so they grow as the square "
-            "of the ranks; give a larger --max-size BYTES, or --rank R for one"
+            "--max-size 100"
         )
+        assert info.value.hint == (
+            "each rank's TF_CONFIG lists every rank's address, so the output grows as the "
+            "square of the ranks: give a larger --max-size BYTES, or --rank R for one rank"
+        )
+
+    def test_a_launcher_without_one_tasks_option_offers_only_a_larger_limit(self) -> None:
+        with pytest.raises(UsageError) as info:
+            refuse_larger_output(argparse.Namespace(max_size=1), "x", "2 hosts", 2, one=None)
+        assert info.value.hint is not None
+        assert info.value.hint.endswith("the square of the hosts: give a larger --max-size BYTES")
+        assert "about" not in str(info.value)
 
     def test_what_a_launcher_gives_says_nothing_and_fails_nothing_by_default(self) -> None:
         found = TFConfigs([(("worker", 0), "{}")])

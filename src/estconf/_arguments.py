@@ -14,7 +14,15 @@ __all__ = ["UsageError", "number_argument", "positive_int", "task_argument", "te
 
 
 class UsageError(Exception):
-    """A usage error found after parsing: reported like argparse's, exit 2."""
+    """A usage error found after parsing: reported like argparse's, exit 2.
+
+    Attributes:
+        hint: how to fix it, written on a line of its own after the error.
+    """
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.hint = hint
 
 
 def task_argument(text: str) -> tuple[str, int]:

@@ -138,7 +138,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _command(args.command).run(args)
     except UsageError as exc:
-        parser.exit(EXIT_USAGE, f"{PROG} {args.command}: error: {exc}\n")
+        hint = "" if exc.hint is None else f"hint: {exc.hint}\n"
+        parser.exit(EXIT_USAGE, f"{PROG} {args.command}: error: {exc}\n{hint}")
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -126,9 +126,10 @@ def refuse_larger_output(
     noun = tasks.rpartition(" ")[2]
     task = noun.removesuffix("s")
     about = "about " if estimated else ""
-    fix = "give a larger --max-size BYTES" + (f", or {one} for one" if one else "")
+    also = f", or {one} for one {task}" if one else ""
     raise UsageError(
-        f"{source}: the TF_CONFIGs of its {tasks} would take {about}{total:,} bytes, more than "
-        f"--max-size {limit:,}: each {task}'s lists every {task}'s address, so they grow as the "
-        f"square of the {noun}; {fix}"
+        f"{source}: the TF_CONFIGs of its {tasks} would take {about}{total:,} bytes, "
+        f"more than --max-size {limit:,}",
+        hint=f"each {task}'s TF_CONFIG lists every {task}'s address, so the output grows as "
+        f"the square of the {noun}: give a larger --max-size BYTES{also}",
     )
