@@ -72,13 +72,13 @@ def test_the_severities_and_fixes_are_those_the_checks_give() -> None:
     assert {code.severity for code in DECLARED} == SEVERITIES
 
 
-def test_a_tfjob_findings_reported_severity_is_its_codes() -> None:
+def test_a_tfjob_findings_severity_is_its_codes_and_a_refusal_is_declared_one() -> None:
+    """A refusal is an error whose code's summary begins "refused:"; no other finding's does."""
     from ruamel.yaml import YAML
 
     from estconf.kubeflow import TFJob, check
-    from estconf.launchers.kubeflow.finding import reported_severity
 
-    seen = set()
+    seen, refused = set(), set()
     for path in sorted((ROOT / "tests" / "data" / "kubeflow").glob("*.yaml")):
         try:
             tfjob = TFJob.model_validate(YAML(typ="safe").load(path.read_text(encoding="utf-8")))
@@ -86,9 +86,12 @@ def test_a_tfjob_findings_reported_severity_is_its_codes() -> None:
             continue
         for finding in check(tfjob):
             if finding.code != "tfjob_tf_config_set":  # a note or an error where a pod uses it
-                assert reported_severity(finding.severity) == declaration(finding.code).severity
+                assert finding.severity == declaration(finding.code).severity
+            assert finding.refused == declaration(finding.code).summary.startswith("refused:")
             seen.add(finding.code)
+            refused.add(finding.refused)
     assert {"tfjob_generate_name", "tfjob_port_not_named", "tfjob_no_image"} <= seen
+    assert refused == {True, False}
     assert len(seen) > 20
 
 
@@ -147,7 +150,7 @@ def test_an_undeclared_code_is_refused(code: str) -> None:
 
 
 def test_every_way_of_raising_refuses_an_undeclared_code() -> None:
-    from estconf.launchers.kubeflow.finding import Finding
+    from estconf.launchers.kubeflow._webhook import _refused as webhook_refusal
 
     raising: list[Callable[[], object]] = [
         lambda: custom_error("no_such_code", "m"),
@@ -157,7 +160,7 @@ def test_every_way_of_raising_refuses_an_undeclared_code() -> None:
         lambda: error("f.json", "no_such_code", "m"),
         lambda: refused("f.json", "no_such_code", "m"),
         lambda: JSONInputError("no_such_code", "m"),
-        lambda: Finding(code="no_such_code", severity="note", message="m", location=()),
+        lambda: webhook_refusal("no_such_code", (), "m"),
     ]
     for make in raising:
         with pytest.raises(KeyError, match="'no_such_code' is not a declared error code"):
@@ -197,7 +200,7 @@ _CODE_ARGUMENTS = {
     "refused": 1,
     "found": 0,
     "_refused": 0,  # the TFJob webhook's refusals
-    "checked": 0,  # a code named as a constant (estconf.deployment.report)
+    "checked": 0,  # the TFJob checks' findings, a code named as a constant (deployment.report)
 }
 
 # Codes written as f-strings, and the codes each forms; "tfjob_{code}" is a family.

@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
 
-from estconf import TFConfig
+from estconf import TFConfig, kubeflow
 from estconf.deployment import Problem
 from estconf.deployment.profile import problems_of
-from estconf.finding import NO_VALUE, Finding, show_value
+from estconf.finding import NO_VALUE, Finding, Loc, Severity, show_value
+from estconf.io import report
 from estconf.io.errors import FileError, error
 from estconf.io.parse import parse
-from estconf.launchers.kubeflow.finding import reported_severity
+from estconf.launchers.kubeflow import tfjobs
 from values import is_a_value
+
+KUBEFLOW = Path(__file__).parent / "data" / "kubeflow"
 
 
 def test_a_finding_holds_code_severity_message_hint_input_place_and_path() -> None:
@@ -107,14 +112,114 @@ def test_a_profiles_problems_are_findings_in_no_file_yet() -> None:
     assert (found.code, found.path) == ("address", "cluster.worker[0]")
 
 
-@pytest.mark.parametrize(
-    ("severity", "reported"),
-    [("refused", "error"), ("error", "error"), ("warning", "warning"), ("note", "note")],
-)
-def test_a_tfjob_finding_refused_by_the_webhook_is_reported_as_an_error(
-    severity: str, reported: str
+def test_a_finding_is_not_refused_unless_told() -> None:
+    found = Finding.at("missing_chief", "no chief")
+    assert found.refused is False
+    assert found.label == found.severity == "error"
+    for severity in ("warning", "note"):
+        assert Finding.at("tfjob_generate_name", "m", severity=severity).label == severity
+
+
+def test_a_refusal_is_an_error_that_is_refused() -> None:
+    """What the launcher refuses before it runs is an error; its text says ``refused``."""
+    found = Finding.at("tfjob_no_image", "image: must be required", ("spec",), refused=True)
+    assert (found.severity, found.refused, found.label) == ("error", True, "refused")
+    assert str(found) == "spec: image: must be required"
+    assert found != dataclasses.replace(found, refused=False)
+    assert error("f.yaml", "tfjob_no_image", "m", refused=True).refused is True
+    assert error("f.yaml", "tfjob_no_image", "m").refused is False
+
+
+# A TFJob finding's path, as Kubernetes writes a field path: keys dotted, list positions in
+# brackets.
+TFJOB_PATHS = [
+    (
+        ("spec", "tfReplicaSpecs", "PS", "template", "spec", "containers", 0, "image"),
+        "spec.tfReplicaSpecs.PS.template.spec.containers[0].image",
+    ),
+    (("spec", "runPolicy", "cleanPodPolicy"), "spec.runPolicy.cleanPodPolicy"),
+    (("metadata", "generateName"), "metadata.generateName"),
+    (("apiVersion",), "apiVersion"),
+    ((0, "a"), "[0].a"),
+    ((), ""),
+]
+
+
+@pytest.mark.parametrize(("loc", "path"), TFJOB_PATHS)
+def test_a_tfjob_findings_path_is_written_as_kubernetes_writes_a_field_path(
+    loc: Loc, path: str
 ) -> None:
-    assert reported_severity(severity) == reported  # type: ignore[arg-type]
+    assert Finding.at("tfjob_no_image", "m", loc, refused=True).path == path
+
+
+def test_every_tfjob_finding_of_the_samples_is_at_a_path_kubernetes_writes_alike() -> None:
+    """The keys of the sample manifests' findings are identifiers: dotted, as Kubernetes does."""
+    from ruamel.yaml import YAML
+
+    seen = 0
+    for sample in sorted(KUBEFLOW.glob("*.yaml")):
+        try:
+            tfjob = kubeflow.TFJob.model_validate(YAML(typ="safe").load(sample.read_text()))
+        except Exception:  # a stream, a list, an Experiment: read otherwise
+            continue
+        for found in kubeflow.check(tfjob):
+            kubernetes = "".join(
+                f"[{step}]" if isinstance(step, int) else f".{step}" for step in found.loc
+            ).removeprefix(".")
+            assert found.path == kubernetes
+            seen += 1
+    assert seen > 20
+
+
+def test_a_refusal_is_said_refused_in_the_text_report_and_not_in_json() -> None:
+    """A refusal's message begins ``refused:`` in every report; JSON writes no field of its own."""
+    result = tfjobs.check_text(
+        (KUBEFLOW / "refused.yaml").read_bytes(), "yaml", "refused.yaml", "estimator"
+    )
+    assert result is not None
+    refusals = [e for e in result.errors if e.refused]
+    assert [e.code for e in refusals] == [
+        "tfjob_multiple_chief",
+        "tfjob_no_tensorflow_container",
+        "tfjob_no_image",
+    ]
+    assert {e.severity for e in refusals} == {"error"}
+    assert all(e.message.startswith("refused: the operator's admission webhook") for e in refusals)
+    others = [e for e in result.errors if not e.refused]
+    assert [e.message.split(":")[0] for e in others] == ["error", "warning"]
+    assert "spec.tfReplicaSpecs: refused: " in report.write_text([result])
+    (written,) = json.loads(report.write_json([result]))["files"]
+    assert {key for error in written["errors"] for key in error} == {
+        "path",
+        "loc",
+        "line",
+        "column",
+        "code",
+        "message",
+    }
+    assert written["errors"][0]["message"].startswith("refused: ")
+
+
+def test_the_kubeflow_finding_is_the_one_finding() -> None:
+    assert kubeflow.Finding is Finding
+    assert kubeflow.Severity is Severity
+    assert kubeflow.Location is Loc
+    (found,) = (
+        f
+        for f in kubeflow.check(
+            kubeflow.TFJob.model_validate(
+                {
+                    "apiVersion": "kubeflow.org/v1",
+                    "kind": "TFJob",
+                    "metadata": {"name": "j"},
+                    "spec": {},
+                }
+            )
+        )
+        if f.code == "tfjob_no_replica_specs"
+    )
+    assert type(found) is Finding
+    assert (found.severity, found.refused, found.path) == ("error", True, "spec.tfReplicaSpecs")
 
 
 def test_a_finding_on_a_key_is_placed_at_the_key_of_the_nearest_value_the_text_has() -> None:
@@ -156,6 +261,10 @@ def test_a_pydantic_error_is_a_finding_at_its_place_less_the_documents_root() ->
         pytest.param(
             lambda: error("f.json", "bounds", "should be >= 0", ("save_summary_steps",), value=-1),
             id="FileError",
+        ),
+        pytest.param(
+            lambda: Finding.at("tfjob_no_image", "m", ("spec",), hint="h", refused=True),
+            id="refusal",
         ),
     ],
 )

@@ -79,16 +79,18 @@ def test_refusals_of_the_webhook() -> None:
     # v1.9.0 pkg/webhooks/tensorflow/tfjob_webhook.go validateTFReplicaSpecs.
     findings = check(load("refused.yaml"))
     worker = (*SPECS, "Worker", "template", "spec", "containers")
-    assert [(f.code, f.severity, f.location) for f in findings] == [
-        ("tfjob_no_image", "refused", (*worker, 1, "image")),
-        ("tfjob_no_tensorflow_container", "refused", worker),
-        ("tfjob_multiple_chief", "refused", SPECS),
+    # what kubectl apply refuses is an error that is refused; the rest is not refused
+    assert [(f.code, f.severity, f.refused, f.loc) for f in findings] == [
+        ("tfjob_no_image", "error", True, (*worker, 1, "image")),
+        ("tfjob_no_tensorflow_container", "error", True, worker),
+        ("tfjob_multiple_chief", "error", True, SPECS),
         (
             "tfjob_tf_config_set",
             "warning",
+            False,
             (*SPECS, "Chief", "template", "spec", "containers", 0, "env", 1),
         ),
-        ("tfjob_chief_with_master", "error", (*SPECS, "Chief")),
+        ("tfjob_chief_with_master", "error", False, (*SPECS, "Chief")),
     ]
     assert findings[0].message == (
         "the operator's admission webhook refuses the TFJob: "
@@ -98,7 +100,8 @@ def test_refusals_of_the_webhook() -> None:
     assert findings[2].message.endswith(
         "spec.tfReplicaSpecs: Forbidden: must not have more than 1 Chief or Master role"
     )
-    assert str(findings[2]).startswith("spec.tfReplicaSpecs: refused: ")
+    assert str(findings[2]) == f"spec.tfReplicaSpecs: {findings[2].message}"
+    assert findings[2].label == "refused"
 
 
 RENAME = (
@@ -109,7 +112,7 @@ OPERATOR_SETS = "the operator sets TF_CONFIG and the port on the container named
 
 def test_a_missing_tensorflow_container_names_the_one_that_looks_like_it() -> None:
     findings = check(load("no_tensorflow_container.yaml"), node_check=None)
-    hints = {f.location[2]: f.hint for f in findings if f.code == "tfjob_no_tensorflow_container"}
+    hints = {f.loc[2]: f.hint for f in findings if f.code == "tfjob_no_tensorflow_container"}
     assert hints == {
         "Chief": RENAME.format("'trainer'", "declares the port tfjob-port") + OPERATOR_SETS,
         "Worker": RENAME.format("'mnist'", "is the only container") + OPERATOR_SETS,
@@ -146,7 +149,9 @@ def job(name: str = "test", **specs: Any) -> TFJob:
 
 
 def webhook(tfjob: TFJob) -> list[tuple[str, tuple[str | int, ...]]]:
-    return [(f.code, f.location) for f in check(tfjob, node_check=None) if f.severity == "refused"]
+    refused = [f for f in check(tfjob, node_check=None) if f.refused]
+    assert {f.severity for f in refused} <= {"error"}
+    return [(f.code, f.loc) for f in refused]
 
 
 # v1.9.0 tfjob_webhook_test.go TestValidateV1TFJob, case by case.
@@ -276,7 +281,7 @@ VALUE = ("spec", "tfReplicaSpecs", "Worker", "template", "spec", "containers", 0
 )
 def test_hand_set_tf_config_of_a_single_pod_is_checked(value: str, code: str, says: str) -> None:
     refused = [f for f in check(job(Worker={"template": hand_set(value)})) if f.severity == "error"]
-    assert [(f.code, f.location) for f in refused] == [(code, VALUE)]
+    assert [(f.code, f.loc) for f in refused] == [(code, VALUE)]
     assert refused[0].message.startswith("the pod refuses the TF_CONFIG set by hand: ")
     assert says in refused[0].message
 
@@ -299,7 +304,7 @@ def test_only_the_variable_named_tf_config_is_a_hand_set_tf_config(replicas: int
     ]
     template = {"spec": {"containers": [container(env=env)]}}
     findings = check(job(Worker={"replicas": replicas, "template": template}))
-    assert [f.location for f in findings if f.code == "tfjob_tf_config_set"] == [
+    assert [f.loc for f in findings if f.code == "tfjob_tf_config_set"] == [
         (*SPECS, "Worker", "template", "spec", "containers", 0, "env", 1)
     ]
     assert "tfjob_tf_config_refused" not in {f.code for f in findings}
@@ -317,7 +322,7 @@ def test_a_hand_set_tf_config_is_found_after_a_spec_with_no_tensorflow_container
     """The PS's container is not named tensorflow: the Worker's TF_CONFIG is still read."""
     other = {"spec": {"containers": [container(name="main")]}}
     findings = check(job(PS={"template": other}, Worker={"replicas": 2, "template": hand_set("{")}))
-    assert [f.location for f in findings if f.code == "tfjob_tf_config_set"] == [
+    assert [f.loc for f in findings if f.code == "tfjob_tf_config_set"] == [
         (*SPECS, "Worker", "template", "spec", "containers", 0, "env", 0)
     ]
 
@@ -356,7 +361,8 @@ def test_dynamic_worker_before_v1_7() -> None:
 
 def test_notes() -> None:
     finding, moved = check(load("v1beta2.yaml"))
-    assert found((finding,)) == [("tfjob_api_version", "refused", "apiVersion")]
+    assert found((finding,)) == [("tfjob_api_version", "error", "apiVersion")]
+    assert (finding.refused, moved.refused) == (True, False)
     # v1beta2's place of cleanPodPolicy, which v1 does not read (see its lifecycle tests)
     assert found((moved,)) == [("tfjob_run_policy_outside", "warning", "spec.cleanPodPolicy")]
     assert 'no matches for kind "TFJob" in version "kubeflow.org/v1beta2"' in finding.message
@@ -456,7 +462,7 @@ def test_cluster_check_seam() -> None:
         return [(pod.name, "claimed twice") for pod in prediction.pods if pod.task_type == "ps"]
 
     findings = check(load("dist_mnist.yaml"), cluster_check=every_ps)
-    assert [(f.code, f.location, f.message) for f in findings] == [
+    assert [(f.code, f.loc, f.message) for f in findings] == [
         ("tfjob_cluster_check", (*SPECS, "PS"), "pod dist-mnist-ps-0: claimed twice"),
         ("tfjob_cluster_check", (*SPECS, "PS"), "pod dist-mnist-ps-1: claimed twice"),
     ]
@@ -508,7 +514,7 @@ def test_the_sample_finds_what_the_whole_job_does(
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(checks, "predict_sample", sample)
             return [
-                (f.code, f.severity, f.location, f.message)
+                (f.code, f.severity, f.loc, f.message)
                 for f in check(
                     tfjob,
                     node_check=node_check_of(profile),

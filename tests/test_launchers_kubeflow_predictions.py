@@ -95,6 +95,20 @@ class TestManifest:
             "refused.yaml: spec.tfReplicaSpecs.Worker.template.spec.containers[1].image: "
         )
 
+    def test_a_key_that_is_no_identifier_is_quoted_in_its_path_as_validate_writes_it(
+        self,
+    ) -> None:
+        manifest = (
+            b"apiVersion: kubeflow.org/v1\nkind: TFJob\nmetadata: {name: j}\nspec:\n"
+            b"  tfReplicaSpecs:\n    my worker:\n      template:\n        spec:\n"
+            b"          containers: [{name: tensorflow}]\n"
+        )
+        found = manifest_tf_configs(manifest, "j.yaml", Limits())
+        assert found.failed
+        assert found.said.startswith(
+            'j.yaml: spec.tfReplicaSpecs["my worker"].template.spec.containers[0].image: '
+        )
+
     def test_a_job_too_large_to_build_is_said(self) -> None:
         found = manifest("million_replicas.yaml")
         assert found.failed

@@ -41,7 +41,7 @@ def test_a_dns1035_label_is_at_most_63_characters() -> None:
 def test_the_name_is_checked_and_a_generate_name_only_without_one(
     metadata: dict[str, str], where: tuple[str, ...] | None
 ) -> None:
-    found = [(f.code, f.location) for f in webhook_refusals(tfjob(metadata))]
+    found = [(f.code, f.loc) for f in webhook_refusals(tfjob(metadata))]
     assert found == ([] if where is None else [("tfjob_invalid_name", where)])
 
 

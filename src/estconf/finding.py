@@ -6,10 +6,12 @@ where it has them), a ``hint`` when the fix is plain, the input it is about as
 given (a file name, ``<stdin>``), the ``line`` and ``column`` there when they
 are known, and the path inside the document (``cluster.worker[1]``).  The file
 pipeline's errors (:class:`estconf.io.errors.FileError`), a profile's problems
-with a ``TF_CONFIG`` (:class:`estconf.deployment.Problem`) and the findings of
-the TFJob and whole-cluster checks, once placed in their input, are all
-findings, and every report format (text, JSON, GitHub annotations, SARIF) is
-written from them.
+with a ``TF_CONFIG`` (:class:`estconf.deployment.Problem`), the checks of a
+TFJob (:func:`estconf.kubeflow.check`) and the whole-cluster checks, once
+placed in their input, are all findings, and every report format (text, JSON,
+GitHub annotations, SARIF) is written from them.  A finding the launcher
+refuses before it runs (what ``kubectl apply`` refuses of a TFJob) is an
+``error`` that is ``refused``.
 """
 
 from __future__ import annotations
@@ -61,6 +63,8 @@ class Finding:
             job name) rather than its value; it is placed at the key.
         severity: ``error`` (the default), ``warning`` or ``note``.
         hint: how to fix it, when the fix is plain.
+        refused: the launcher refuses the input before it runs, as the
+            operator's admission webhook does; such a finding is an ``error``.
     """
 
     file: str
@@ -74,6 +78,7 @@ class Finding:
     on_key: bool = False
     severity: Severity = "error"
     hint: str | None = None
+    refused: bool = False
 
     @classmethod
     def at(
@@ -89,6 +94,7 @@ class Finding:
         on_key: bool = False,
         severity: Severity = "error",
         hint: str | None = None,
+        refused: bool = False,
     ) -> _Found:
         """A finding at ``loc`` (of ``file``), with its path written out.
 
@@ -97,7 +103,9 @@ class Finding:
             'cluster.worker[1]'
         """
         path = format_path(loc)
-        return cls(file, path, loc, code, message, line, column, value, on_key, severity, hint)
+        return cls(
+            file, path, loc, code, message, line, column, value, on_key, severity, hint, refused
+        )
 
     @classmethod
     def of_error(
@@ -128,6 +136,16 @@ class Finding:
                 loc = loc[len(root) :]
         found_value = detail["input"] if value else NO_VALUE
         return cls.at(detail["type"], prefix + detail["msg"], loc, file=file, value=found_value)
+
+    @property
+    def label(self) -> str:
+        """How bad it is, as a report's text says it: ``refused`` for a refusal, else the severity.
+
+        Example:
+            >>> Finding.at("tfjob_no_image", "no image", refused=True).label
+            'refused'
+        """
+        return "refused" if self.refused else self.severity
 
     def __str__(self) -> str:
         """``file:line:column: path: message (got value)``, leaving out what is not known."""

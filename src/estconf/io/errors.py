@@ -59,6 +59,7 @@ def error(
     on_key: bool = False,
     severity: Severity = "error",
     hint: str | None = None,
+    refused: bool = False,
 ) -> FileError:
     """Make a :class:`FileError` at ``loc`` of ``file``, with its path written out.
 
@@ -78,6 +79,7 @@ def error(
         on_key=on_key,
         severity=severity,
         hint=hint,
+        refused=refused,
     )
 
 
@@ -92,6 +94,7 @@ def error_again(
     on_key: bool = False,
     severity: Severity = "error",
     hint: str | None = None,
+    refused: bool = False,
 ) -> FileError:
     """:func:`error` for an error raised before, as a model's: its code may be pydantic's own."""
     line, column = (None, None) if position is None else position
@@ -106,6 +109,7 @@ def error_again(
         on_key=on_key,
         severity=severity,
         hint=hint,
+        refused=refused,
     )
 
 

@@ -9,8 +9,9 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from estconf.finding import Finding, Severity
+    from estconf.finding import Loc as Location
     from estconf.launchers.kubeflow.checks import ClusterCheck, NodeCheck, check, run_config_check
-    from estconf.launchers.kubeflow.finding import Finding, Location, Severity
     from estconf.launchers.kubeflow.manifest import ReplicaSpec, TFJob, read_tfjobs
     from estconf.launchers.kubeflow.operator import (
         Operator,
@@ -44,15 +45,15 @@ __all__ = [
 
 _SOURCES = {
     "ClusterCheck": "estconf.launchers.kubeflow.checks",
-    "Finding": "estconf.launchers.kubeflow.finding",
-    "Location": "estconf.launchers.kubeflow.finding",
+    "Finding": "estconf.finding",
+    "Location": "estconf.finding",
     "NodeCheck": "estconf.launchers.kubeflow.checks",
     "Operator": "estconf.launchers.kubeflow.operator",
     "PredictedPod": "estconf.launchers.kubeflow.operator",
     "Prediction": "estconf.launchers.kubeflow.operator",
     "Release": "estconf.launchers.kubeflow.operator",
     "ReplicaSpec": "estconf.launchers.kubeflow.manifest",
-    "Severity": "estconf.launchers.kubeflow.finding",
+    "Severity": "estconf.finding",
     "TFJob": "estconf.launchers.kubeflow.manifest",
     "check": "estconf.launchers.kubeflow.checks",
     "predict": "estconf.launchers.kubeflow.operator",
@@ -65,11 +66,15 @@ _SOURCES = {
 package (``estconf validate`` asks whether a file is a TFJob) imports no other."""
 
 
+_RENAMED = {"Location": "Loc"}
+"""Public names that their module names otherwise: ``Location`` is ``estconf.finding.Loc``."""
+
+
 def __getattr__(name: str) -> Any:
     module = _SOURCES.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+    return getattr(importlib.import_module(module), _RENAMED.get(name, name))
 
 
 def __dir__() -> list[str]:

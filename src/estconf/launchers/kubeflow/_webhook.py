@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Final
 
 from estconf.codes import checked
-from estconf.launchers.kubeflow.finding import Finding, Location
+from estconf.finding import Finding, Loc
 from estconf.launchers.kubeflow.manifest import (
     DEFAULT_CONTAINER_NAME,
     DEFAULT_PORT_NAME,
@@ -33,7 +33,7 @@ _DNS1035_MESSAGE: Final = (
     "an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or "
     "'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"
 )
-_SPECS: Final[Location] = ("spec", "tfReplicaSpecs")
+_SPECS: Final[Loc] = ("spec", "tfReplicaSpecs")
 
 
 def dns1035_label_errors(name: str) -> list[str]:
@@ -148,23 +148,23 @@ def _name_refusals(tfjob: TFJob) -> list[Finding]:
 
 def _refused(
     code: str,
-    location: Location,
+    location: Loc,
     message: str,
     *,
-    where: Location | None = None,
+    where: Loc | None = None,
     hint: str | None = None,
 ) -> Finding:
-    return Finding(
-        code=checked(code),
-        severity="refused",
-        message=f"the operator's admission webhook refuses the TFJob: "
+    return Finding.at(
+        checked(code),
+        f"the operator's admission webhook refuses the TFJob: "
         f"{_field_path(where or location)}: {message}",
+        location,
         hint=hint,
-        location=location,
+        refused=True,
     )
 
 
-def _field_path(location: Location) -> str:
+def _field_path(location: Loc) -> str:
     """A location as Kubernetes prints a field path: map keys in brackets (``[Worker]``)."""
     text = ""
     for position, part in enumerate(location):

@@ -22,12 +22,13 @@ from typing import Any, Final
 from pydantic import ValidationError
 
 from estconf._json import loads
+from estconf.codes import checked
+from estconf.finding import Finding, Loc
 from estconf.launchers.kubeflow._webhook import (
     GENERATED_SUFFIX,
     dns1035_label_errors,
     webhook_refusals,
 )
-from estconf.launchers.kubeflow.finding import Finding, Location
 from estconf.launchers.kubeflow.lifecycle import lifecycle_findings
 from estconf.launchers.kubeflow.manifest import (
     API_GROUP,
@@ -56,7 +57,7 @@ NodeCheck = Callable[[dict[str, Any]], object]
 ClusterCheck = Callable[[Prediction], Iterable[tuple[str | None, str]]]
 """Looks at every pod of a prediction at once; yields ``(pod name or None, problem)``."""
 
-_SPECS: Final[Location] = ("spec", "tfReplicaSpecs")
+_SPECS: Final[Loc] = ("spec", "tfReplicaSpecs")
 _TF_CONFIG: Final = "TF_CONFIG"
 _OTHER_TASK = re.compile(r"task ([^:\s]+):\d+ of this cluster")
 # MultiWorkerMirroredStrategy's words for a pod of a job it does not run (a ps)
@@ -160,11 +161,10 @@ def check(
         for pod_name, problem in cluster_check(prediction):
             key = keys.get(pod_name) if pod_name else None
             findings.append(
-                Finding(
-                    code="tfjob_cluster_check",
-                    severity="error",
-                    message=f"pod {pod_name}: {problem}" if pod_name else problem,
-                    location=_SPECS if key is None else (*_SPECS, key),
+                Finding.at(
+                    checked("tfjob_cluster_check"),
+                    f"pod {pod_name}: {problem}" if pod_name else problem,
+                    _SPECS if key is None else (*_SPECS, key),
                 )
             )
     return tuple(findings)
@@ -183,15 +183,15 @@ def api_version_finding(api_version: object) -> Finding | None:
     if group != API_GROUP or version not in OLDER_VERSIONS:
         return None
     # The operator's CRD serves one version: the API server knows no other.
-    return Finding(
-        code="tfjob_api_version",
-        severity="refused",
-        message=f"the operator has served TFJob as {API_GROUP}/{SERVED_VERSION} only since "
+    return Finding.at(
+        checked("tfjob_api_version"),
+        f"the operator has served TFJob as {API_GROUP}/{SERVED_VERSION} only since "
         f'v1.0: kubectl apply fails (no matches for kind "TFJob" in version '
         f'"{api_version}"); the rest is checked as {SERVED_VERSION}, whose replica '
         f"specs have the shape of {version}'s",
+        ("apiVersion",),
         hint=f"write apiVersion: {API_GROUP}/{SERVED_VERSION}",
-        location=("apiVersion",),
+        refused=True,
     )
 
 
@@ -203,12 +203,12 @@ def _notes(tfjob: TFJob, name: str | None) -> list[Finding]:
     if not tfjob.metadata.name and tfjob.metadata.generate_name:
         chosen = name or f"{tfjob.metadata.generate_name}{GENERATED_SUFFIX}"
         notes.append(
-            Finding(
-                code="tfjob_generate_name",
-                severity="note",
-                message="the job has no name until the API server gives it one (generateName "
+            Finding.at(
+                checked("tfjob_generate_name"),
+                "the job has no name until the API server gives it one (generateName "
                 f"followed by five characters); the addresses are checked as {chosen!r}",
-                location=("metadata", "generateName"),
+                ("metadata", "generateName"),
+                severity="note",
             )
         )
     return notes
@@ -219,31 +219,31 @@ def _replica_type_findings(tfjob: TFJob) -> list[Finding]:
     for key, replica_type in tfjob.shadowed_replica_keys.items():
         ambiguous = replica_type in tfjob.ambiguous_replica_types
         findings.append(
-            Finding(
-                code="tfjob_duplicate_replica_type",
-                severity="error" if ambiguous else "warning",
-                message=f"{key!r} names the replica type {replica_type} as another key does: "
+            Finding.at(
+                checked("tfjob_duplicate_replica_type"),
+                f"{key!r} names the replica type {replica_type} as another key does: "
                 + (
                     "which spec the operator keeps depends on its map order, and the other "
                     "stays as an unknown type that lower-cases to the same job"
                     if ambiguous
                     else "the operator drops this spec and keeps the other"
                 ),
+                (*_SPECS, key),
+                severity="error" if ambiguous else "warning",
                 hint=f"keep one replica spec for {replica_type}",
-                location=(*_SPECS, key),
             )
         )
     for key, replica_type in tfjob.replica_types.items():
         if replica_type not in REPLICA_TYPES:
             findings.append(
-                Finding(
-                    code="tfjob_unknown_replica_type",
-                    severity="warning",
-                    message=f"the operator knows the replica types {', '.join(REPLICA_TYPES)} (in "
+                Finding.at(
+                    checked("tfjob_unknown_replica_type"),
+                    f"the operator knows the replica types {', '.join(REPLICA_TYPES)} (in "
                     f"any letter case), not {key!r}: it still creates its pods and puts them in "
                     "the cluster, but leaves them out when it decides whether the job has more "
                     "than one pod",
-                    location=(*_SPECS, key),
+                    (*_SPECS, key),
+                    severity="warning",
                 )
             )
     return findings
@@ -263,40 +263,39 @@ def _port_findings(tfjob: TFJob) -> list[Finding]:
                         for port in container.ports
                     )
                     findings.append(
-                        Finding(
-                            code="tfjob_port_not_named",
-                            severity="warning",
-                            message=f"the {DEFAULT_CONTAINER_NAME} container declares port "
+                        Finding.at(
+                            checked("tfjob_port_not_named"),
+                            f"the {DEFAULT_CONTAINER_NAME} container declares port "
                             f"{ports} but none named {DEFAULT_PORT_NAME}: the operator adds "
                             f"{DEFAULT_PORT_NAME} {DEFAULT_PORT} and the cluster says "
                             f"{DEFAULT_PORT}",
+                            at,
+                            severity="warning",
                             hint=f"name the port TensorFlow listens on {DEFAULT_PORT_NAME!r}",
-                            location=at,
                         )
                     )
                 for i in named[:1]:
                     number = container.ports[i].container_port
                     if not 1 <= number <= 65535:
                         findings.append(
-                            Finding(
-                                code="tfjob_port_invalid",
-                                severity="error",
-                                message=f"port {number} is not a port (1 to 65535): Kubernetes "
+                            Finding.at(
+                                checked("tfjob_port_invalid"),
+                                f"port {number} is not a port (1 to 65535): Kubernetes "
                                 "refuses the pods and Services",
-                                location=(*at, i, "containerPort"),
+                                (*at, i, "containerPort"),
                             )
                         )
             elif named and spec.tensorflow_container is not None:
                 # with no tensorflow container at all, the webhook's refusal names this one
                 findings.append(
-                    Finding(
-                        code="tfjob_port_other_container",
-                        severity="warning",
-                        message=f"container {container.name!r} has a port named "
+                    Finding.at(
+                        checked("tfjob_port_other_container"),
+                        f"container {container.name!r} has a port named "
                         f"{DEFAULT_PORT_NAME}, but only the {DEFAULT_CONTAINER_NAME} container's "
                         f"counts: the cluster says {spec.port}",
+                        (*at, named[0]),
+                        severity="warning",
                         hint=f"move the port to the container named {DEFAULT_CONTAINER_NAME!r}",
-                        location=(*at, named[0]),
                     )
                 )
     return findings
@@ -322,23 +321,23 @@ def _tf_config_set(
             location = (*_SPECS, key, "template", "spec", "containers", position, "env", i)
             if prediction.distributed:
                 findings.append(
-                    Finding(
-                        code="tfjob_tf_config_set",
-                        severity="warning",
-                        message="the operator appends its own TF_CONFIG to this container, and "
+                    Finding.at(
+                        checked("tfjob_tf_config_set"),
+                        "the operator appends its own TF_CONFIG to this container, and "
                         "of two variables with one name the last wins: this one is never seen",
+                        location,
+                        severity="warning",
                         hint="remove it: the operator writes TF_CONFIG for every pod",
-                        location=location,
                     )
                 )
                 continue
             findings.append(
-                Finding(
-                    code="tfjob_tf_config_set",
-                    severity="note",
-                    message="the job has one pod, so the operator sets no TF_CONFIG and this one "
+                Finding.at(
+                    checked("tfjob_tf_config_set"),
+                    "the job has one pod, so the operator sets no TF_CONFIG and this one "
                     "is used as written",
-                    location=location,
+                    location,
+                    severity="note",
                 )
             )
             if node_check is not None and isinstance(variable.value, str):
@@ -346,7 +345,7 @@ def _tf_config_set(
     return findings
 
 
-def _hand_set_findings(text: str, node_check: NodeCheck, location: Location) -> list[Finding]:
+def _hand_set_findings(text: str, node_check: NodeCheck, location: Loc) -> list[Finding]:
     """What the pod's program refuses in the TF_CONFIG ``text`` set by hand."""
     try:
         tf_config = loads(text)
@@ -355,11 +354,10 @@ def _hand_set_findings(text: str, node_check: NodeCheck, location: Location) -> 
         node_check(tf_config)
     except ValueError as exc:
         return [
-            Finding(
-                code=f"tfjob_{code}",
-                severity="error",
-                message=f"the pod refuses the TF_CONFIG set by hand: {_shorten(message)}",
-                location=location,
+            Finding.at(
+                checked(f"tfjob_{code}"),
+                f"the pod refuses the TF_CONFIG set by hand: {_shorten(message)}",
+                location,
             )
             for code, message, _ in _problems(exc)
         ]
@@ -375,13 +373,13 @@ def _single_replica(prediction: Prediction, hand_set: list[Finding]) -> list[Fin
         else "the pod runs alone (the Estimator in local mode)"
     )
     return [
-        Finding(
-            code="tfjob_single_replica",
-            severity="note",
-            message="the replica types the operator knows add up to one pod: it sets no "
+        Finding.at(
+            checked("tfjob_single_replica"),
+            "the replica types the operator knows add up to one pod: it sets no "
             f"TF_CONFIG, and {alone}",
+            _SPECS,
+            severity="note",
             hint="for distributed training give more replicas",
-            location=_SPECS,
         )
     ]
 
@@ -395,14 +393,13 @@ def _service_names(tfjob: TFJob, prediction: Prediction) -> list[Finding]:
         errors = dns1035_label_errors(pod.name)
         if errors and not dns1035_label_errors(prediction.job_name):
             findings.append(
-                Finding(
-                    code="tfjob_service_name",
-                    severity="error",
-                    message=f"the operator names the Service of pod {pod.index} {pod.name!r}, "
+                Finding.at(
+                    checked("tfjob_service_name"),
+                    f"the operator names the Service of pod {pod.index} {pod.name!r}, "
                     f"which Kubernetes refuses ({'; '.join(errors)}): its address does not "
                     "resolve",
+                    (*_SPECS, key),
                     hint="shorten the TFJob's name" if len(pod.name) > 63 else None,
-                    location=(*_SPECS, key),
                 )
             )
     return findings
@@ -411,40 +408,37 @@ def _service_names(tfjob: TFJob, prediction: Prediction) -> list[Finding]:
 def _dynamic_worker(tfjob: TFJob, prediction: Prediction) -> list[Finding]:
     if not (prediction.dynamic_worker and prediction.distributed):
         return []
-    at: Location = ("spec", "enableDynamicWorker")
+    at: Loc = ("spec", "enableDynamicWorker")
     if prediction.operator.release == "v1.6.0":
         return [
-            Finding(
-                code="tfjob_sparse_cluster_ignored",
-                severity="error",
-                message="operators before v1.7.0 put the cluster under sparseCluster, which "
+            Finding.at(
+                checked("tfjob_sparse_cluster_ignored"),
+                "operators before v1.7.0 put the cluster under sparseCluster, which "
                 "TensorFlow never reads: every pod runs as if it were alone",
+                at,
                 hint=_HINTS["local_task_type"],
-                location=at,
             )
         ]
     findings = []
     if "ps" not in prediction.cluster:
         findings.append(
-            Finding(
-                code="tfjob_dynamic_worker_ps_null",
-                severity="error",
-                message='with no PS replicas each worker gets "ps": null, on which '
+            Finding.at(
+                checked("tfjob_dynamic_worker_ps_null"),
+                'with no PS replicas each worker gets "ps": null, on which '
                 "TensorFlow's TFConfigClusterResolver fails with a TypeError",
+                at,
                 hint="add PS replicas or drop enableDynamicWorker",
-                location=at,
             )
         )
     for key, replica_type, spec in tfjob.replica_specs():
         if replica_type not in ("PS", "Worker") and spec.replica_count:
             findings.append(
-                Finding(
-                    code="tfjob_dynamic_worker_empty_cluster",
-                    severity="error",
-                    message="with enableDynamicWorker the operator gives these pods the cluster "
+                Finding.at(
+                    checked("tfjob_dynamic_worker_empty_cluster"),
+                    "with enableDynamicWorker the operator gives these pods the cluster "
                     '{"worker": {}, "ps": []}, with no task of their own',
+                    (*_SPECS, key),
                     hint=_DYNAMIC_HINT,
-                    location=(*_SPECS, key),
                 )
             )
     return findings
@@ -452,7 +446,7 @@ def _dynamic_worker(tfjob: TFJob, prediction: Prediction) -> list[Finding]:
 
 def _node_findings(tfjob: TFJob, prediction: Prediction, node_check: NodeCheck) -> list[Finding]:
     keys = {task_type_of(replica_type): key for key, replica_type, _ in tfjob.replica_specs()}
-    groups: dict[tuple[Location, str], tuple[str, list[PredictedPod]]] = {}
+    groups: dict[tuple[Loc, str], tuple[str, list[PredictedPod]]] = {}
     for pod in _ends_of_each_type(prediction):
         tf_config = pod.tf_config_dict()
         if tf_config is None:
@@ -483,12 +477,11 @@ def _node_findings(tfjob: TFJob, prediction: Prediction, node_check: NodeCheck) 
         else:
             hint = _HINTS.get(code)
         findings.append(
-            Finding(
-                code=f"tfjob_{code}",
-                severity="error",
-                message=f"{_refusing(pods, prediction)}: {_shorten(message)}",
+            Finding.at(
+                checked(f"tfjob_{code}"),
+                f"{_refusing(pods, prediction)}: {_shorten(message)}",
+                location,
                 hint=hint,
-                location=location,
             )
         )
     return findings

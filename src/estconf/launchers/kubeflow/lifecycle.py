@@ -19,13 +19,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from estconf.launchers.kubeflow.finding import Finding, Location
+from estconf.codes import checked
+from estconf.finding import Finding, Loc
 from estconf.launchers.kubeflow.manifest import ReplicaSpec, TFJob
 from estconf.launchers.kubeflow.operator import Prediction
 
 __all__ = ["lifecycle_findings"]
 
-_SPECS: Final[Location] = ("spec", "tfReplicaSpecs")
+_SPECS: Final[Loc] = ("spec", "tfReplicaSpecs")
 _CHIEFS: Final = ("Chief", "Master")
 # The replica types MultiWorkerMirroredStrategy runs in one collective.
 _COLLECTIVE: Final = ("Chief", "Master", "Worker")
@@ -91,27 +92,27 @@ def _success_policy(tfjob: TFJob, spec: Mapping[str, Any]) -> list[Finding]:
     if isinstance(policy, str) and policy not in ("", "AllWorkers"):
         ends = f"its {chief}" if chief else "worker 0"
         return [
-            Finding(
-                code="tfjob_success_policy_unknown",
-                severity="warning",
-                message=f"successPolicy {policy!r} is neither AllWorkers nor empty: the "
+            Finding.at(
+                checked("tfjob_success_policy_unknown"),
+                f"successPolicy {policy!r} is neither AllWorkers nor empty: the "
                 f"operator compares it with AllWorkers alone, so this job succeeds when {ends} "
                 "does",
+                ("spec", "successPolicy"),
+                severity="warning",
                 hint="write successPolicy: AllWorkers (in this letter case), or remove it",
-                location=("spec", "successPolicy"),
             )
         ]
     if policy != "AllWorkers" or chief is None:
         return []
     return [
-        Finding(
-            code="tfjob_success_policy_ignored",
-            severity="warning",
-            message=f"the operator reads successPolicy only in a job without Chief or Master: "
+        Finding.at(
+            checked("tfjob_success_policy_ignored"),
+            f"the operator reads successPolicy only in a job without Chief or Master: "
             f"this job succeeds as soon as its {chief} does, whatever its workers are doing",
+            ("spec", "successPolicy"),
+            severity="warning",
             hint=f"remove successPolicy (the job ends with its {chief}), or drop the {chief} "
             "for a job that succeeds when every worker has",
-            location=("spec", "successPolicy"),
         )
     ]
 
@@ -132,16 +133,16 @@ def _run_policy_outside(
         if field not in spec:
             continue
         findings.append(
-            Finding(
-                code="tfjob_run_policy_outside",
-                severity="warning",
-                message=f"spec.{field} is where v1alpha2 to v1beta2 TFJobs, and v1 TFJobs up to "
+            Finding.at(
+                checked("tfjob_run_policy_outside"),
+                f"spec.{field} is where v1alpha2 to v1beta2 TFJobs, and v1 TFJobs up to "
                 "tf-operator v1.0.0, had it; the kubeflow.org/v1 TFJob has it under "
                 f"spec.runPolicy since v1.0.1, and no spec.{field}: kubectl apply refuses it "
                 "as an unknown field (under its default strict validation) and other clients' "
                 "requests have it dropped, so the operator never reads it",
+                ("spec", field),
+                severity="warning",
                 hint=f"move it under spec.runPolicy: runPolicy: {{{field}: ...}}",
-                location=("spec", field),
             )
         )
     ps = sum(s.replica_count for _, t, s in tfjob.replica_specs() if t == "PS")
@@ -153,14 +154,14 @@ def _run_policy_outside(
         and "ttlSecondsAfterFinished" not in run_policy
     ):
         findings.append(
-            Finding(
-                code="tfjob_ps_pods_kept",
-                severity="note",
-                message="the job's cleanPodPolicy is the default, None, so the operator deletes "
+            Finding.at(
+                checked("tfjob_ps_pods_kept"),
+                "the job's cleanPodPolicy is the default, None, so the operator deletes "
                 "no pod when the job ends: the ps pods, whose servers never exit, run on until "
                 "the TFJob is deleted",
+                ("spec", "cleanPodPolicy"),
+                severity="note",
                 hint="write spec.runPolicy.cleanPodPolicy: Running",
-                location=("spec", "cleanPodPolicy"),
             )
         )
     return findings
@@ -177,13 +178,13 @@ def _clean_pod_policy(run_policy: Mapping[str, Any]) -> list[Finding]:
     if not isinstance(policy, str) or policy in _CLEAN_POD_POLICIES:
         return []
     return [
-        Finding(
-            code="tfjob_clean_pod_policy_unknown",
-            severity="warning",
-            message=f"cleanPodPolicy {policy!r} is none of {', '.join(_CLEAN_POD_POLICIES)}: "
+        Finding.at(
+            checked("tfjob_clean_pod_policy_unknown"),
+            f"cleanPodPolicy {policy!r} is none of {', '.join(_CLEAN_POD_POLICIES)}: "
             "the operator admits it, and when the job ends deletes every pod, as with All",
+            ("spec", "runPolicy", "cleanPodPolicy"),
+            severity="warning",
             hint="write one of " + ", ".join(_CLEAN_POD_POLICIES) + " (in this letter case)",
-            location=("spec", "runPolicy", "cleanPodPolicy"),
         )
     ]
 
@@ -211,16 +212,16 @@ def _evaluator(tfjob: TFJob, run_policy: Mapping[str, Any]) -> list[Finding]:
     if clean in ("All", "Running"):
         ends = f"its {_chief(tfjob)} succeeds" if _chief(tfjob) else "its worker 0 succeeds"
         findings.append(
-            Finding(
-                code="tfjob_evaluator_deleted",
-                severity="warning",
-                message=f"with cleanPodPolicy {clean} the operator deletes the "
+            Finding.at(
+                checked("tfjob_evaluator_deleted"),
+                f"with cleanPodPolicy {clean} the operator deletes the "
                 f"{'pods' if clean == 'All' else 'running pods'} when the job ends (when "
                 f"{ends}), the evaluator's too, which is then usually still evaluating the "
                 "last checkpoint: the last evaluation is lost",
+                ("spec", "runPolicy", "cleanPodPolicy"),
+                severity="warning",
                 hint="cleanPodPolicy: None lets the evaluator finish (add "
                 "ttlSecondsAfterFinished to have the finished job and its pods deleted)",
-                location=("spec", "runPolicy", "cleanPodPolicy"),
             )
         )
     for key, spec in evaluators:
@@ -228,14 +229,14 @@ def _evaluator(tfjob: TFJob, run_policy: Mapping[str, Any]) -> list[Finding]:
         if restart.get("restartPolicy", "Never") != "Never":
             continue
         findings.append(
-            Finding(
-                code="tfjob_evaluator_fails_job",
-                severity="note",
-                message="with restartPolicy Never (the default) a failed evaluator pod fails the "
+            Finding.at(
+                checked("tfjob_evaluator_fails_job"),
+                "with restartPolicy Never (the default) a failed evaluator pod fails the "
                 "whole job: the operator marks a TFJob failed when a pod of any replica type "
                 "fails, while its chief and workers may still be training",
+                (*_SPECS, key, "restartPolicy") if restart else (*_SPECS, key),
+                severity="note",
                 hint="give the Evaluator restartPolicy: OnFailure to restart it instead",
-                location=(*_SPECS, key, "restartPolicy") if restart else (*_SPECS, key),
             )
         )
     return findings
@@ -264,28 +265,27 @@ def _restart_policies(
             continue
         if policy not in _RESTART_POLICIES:
             findings.append(
-                Finding(
-                    code="tfjob_restart_policy_invalid",
-                    severity="error",
-                    message=f"restartPolicy {policy!r} is none of {', '.join(_RESTART_POLICIES)}: "
+                Finding.at(
+                    checked("tfjob_restart_policy_invalid"),
+                    f"restartPolicy {policy!r} is none of {', '.join(_RESTART_POLICIES)}: "
                     "the operator admits it and gives it to the pods, which Kubernetes refuses "
                     f'(spec.restartPolicy: Unsupported value: "{policy}"), so no pod starts',
+                    at,
                     hint="write one of " + ", ".join(_RESTART_POLICIES),
-                    location=at,
                 )
             )
         elif policy == "ExitCode":
             findings.append(
-                Finding(
-                    code="tfjob_restart_exit_code",
-                    severity="note",
-                    message="with restartPolicy ExitCode the operator restarts a pod only when "
+                Finding.at(
+                    checked("tfjob_restart_exit_code"),
+                    "with restartPolicy ExitCode the operator restarts a pod only when "
                     "its tensorflow container exits with 128 or more, killed by a signal (137: "
                     "SIGKILL, as when out of memory; 143: SIGTERM, as when evicted; 130: "
                     "SIGINT); an exit code from 1 to 127 fails the job, and Python exits with 1 "
                     "on an uncaught exception",
+                    at,
+                    severity="note",
                     hint="restartPolicy: OnFailure restarts the pod on any failure",
-                    location=at,
                 )
             )
         elif (
@@ -296,20 +296,20 @@ def _restart_policies(
             and "backoffLimit" not in run_policy
         ):
             findings.append(
-                Finding(
-                    code="tfjob_mwms_restart",
-                    severity="warning",
-                    message=f"with restartPolicy {policy} the kubelet restarts a failed "
+                Finding.at(
+                    checked("tfjob_mwms_restart"),
+                    f"with restartPolicy {policy} the kubelet restarts a failed "
                     f"{replica_type.lower()} alone, in its pod, and the operator never fails the "
                     "job: MultiWorkerMirroredStrategy runs every worker in one collective, "
                     "which the restarted one cannot rejoin mid-step, so the others wait in it "
                     "or fail in turn (TensorFlow: when a worker becomes unavailable, other "
                     "workers will fail, possibly after a timeout), and a worker that always "
                     "fails restarts without end",
+                    at,
+                    severity="warning",
                     hint="restartPolicy: Never, so that a failed worker fails the job (start it "
                     "again, resuming from tf.keras.callbacks.BackupAndRestore); or bound the "
                     "restarts with spec.runPolicy.backoffLimit",
-                    location=at,
                 )
             )
     return findings
@@ -331,13 +331,13 @@ def _pod_restart_policy(key: str, spec: ReplicaSpec, policy: Any) -> list[Findin
         return []
     default = " (the default)" if policy is None else ""
     return [
-        Finding(
-            code="tfjob_pod_restart_policy_ignored",
-            severity="warning",
-            message=f"the operator overwrites the pod template's restartPolicy with the replica "
+        Finding.at(
+            checked("tfjob_pod_restart_policy_ignored"),
+            f"the operator overwrites the pod template's restartPolicy with the replica "
             f"spec's, {replica}{default}: the pods get restartPolicy {used}, not {written}",
+            (*_SPECS, key, "template", "spec", "restartPolicy"),
+            severity="warning",
             hint=f"move it to the replica spec: {key}.restartPolicy: {written}",
-            location=(*_SPECS, key, "template", "spec", "restartPolicy"),
         )
     ]
 
@@ -364,16 +364,15 @@ def _host_network(tfjob: TFJob, prediction: Prediction) -> list[Finding]:
         field = "dnsPolicy" if dns else "hostNetwork"
         if prediction.distributed and dns not in _CLUSTER_DNS:
             findings.append(
-                Finding(
-                    code="tfjob_host_network_dns",
-                    severity="error",
-                    message=f"a pod with hostNetwork and dnsPolicy {dns or 'ClusterFirst'} "
+                Finding.at(
+                    checked("tfjob_host_network_dns"),
+                    f"a pod with hostNetwork and dnsPolicy {dns or 'ClusterFirst'} "
                     f"{'(the default) ' if dns is None else ''}resolves names as its node "
                     "does, whose resolver knows no Service unless the node is set up to ask the "
                     f"cluster's DNS: the addresses of TF_CONFIG ({prediction.pods[0].address}, "
                     "...) do not resolve",
+                    (*_SPECS, key, "template", "spec", field),
                     hint="dnsPolicy: ClusterFirstWithHostNet",
-                    location=(*_SPECS, key, "template", "spec", field),
                 )
             )
     for port, specs in by_port.items():
@@ -382,17 +381,17 @@ def _host_network(tfjob: TFJob, prediction: Prediction) -> list[Finding]:
             continue
         for key, _ in specs:
             findings.append(
-                Finding(
-                    code="tfjob_host_network_port",
-                    severity="warning",
-                    message=f"with hostNetwork each pod listens on port {port} of its node, and "
+                Finding.at(
+                    checked("tfjob_host_network_port"),
+                    f"with hostNetwork each pod listens on port {port} of its node, and "
                     "Kubernetes makes it the pod's hostPort: no two of the job's "
                     f"{pods} pods on port {port} can share a node, so the job needs {pods} nodes "
                     f"with port {port} free, and the scheduler leaves the pods beyond them "
                     "Pending (didn't have free ports for the requested pod ports)",
+                    (*_SPECS, key, "template", "spec", "hostNetwork"),
+                    severity="warning",
                     hint="drop hostNetwork; or say one pod per node with a required "
                     f"podAntiAffinity on topologyKey {_HOSTNAME} and have {pods} nodes",
-                    location=(*_SPECS, key, "template", "spec", "hostNetwork"),
                 )
             )
     return findings

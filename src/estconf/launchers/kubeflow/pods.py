@@ -16,7 +16,8 @@ from estconf.io.errors import ConfigFileError
 from estconf.io.sources import InputError
 
 if TYPE_CHECKING:
-    from estconf.launchers.kubeflow import Finding, PredictedPod, TFJob
+    from estconf.finding import Finding
+    from estconf.launchers.kubeflow import PredictedPod, TFJob
     from estconf.launchers.kubeflow.operator import Job, Layout
 
 __all__ = ["PodChoice", "pod_task", "pod_tf_config"]
@@ -144,9 +145,9 @@ def _refused(tfjob: TFJob, name: str, note: Callable[[str], object]) -> None:
     from estconf.launchers.kubeflow import check
 
     findings = check(tfjob, node_check=None)
-    refused = [f for f in findings if f.severity == "refused" and f.code != _OLDER_VERSION]
+    refused = [f for f in findings if f.refused and f.code != _OLDER_VERSION]
     if refused:
-        errors = [error(name, f.code, _message(f), tuple(f.location)) for f in refused]
+        errors = [error(name, f.code, _message(f), f.loc, refused=True) for f in refused]
         raise ConfigFileError(name, errors, "tfjob")
     for finding in findings:
         if finding.code == _OLDER_VERSION:  # its replica specs read as v1's: explained as v1

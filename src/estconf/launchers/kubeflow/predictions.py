@@ -83,7 +83,7 @@ def replica_tf_configs(
 
     name = f"--job {job}"
     tfjob = tfjob_for_replicas(job, counts, namespace=namespace, port=port)
-    refused = [f for f in check(tfjob, node_check=None) if f.severity == "refused"]
+    refused = [f for f in check(tfjob, node_check=None) if f.refused]
     if refused:
         return Predicted([], "".join(f"{name}: {f.message}\n" for f in refused), failed=True)
     operator = Operator(cluster_domain=cluster_domain)
@@ -142,7 +142,7 @@ def manifest_tf_configs(
     try:
         tfjob = one_tfjob(raw, shown, limits, job_name=job_name)
         findings = check(tfjob, name=job_name, operator=operator, node_check=None)
-        refused = [f for f in findings if f.severity == "refused" and f.code != _OLDER_VERSION]
+        refused = [f for f in findings if f.refused and f.code != _OLDER_VERSION]
         if not refused:
             before(tf_config_size(tfjob, name=job_name, operator=operator, task=task))
         prediction = (

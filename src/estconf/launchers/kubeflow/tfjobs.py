@@ -15,6 +15,7 @@ Telling a manifest from a config file costs a search of the file's bytes for
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final
@@ -27,9 +28,9 @@ from estconf.io.reading import documents as _documents
 from estconf.io.reading import read_stream
 
 if TYPE_CHECKING:
-    from estconf.finding import Severity
+    from estconf.finding import Finding, Severity
     from estconf.io.report import Result
-    from estconf.launchers.kubeflow import Finding, Prediction, TFJob
+    from estconf.launchers.kubeflow import Prediction, TFJob
 
 __all__ = [
     "KIND",
@@ -42,8 +43,8 @@ __all__ = [
 KIND: Final = "tfjob"
 """The kind ``validate`` reports for a file of TFJob manifests."""
 
-FAILING: Final = ("refused", "error", "warning")
-"""Severities that make a manifest invalid; notes only say how it was read."""
+FAILING: Final = ("error", "warning")
+"""Severities that make a manifest invalid (a refusal is an error); notes say how it was read."""
 
 # A document that is a TFJob has this in its text, in YAML or JSON form.
 _TFJOB_KIND: Final = re.compile(rb"""["']?kind["']?\s*:\s*["']?TFJob\b""")
@@ -150,12 +151,19 @@ def _check_manifest(
             **data,
             "metadata": {**(metadata if isinstance(metadata, Mapping) else {}), **trial},
         }
-    found: list[tuple[Loc, str, str, Severity, str | None]]
+    found: list[tuple[Loc, str, str, Severity, str | None, bool]]
     try:
         tfjob = TFJob.model_validate(data)
     except ValidationError as exc:
         found = [
-            (tuple(e["loc"]), e["type"], _trial_value(e["msg"], e["input"], trial), "error", None)
+            (
+                tuple(e["loc"]),
+                e["type"],
+                _trial_value(e["msg"], e["input"], trial),
+                "error",
+                None,
+                False,
+            )
             for e in exc.errors(include_url=False)
         ]
         # what the apiVersion alone tells is said beside what the model refuses
@@ -172,8 +180,17 @@ def _check_manifest(
             if f.severity in FAILING
         ]
     errors = [
-        error_again(name, code, text, (*prefix, *loc), on_key=True, severity=severity, hint=hint)
-        for loc, code, text, severity, hint in found
+        error_again(
+            name,
+            code,
+            text,
+            (*prefix, *loc),
+            on_key=True,
+            severity=severity,
+            hint=hint,
+            refused=refused,
+        )
+        for loc, code, text, severity, hint, refused in found
     ]
     return document.place(errors)
 
@@ -197,22 +214,18 @@ def _of_trial(finding: Finding) -> Finding:
         f"'-' and {len(_TRIAL_SUFFIX)} characters more, and the name must be a DNS-1035 label "
         "of at most 63 characters"
     )
-    return finding.model_copy(update={"hint": hint})
+    return dataclasses.replace(finding, hint=hint)
 
 
-def _found(finding: Finding) -> tuple[Loc, str, str, Severity, str | None]:
-    """A finding's place in its TFJob, code, message as reported, severity and hint."""
-    from estconf.launchers.kubeflow.finding import reported_severity
+def _found(finding: Finding) -> tuple[Loc, str, str, Severity, str | None, bool]:
+    """A finding's place in its TFJob, code, message as reported, severity, hint and refusal.
 
+    The message begins with the finding's :attr:`~estconf.finding.Finding.label`
+    (``refused: ...`` for a refusal) and ends with its hint.
+    """
     hint = f" (hint: {finding.hint})" if finding.hint else ""
-    message = f"{finding.severity}: {finding.message}{hint}"
-    return (
-        tuple(finding.location),
-        finding.code,
-        message,
-        reported_severity(finding.severity),
-        finding.hint,
-    )
+    message = f"{finding.label}: {finding.message}{hint}"
+    return finding.loc, finding.code, message, finding.severity, finding.hint, finding.refused
 
 
 def node_check(profile: str) -> Callable[[dict[str, Any]], object]:
