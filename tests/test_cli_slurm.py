@@ -264,6 +264,7 @@ class TestWrite:
         assert status == 1
         assert err.startswith("--slurm: --port-base: port_base 65535 with 2 tasks on a host")
         assert "give a port_base of at most 65534" in err
+        assert err.endswith("\nhint: give a smaller --port-base\n")
 
     def test_out_dir_writes_a_file_per_rank(
         self, capsys: pytest.CaptureFixture[str], tmp_path: Path

@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 import os
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -489,3 +490,28 @@ class TestBounds:
         environ = step(SLURM_STEP_TASKS_PER_NODE="1(x2)", SLURM_STEP_NUM_TASKS="2")
         resolver = SlurmClusterResolver(port_base=65535, gpus_per_node=1, environ=environ)
         assert resolver.cluster_spec().as_dict() == {"worker": ["node10:65535", "node9:65535"]}
+
+
+def test_a_task_count_of_more_digits_than_python_converts_is_a_format_error() -> None:
+    with pytest.raises(ListFormatError, match="Exceeds the limit"):
+        expand_tasks_per_node("9" * 5000, 2)
+    with pytest.raises(ListFormatError, match="Exceeds the limit"):
+        expand_tasks_per_node(f"1(x{'9' * 5000})", 2)
+
+
+def test_a_hostlist_past_its_limit_is_expanded_no_further(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A range of 60,000 hosts stops at the first host past the limit, not at its end."""
+    from estconf.distribute import _hostlist
+
+    drawn: list[str] = []
+    numbers = _hostlist._numbers
+
+    def counted(ranges: str) -> Iterator[str]:
+        for number in numbers(ranges):
+            drawn.append(number)
+            yield number
+
+    monkeypatch.setattr(_hostlist, "_numbers", counted)
+    with pytest.raises(ListFormatError, match="more than 10 hosts"):
+        expand_hostlist("n[1-60000]", limit=10)
+    assert len(drawn) == 11

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -186,3 +187,21 @@ class TestTFConfigToExplain:
 def test_a_tf_config_source_is_a_value() -> None:
     """A TF_CONFIG found refuses assignment and hashes by its fields."""
     is_a_value(lambda: TFConfigSource("stdin", "<stdin>", '{"task": {}}', format="json"))
+
+
+@pytest.mark.parametrize(
+    ("read", "code"),
+    [(run_config_to_explain, "tf_config_empty"), (tf_config_to_explain, "empty")],
+)
+def test_empty_standard_input(
+    monkeypatch: pytest.MonkeyPatch, read: Callable[..., object], code: str
+) -> None:
+    """Empty input is an empty TF_CONFIG for the estimator's RunConfig, an empty file for a reader.
+
+    The estimator reads it as ``TF_CONFIG`` set to nothing; another reader's
+    ``explain`` reads it as the file it was given.
+    """
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    with pytest.raises(ConfigFileError) as raised:
+        read("-")
+    assert [error.code for error in raised.value.errors] == [code]

@@ -147,3 +147,15 @@ class TestTaskTFConfigs:
 def test_the_tf_configs_of_a_cluster_file_cannot_be_changed() -> None:
     """TaskTFConfigs refuses assignment; it holds lists, so it is not hashed."""
     refuses_assignment(TaskTFConfigs([(("chief", 0), "{}")]))
+
+
+def test_a_profile_named_at_run_time_reads_as_its_literal(tmp_path: Path) -> None:
+    """``--profile estimator`` read from the command line is the estimator, as the default is."""
+    template = {"cluster": {"chief": ["c:1"], "worker": ["w:bad"]}}
+    tasks = [("chief", 0)]
+    given = "".join(["estim", "ator"])  # a new string, as argv hands it over
+    default = task_tf_configs("c.json", template, tasks)
+    assert task_tf_configs("c.json", template, tasks, profile=given) == default
+    assert [(error.code, error.path) for error in default.errors] == [
+        ("address", "cluster.worker[0]")
+    ]

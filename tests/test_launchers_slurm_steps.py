@@ -147,3 +147,18 @@ def test_a_gpu_count_of_the_environment_is_said_at_its_variable() -> None:
         "--slurm: CUDA_VISIBLE_DEVICES: the GPU count is 2,000, more than the 1,024 GPUs"
     )
     assert said.endswith("hint: give the GPUs of one node (srun --gres=gpu:N)\n")
+
+
+def test_other_variables_that_are_not_utf8_are_not_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only SLURM's variables and ``CUDA_VISIBLE_DEVICES`` are read, so only they are refused."""
+    monkeypatch.setenv("LANG_OF_THE_NODE", b"x\xff".decode("utf-8", "surrogateescape"))
+    monkeypatch.setenv("SLURM_STEP_NODELIST", "node1")
+    monkeypatch.setenv("SLURM_STEP_TASKS_PER_NODE", "1")
+    monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
+    assert step_environ(True)["SLURM_STEP_NODELIST"] == "node1"
+
+
+def test_gpus_that_are_not_utf8_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", b"0,\xfe".decode("utf-8", "surrogateescape"))
+    with pytest.raises(InputError, match=r"\$CUDA_VISIBLE_DEVICES is not UTF-8 text \(byte 0xfe"):
+        step_environ(True)
