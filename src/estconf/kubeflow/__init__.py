@@ -7,23 +7,17 @@ operator refuses or what would fail once the pods start with :func:`check`.
 
 from __future__ import annotations
 
-from estconf.launchers.kubeflow import (
-    ClusterCheck,
-    Finding,
-    Location,
-    NodeCheck,
+from estconf.finding import Finding, Severity
+from estconf.finding import Loc as Location
+from estconf.launchers.kubeflow.checks import ClusterCheck, NodeCheck, check, run_config_check
+from estconf.launchers.kubeflow.manifest import ReplicaSpec, TFJob, read_tfjobs
+from estconf.launchers.kubeflow.operator import (
     Operator,
     PredictedPod,
     Prediction,
     Release,
-    ReplicaSpec,
-    Severity,
-    TFJob,
-    check,
     predict,
     predict_replicas,
-    read_tfjobs,
-    run_config_check,
     tfjob_for_replicas,
 )
 

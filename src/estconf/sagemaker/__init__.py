@@ -18,7 +18,7 @@ no ``TF_CONFIG`` at all; the ps server's index comes from ``hosts`` and its
 cluster from the distribution hosts, which can disagree.
 
 Example:
-    >>> from estconf.launchers import sagemaker
+    >>> from estconf import sagemaker
     >>> configs = sagemaker.resource_configs(2)
     >>> mwms = {"sagemaker_multi_worker_mirrored_strategy_enabled": "true"}
     >>> tasks = [sagemaker.tf_config(c, mwms)["task"] for c in configs]
@@ -28,16 +28,13 @@ Example:
 
 from __future__ import annotations
 
-from estconf.launchers.sagemaker import (
+from estconf.launchers.sagemaker.inputs import (
     Hyperparameters,
     InstanceGroup,
     InstanceGroupSpec,
-    PSServer,
     ResourceConfig,
-    ps_server,
-    resource_configs,
-    tf_config,
 )
+from estconf.launchers.sagemaker.toolkit import PSServer, ps_server, resource_configs, tf_config
 
 __all__ = [
     "Hyperparameters",

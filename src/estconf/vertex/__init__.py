@@ -12,7 +12,7 @@ https://cloud.google.com/ai-platform/training/docs/distributed-training-details)
 - :func:`check_profile`: what a reader (``--profile``) refuses in those, at the pool that causes it.
 
 Example:
-    >>> from estconf.launchers import vertex
+    >>> from estconf import vertex
     >>> spec = {"workerPoolSpecs": [{"replicaCount": 1}, {"replicaCount": 2}]}
     >>> configs = vertex.tf_configs(spec, job_id="ab")
     >>> list(configs)
@@ -23,15 +23,14 @@ Example:
 
 from __future__ import annotations
 
-from estconf.launchers.vertex import (
+from estconf.launchers.vertex.replicas import (
     DEFAULT_JOB_ID,
-    CustomJobSpec,
-    WorkerPoolSpec,
     check_profile,
     cluster_specs,
     replica_names,
     tf_configs,
 )
+from estconf.launchers.vertex.spec import CustomJobSpec, WorkerPoolSpec
 
 __all__ = [
     "DEFAULT_JOB_ID",

@@ -17,8 +17,8 @@ from estconf.io.sources import InputError
 
 if TYPE_CHECKING:
     from estconf.finding import Finding
-    from estconf.launchers.kubeflow import PredictedPod, TFJob
-    from estconf.launchers.kubeflow.operator import Job, Layout
+    from estconf.launchers.kubeflow.manifest import TFJob
+    from estconf.launchers.kubeflow.operator import Job, Layout, PredictedPod
 
 __all__ = ["PodChoice", "pod_task", "pod_tf_config"]
 
@@ -54,7 +54,7 @@ def pod_tf_config(
         ConfigFileError: the TFJob cannot be read, or the operator refuses it
             (of kind ``tfjob``).
     """
-    from estconf.launchers.kubeflow import read_tfjobs
+    from estconf.launchers.kubeflow.manifest import read_tfjobs
 
     if b"TFJob" not in raw:
         return None
@@ -142,7 +142,7 @@ def _ranges(plan: Layout, label: Callable[[Job, int], str]) -> str:
 def _refused(tfjob: TFJob, name: str, note: Callable[[str], object]) -> None:
     """Refuse a TFJob the operator refuses: it never creates the pods."""
     from estconf.io.errors import error
-    from estconf.launchers.kubeflow import check
+    from estconf.launchers.kubeflow.checks import check
 
     findings = check(tfjob, node_check=None)
     refused = [f for f in findings if f.refused and f.code != _OLDER_VERSION]
@@ -162,7 +162,7 @@ def _chosen(
     tfjob: TFJob, plan: Layout, pod: str | None, task: tuple[str, int] | None, name: str
 ) -> PredictedPod:
     """The pod ``--pod`` or ``--task`` names, predicted alone."""
-    from estconf.launchers.kubeflow import predict
+    from estconf.launchers.kubeflow.operator import predict
 
     job_name = tfjob.metadata.name
     if pod is not None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
     from estconf.io.checks import Limits
-    from estconf.launchers.kubeflow import Prediction
+    from estconf.launchers.kubeflow.operator import Prediction
     from estconf.launchers.kubeflow.size import TFConfigSize
 
 __all__ = ["Predicted", "manifest_tf_configs", "replica_tf_configs"]
@@ -77,7 +77,8 @@ def replica_tf_configs(
     from estconf.io.errors import errors_of
     from estconf.io.sources import InputError
     from estconf.launchers.formats import label
-    from estconf.launchers.kubeflow import Operator, check, predict, tfjob_for_replicas
+    from estconf.launchers.kubeflow.checks import check
+    from estconf.launchers.kubeflow.operator import Operator, predict, tfjob_for_replicas
     from estconf.launchers.kubeflow.size import tf_config_size
     from estconf.profiles import check_profile
 
@@ -134,7 +135,8 @@ def manifest_tf_configs(
     """
     from estconf.io.errors import ConfigFileError
     from estconf.io.sources import InputError
-    from estconf.launchers.kubeflow import Operator, check, predict
+    from estconf.launchers.kubeflow.checks import check
+    from estconf.launchers.kubeflow.operator import Operator, predict
     from estconf.launchers.kubeflow.size import tf_config_size
     from estconf.launchers.kubeflow.tfjobs import one_tfjob
 

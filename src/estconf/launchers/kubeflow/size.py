@@ -31,7 +31,7 @@ class TFConfigSize:
     """The sizes of every ``TF_CONFIG`` text a TFJob's pods get, summed over the pods.
 
     Example:
-        >>> from estconf.launchers.kubeflow import tfjob_for_replicas
+        >>> from estconf.kubeflow import tfjob_for_replicas
         >>> tf_config_size(tfjob_for_replicas("j", {"Chief": 1, "Worker": 1})).pods
         2
     """

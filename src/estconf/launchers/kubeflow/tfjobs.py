@@ -30,7 +30,8 @@ from estconf.io.reading import read_stream
 if TYPE_CHECKING:
     from estconf.finding import Finding, Severity
     from estconf.io.report import Result
-    from estconf.launchers.kubeflow import Prediction, TFJob
+    from estconf.launchers.kubeflow.manifest import TFJob
+    from estconf.launchers.kubeflow.operator import Prediction
 
 __all__ = [
     "KIND",
@@ -141,8 +142,8 @@ def _check_manifest(
 ) -> list[FileError]:
     from pydantic import ValidationError
 
-    from estconf.launchers.kubeflow import TFJob, check
-    from estconf.launchers.kubeflow.checks import api_version_finding
+    from estconf.launchers.kubeflow.checks import api_version_finding, check
+    from estconf.launchers.kubeflow.manifest import TFJob
 
     data = _at(document.data, prefix)
     if trial is not None:  # Katib names the job of each trial, whatever its metadata says
@@ -310,7 +311,7 @@ def one_tfjob(
         ValueError: the manifest holds no TFJob or several, or one the model refuses.
     """
     from estconf.io.sources import InputError
-    from estconf.launchers.kubeflow import read_tfjobs
+    from estconf.launchers.kubeflow.manifest import read_tfjobs
 
     tfjobs = read_tfjobs(raw, name=name, limits=limits)
     if len(tfjobs) != 1:

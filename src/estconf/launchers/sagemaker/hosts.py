@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Final
 if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
 
-    from estconf.launchers.sagemaker import PSServer
+    from estconf.launchers.sagemaker.toolkit import PSServer
 
 __all__ = [
     "DISTRIBUTIONS",
@@ -108,7 +108,7 @@ def job_resource_configs(
     from pydantic import ValidationError
 
     from estconf.io.sources import InputError
-    from estconf.launchers import sagemaker
+    from estconf.launchers.sagemaker import toolkit as sagemaker
 
     kwargs: dict[str, Any] = {}
     if instance_type is not None:
@@ -153,7 +153,7 @@ def hosts(
     """What the toolkit gives each host of ``configs`` (its name and ``resourceconfig.json``)."""
     from pydantic import ValidationError
 
-    from estconf.launchers import sagemaker
+    from estconf.launchers.sagemaker import toolkit as sagemaker
 
     found = []
     for name, config in configs:
@@ -174,7 +174,7 @@ def hosts(
 
 def _why_none(config: Mapping[str, Any], hps: Mapping[str, Any]) -> str:
     """Why the toolkit gives a host no ``TF_CONFIG``."""
-    from estconf.launchers.sagemaker import Hyperparameters, ResourceConfig
+    from estconf.launchers.sagemaker.inputs import Hyperparameters, ResourceConfig
 
     parameters = Hyperparameters.model_validate(hps)
     resources = ResourceConfig.model_validate(config)

@@ -98,7 +98,7 @@ def vertex_replicas(
 
     from estconf.io import report
     from estconf.io.errors import errors_of
-    from estconf.launchers import vertex
+    from estconf.launchers.vertex import replicas as vertex
 
     data = document.data
     if not isinstance(data, dict):
