@@ -73,6 +73,15 @@ class TestConsoleScript:
             "3 nodes, 1 cluster: 3 findings\n"
         )
 
+    def test_format_sarif_writes_a_sarif_log(self) -> None:
+        """``--format sarif`` given to the installed command writes a SARIF 2.1.0 log."""
+        done = script("--format", "sarif", "cluster_mismatch.jsonl")
+        assert done.returncode == 1
+        log = json.loads(done.stdout)
+        assert log["version"] == "2.1.0"
+        (result,) = log["runs"][0]["results"]
+        assert result["ruleId"] == "cluster_mismatch"
+
     def test_a_file_that_cannot_be_read_is_exit_2(self) -> None:
         done = script("good", "missing.json")
         assert (done.returncode, done.stdout, done.stderr) == (

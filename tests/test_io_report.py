@@ -341,3 +341,35 @@ def test_a_cluster_report_in_json_is_strict_json() -> None:
 def test_what_a_report_says_beside_its_findings_cannot_be_changed() -> None:
     """Said refuses assignment; it holds lists of lines, so it is not hashed."""
     refuses_assignment(Said(["a hint"], ["a note"], [("a.json", "another tool's")]))
+
+
+def _mismatch(tasks: int) -> ClusterReport:
+    """Three nodes, one of which is given other addresses for all ``tasks`` workers."""
+    ours = {"worker": [f"w{index}:1" for index in range(tasks)]}
+    theirs = {"worker": [f"x{index}:1" for index in range(tasks)]}
+    return check_cluster(
+        [
+            ("a", {"cluster": ours, "task": {"type": "worker", "index": 0}}),
+            ("b", {"cluster": ours, "task": {"type": "worker", "index": 1}}),
+            ("c", {"cluster": theirs, "task": {"type": "worker", "index": 2}}),
+        ],
+        each_node=False,
+    )
+
+
+@pytest.mark.parametrize(("tasks", "more"), [(20, []), (21, ["  ... and 1 more tasks differ"])])
+def test_a_cluster_mismatch_in_text_shows_the_first_twenty_tasks_that_differ(
+    tasks: int, more: list[str]
+) -> None:
+    lines = report.write_cluster(_mismatch(tasks), "text").splitlines()
+    assert [line for line in lines if line.startswith("  - ")] == [
+        f"  - worker:{index} w{index}:1" for index in range(20)
+    ]
+    assert [line for line in lines if line.startswith("  ... ")] == more
+
+
+def test_a_cluster_report_in_json_is_indented_by_two_spaces() -> None:
+    """As the report of files: each level of the object two spaces further in."""
+    cluster = ClusterReport(profile="estimator", nodes=("a.json",), clusters=1, findings=())
+    lines = report.write_cluster(cluster, "json").splitlines()
+    assert lines[:2] == ["{", '  "profile": "estimator",']

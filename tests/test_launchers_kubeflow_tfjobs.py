@@ -1,16 +1,23 @@
-"""estconf.launchers.kubeflow.tfjobs: the one TFJob of a manifest whose pods are predicted."""
+"""estconf.launchers.kubeflow.tfjobs: the TFJobs ``validate`` finds in a file.
+
+Also the one TFJob of a manifest whose pods are predicted.
+"""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
+from ruamel.yaml import YAML
 
 from estconf.io.errors import ConfigFileError
 from estconf.io.sources import InputError
-from estconf.launchers.kubeflow.tfjobs import one_tfjob
+from estconf.launchers.kubeflow.tfjobs import check_text, one_tfjob
 
-DIST_MNIST = (Path(__file__).parent / "data" / "kubeflow" / "dist_mnist.yaml").read_bytes()
+KUBEFLOW = Path(__file__).parent / "data" / "kubeflow"
+DIST_MNIST = (KUBEFLOW / "dist_mnist.yaml").read_bytes()
+KATIB_EXPERIMENT = (KUBEFLOW / "katib_experiment.yaml").read_bytes()
 
 
 def test_the_one_tfjob() -> None:
@@ -34,3 +41,25 @@ def test_a_generated_name_needs_the_name_it_got() -> None:
 def test_a_value_no_config_may_hold() -> None:
     with pytest.raises(ConfigFileError):
         one_tfjob(DIST_MNIST.replace(b"replicas: 2", b"replicas: .inf", 1), "j.yaml")
+
+
+def test_only_a_list_kind_has_items_that_are_tfjobs() -> None:
+    """An object without a ``kind`` ending in ``List`` is no List, whatever its ``items`` hold."""
+    job = json.loads(json.dumps(YAML(typ="safe").load(DIST_MNIST)))
+    assert check_text(json.dumps({"items": [job]}).encode(), "json", "f.json", "estimator") is None
+    listed = check_text(
+        json.dumps({"kind": "List", "items": [job]}).encode(), "json", "f.json", "estimator"
+    )
+    assert listed is not None
+    assert listed.errors == []
+
+
+def test_only_a_katib_experiment_has_a_trial_spec_that_is_a_tfjob() -> None:
+    """An ``Experiment`` of another API group than ``kubeflow.org`` is not Katib's."""
+    katib = check_text(KATIB_EXPERIMENT, "yaml", "e.yaml", "estimator")
+    assert katib is not None
+    other = KATIB_EXPERIMENT.replace(
+        b"apiVersion: kubeflow.org/v1beta1", b"apiVersion: example.com/v1", 1
+    )
+    assert other != KATIB_EXPERIMENT
+    assert check_text(other, "yaml", "e.yaml", "estimator") is None

@@ -284,6 +284,17 @@ class TestRefused:
         with pytest.raises(ValueError, match=key):
             sagemaker.tf_config(host("algo-1", ["algo-1"]), hps)
 
+    def test_a_value_that_is_not_text_is_named_with_the_toolkits_failure_and_the_fix(
+        self,
+    ) -> None:
+        with pytest.raises(ValidationError) as info:
+            Hyperparameters.model_validate({"sagemaker_job_name": "2024"})
+        (error,) = info.value.errors()
+        assert error["msg"] == (
+            "sagemaker_job_name is 2024, which the toolkit puts into os.environ and fails "
+            '(TypeError: str expected); write it as JSON text, e.g. "\\"2024\\""'
+        )
+
     def test_falsy_region_and_text_names_are_fine(self) -> None:
         hps = {"sagemaker_region": "0", "sagemaker_job_name": '"job"'}
         assert sagemaker.tf_config(host("algo-1", ["algo-1"]), hps) is None
