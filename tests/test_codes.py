@@ -117,8 +117,8 @@ def test_the_rows_are_the_declarations_in_their_sections() -> None:
 
 
 def test_a_declared_code_is_found() -> None:
-    assert declaration("missing_chief") is CODES["missing_chief"]
-    assert declaration("tfjob_no_image") is CODES["tfjob_no_image"]
+    assert declaration("missing_chief") == CODES["missing_chief"]
+    assert declaration("tfjob_no_image") == CODES["tfjob_no_image"]
     assert checked("syntax") == "syntax"
 
 
