@@ -133,7 +133,8 @@ def test_run_policy_fields_under_spec_are_not_read() -> None:
         ("tfjob_run_policy_outside", "warning", "spec.backoffLimit"),
         ("tfjob_ps_pods_kept", "note", "spec.cleanPodPolicy"),
     ]
-    assert "under spec.runPolicy since v1.0.1" in findings[0].message
+    assert "(it moved under spec.runPolicy in tf-operator v1.0.1)" in findings[0].message
+    assert "kubectl apply refuses it" in findings[0].message
     assert findings[1].hint == "move it under spec.runPolicy: runPolicy: {backoffLimit: ...}"
 
 

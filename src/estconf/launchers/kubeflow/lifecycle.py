@@ -135,11 +135,9 @@ def _run_policy_outside(
         findings.append(
             Finding.at(
                 checked("tfjob_run_policy_outside"),
-                f"spec.{field} is where v1alpha2 to v1beta2 TFJobs, and v1 TFJobs up to "
-                "tf-operator v1.0.0, had it; the kubeflow.org/v1 TFJob has it under "
-                f"spec.runPolicy since v1.0.1, and no spec.{field}: kubectl apply refuses it "
-                "as an unknown field (under its default strict validation) and other clients' "
-                "requests have it dropped, so the operator never reads it",
+                f"a kubeflow.org/v1 TFJob has no spec.{field} (it moved under spec.runPolicy "
+                "in tf-operator v1.0.1): kubectl apply refuses it, other clients drop it, and "
+                "the operator never reads it",
                 ("spec", field),
                 severity="warning",
                 hint=f"move it under spec.runPolicy: runPolicy: {{{field}: ...}}",
