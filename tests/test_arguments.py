@@ -33,3 +33,12 @@ def test_text_that_is_not_utf8_is_refused_with_its_byte() -> None:
     assert text_argument("ok") == "ok"
     with pytest.raises(argparse.ArgumentTypeError, match="byte 0xff at position 1"):
         text_argument("a\udcff")
+
+
+def test_a_lone_surrogate_that_stands_for_no_byte_is_refused_with_its_bytes() -> None:
+    """A high surrogate is no byte the system escaped: its three UTF-8 bytes are shown."""
+    with pytest.raises(argparse.ArgumentTypeError) as raised:
+        text_argument("\ud800x")
+    assert str(raised.value) == (
+        "'\\ud800x' is not UTF-8 text: byte 0xed at position 0 starts no UTF-8 character"
+    )

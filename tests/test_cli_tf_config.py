@@ -612,3 +612,49 @@ class TestEachLauncherByName:
     ) -> None:
         status, _, err = console(*older)
         assert (status, err.decode()) == (2, f"estconf tf-config: error: {said}\n")
+
+
+class TestUsageInProcess:
+    """The launchers' own checks of their options, run in this process."""
+
+    def test_a_cluster_domain_goes_with_a_tfjob_not_a_cluster_file(self) -> None:
+        status, _, err = run("tf-config", "examples/cluster/training.yaml", "--cluster-domain", "x")
+        assert (status, err.splitlines()[-1]) == (
+            2,
+            "estconf tf-config: error: --cluster-domain goes with --job or --tfjob",
+        )
+
+    def test_a_cluster_json_cannot_hold_is_refused(self, tmp_path: Path) -> None:
+        path = tmp_path / "dated.yaml"
+        path.write_text('cluster:\n  chief: ["c:1"]\nmodel_dir: 2024-01-01\n', encoding="utf-8")
+        status, out, err = run("tf-config", "cluster", str(path))
+        assert (status, out) == (1, "")
+        assert err == (
+            f"{path}: a TF_CONFIG is JSON, which cannot hold this: "
+            "Object of type date is not JSON serializable\n"
+        )
+
+    @pytest.mark.parametrize(
+        ("argv", "said"),
+        [
+            (["sagemaker", "--instance-groups", "=2"], "expected NAME=N,NAME=N"),
+            (["slurm", "--jobs", "=3"], "expected JOB=N,JOB=N"),
+        ],
+    )
+    def test_a_job_without_its_name_is_refused(self, argv: list[str], said: str) -> None:
+        status, _, err = run("tf-config", *argv)
+        assert status == 2
+        assert said in err
+
+    def test_the_vertex_outputs_size_is_worked_out_before_it_is_written(self) -> None:
+        from estconf.vertex import tf_configs
+
+        spec_path = "tests/data/launchers/vertex/custom-job.json"
+        spec = json.loads((ROOT / spec_path).read_text(encoding="utf-8"))
+        replicas = tf_configs(spec)
+        one = json.dumps(next(iter(replicas.values())), separators=(",", ":"))
+        total = len(replicas) * (len(one.encode()) + 1)
+        assert run("tf-config", "vertex", spec_path, "--max-size", str(total))[0] == 0
+        status, _, err = run("tf-config", "vertex", spec_path, "--max-size", str(total - 1))
+        assert status == 2
+        assert f"would take about {total:,} bytes" in err

@@ -28,3 +28,10 @@ def test_a_config_file_error_carries_its_file_as_its_argument() -> None:
     assert raised.args == ("tf.json",)
     assert repr(raised) == "ConfigFileError('tf.json')"
     assert str(raised) == "tf.json: not JSON"
+
+
+def test_an_error_raised_again_is_no_refusal_unless_it_says_so() -> None:
+    from estconf.io.errors import error_again
+
+    assert not error_again("f.json", "int_type", "not an int").refused
+    assert error_again("f.json", "int_type", "not an int", refused=True).refused

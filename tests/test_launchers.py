@@ -12,6 +12,7 @@ import estconf.launchers
 from estconf._arguments import UsageError
 from estconf.launchers import LAUNCHERS, launcher, named
 from estconf.launchers.base import COMMON, TFConfigs, refuse_larger_output
+from values import refuses_assignment
 
 PACKAGE = Path(estconf.launchers.__file__).parent
 
@@ -100,6 +101,9 @@ class TestBase:
         assert info.value.hint.endswith("the square of the hosts: give a larger --max-size BYTES")
         assert "about" not in str(info.value)
 
+    def test_what_a_launcher_gives_is_a_value(self) -> None:
+        refuses_assignment(TFConfigs([]))
+
     def test_what_a_launcher_gives_says_nothing_and_fails_nothing_by_default(self) -> None:
         found = TFConfigs([(("worker", 0), "{}")])
         assert (found.labels, found.said, found.said_after, found.failed, found.unreadable) == (
@@ -109,3 +113,13 @@ class TestBase:
             False,
             False,
         )
+
+
+def test_estconf_distribute_still_names_slurms_placement() -> None:
+    import estconf.distribute
+    from estconf.launchers.slurm import placement
+
+    for name in ("slurm_tf_configs", "rank_hosts", "misplaced_ranks"):
+        assert getattr(estconf.distribute, name) is getattr(placement, name)
+    with pytest.raises(AttributeError, match="has no attribute 'placement_of'"):
+        estconf.distribute.placement_of  # noqa: B018

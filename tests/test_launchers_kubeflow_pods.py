@@ -56,6 +56,7 @@ def test_a_tfjob_the_operator_refuses_is_refused_as_the_tfjobs() -> None:
         pod_tf_config(raw, "j.yaml", (None, ("worker", 0)))
     assert (info.value.file, info.value.kind) == ("j.yaml", "tfjob")
     assert "must not have more than 1 Chief or Master role" in str(info.value)
+    assert all(error.refused for error in info.value.errors)
 
 
 def test_an_older_api_version_is_noted() -> None:

@@ -86,13 +86,8 @@ def _shown_text(text: str, most: int = 60) -> str:
     if _escaped_only(cut) and any(0xDC80 <= ord(char) < 0xDD00 for char in cut):
         shown = repr(cut.encode("utf-8", "surrogateescape"))[1:]
     else:
-        shown = repr(cut) if cut.isprintable() and not _has_surrogates(cut) else ascii(cut)
+        shown = repr(cut) if cut.isprintable() else ascii(cut)  # a lone surrogate is not printable
     return shown + ("..." if len(text) > most else "")
-
-
-def _has_surrogates(text: str) -> bool:
-    """Whether ``text`` holds a lone surrogate, which no stream can write as UTF-8."""
-    return any(0xD800 <= ord(char) < 0xE000 for char in text)
 
 
 def positive_int(text: str) -> int:
