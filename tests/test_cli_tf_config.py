@@ -577,6 +577,7 @@ class TestEachLauncherByName:
         shared |= {"--max-values", "--max-documents"}
         assert status == 0
         assert options == own | shared
+        assert out.decode().endswith(f"example:\n  {entry.example}\n")
 
     def test_a_launchers_options_go_with_it_alone(self) -> None:
         status, _, err = console("slurm", "--instance-count", "2")

@@ -39,6 +39,10 @@ class TestTheRegistry:
             assert len(entry.summary) <= 90
             assert entry.summary[0].islower() and not entry.summary.endswith(".")
 
+    def test_each_example_runs_its_launcher(self) -> None:
+        for entry in LAUNCHERS:
+            assert entry.example.startswith(f"estconf tf-config {entry.name} ")
+
     def test_a_launcher_is_found_by_name(self) -> None:
         assert named("slurm").path == "estconf.launchers.slurm.command:SLURM"
         with pytest.raises(KeyError):

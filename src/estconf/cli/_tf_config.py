@@ -78,7 +78,11 @@ def register(tf_config: argparse.ArgumentParser, words: Sequence[str] = ()) -> N
             dest="launcher", metavar="LAUNCHER", parser_class=Parser
         )
         sub = launchers.add_parser(
-            chosen.name, help=chosen.summary, description=chosen.summary, formatter_class=FORMATTER
+            chosen.name,
+            help=chosen.summary,
+            description=chosen.summary,
+            epilog=f"example:\n  {chosen.example}",
+            formatter_class=FORMATTER,
         )
         own = launcher(chosen)
         own.add_arguments(sub, alone=True)

@@ -29,6 +29,8 @@ class Entry(NamedTuple):
     """What it gives, in one line."""
     path: str
     """The ``module:attribute`` of its :class:`~estconf.launchers.base.Launcher`."""
+    example: str
+    """A command line of it, for its help."""
 
 
 LAUNCHERS: Final = (
@@ -36,31 +38,37 @@ LAUNCHERS: Final = (
         "cluster",
         "a cluster file: the TF_CONFIG of each of its tasks",
         "estconf.launchers.cluster.command:CLUSTER",
+        "estconf tf-config cluster cluster.yaml --task worker:1 --format shell",
     ),
     Entry(
         "job",
         "replica counts: the TF_CONFIGs Kubeflow's training operator writes for a TFJob",
         "estconf.launchers.kubeflow.command:JOB",
+        "estconf tf-config job mnist --namespace ml --chief 1 --worker 4 --ps 2",
     ),
     Entry(
         "tfjob",
         "a TFJob manifest: every TF_CONFIG the training operator would write",
         "estconf.launchers.kubeflow.command:TFJOB",
+        "estconf tf-config tfjob tfjob.yaml | estconf check-cluster --allow-empty -",
     ),
     Entry(
         "slurm",
         "a SLURM step: what SlurmClusterResolver gives each rank, or a TF_CONFIG per rank",
         "estconf.launchers.slurm.command:SLURM",
+        "estconf tf-config slurm --nodelist 'node[1-4]' --tasks-per-node 2 --write",
     ),
     Entry(
         "sagemaker",
         "a SageMaker job: the TF_CONFIG its TensorFlow toolkit gives each host",
         "estconf.launchers.sagemaker.command:SAGEMAKER",
+        "estconf tf-config sagemaker --instance-count 4 --distribution multi_worker_mirrored",
     ),
     Entry(
         "vertex",
         "a Vertex AI CustomJob spec: each replica's TF_CONFIG or CLUSTER_SPEC",
         "estconf.launchers.vertex.command:VERTEX",
+        "estconf tf-config vertex custom_job.yaml --profile mwms",
     ),
 )
 """The launchers of ``estconf tf-config``, in the order its help lists them."""
