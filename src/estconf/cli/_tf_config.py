@@ -95,7 +95,9 @@ def register(tf_config: argparse.ArgumentParser, words: Sequence[str] = ()) -> N
         tf_config.set_defaults(launcher=None)
         every = [launcher(entry) for entry in LAUNCHERS]
         every[0].add_arguments(tf_config, alone=False)  # the cluster file, the one positional
-        _add_common(tf_config, frozenset({"task", "profile"}), limits=False)
+        from estconf.launchers.base import COMMON  # loaded with the launchers
+
+        _add_common(tf_config, COMMON, limits=False)
         for each in every[1:]:
             each.add_arguments(tf_config, alone=False)
         add_limits(tf_config)
