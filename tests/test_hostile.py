@@ -21,6 +21,7 @@ import json
 import random
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,7 @@ from fuzz_mutations import OPTIONS, mutate_arguments, mutate_bytes, mutate_struc
 from fuzz_surfaces import (
     API_SURFACES,
     CLI_SURFACES,
+    RETRY_DEPTHS,
     ROOT,
     SEED_SUFFIXES,
     SURFACES,
@@ -234,3 +236,62 @@ def test_the_slowest_input_is_the_slowest_timed_again_without_instrumentation(
         "name": "a.yaml",
     }
     assert total["slowest"]["seconds_instrumented"] == 3.5
+
+
+def _stack_depth() -> int:
+    depth, frame = 0, sys._getframe()
+    while frame.f_back is not None:
+        depth, frame = depth + 1, frame.f_back
+    return depth
+
+
+def _busy(seconds: float) -> None:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        pass
+
+
+def test_an_input_slow_from_one_stack_depth_only_is_not_slow(
+    directory: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The interpreter, not the input, made the first run slow: another depth is fast."""
+    depths: list[int] = []
+
+    def slow_at_the_first_depth(given: Input, path: Path) -> None:
+        depths.append(_stack_depth())
+        if depths[-1] == depths[0]:
+            _busy(0.2)
+
+    monkeypatch.setitem(SURFACES, "slow at one depth", slow_at_the_first_depth)
+    failure, seconds = run("slow at one depth", Input(b"{}", "a.json"), directory, slow_seconds=0.1)
+    assert failure is None
+    assert seconds < 0.1
+    deeper = [depth - depths[0] for depth in depths[1:]]
+    assert len(deeper) == len(RETRY_DEPTHS)
+    assert all(more >= frames for more, frames in zip(deeper, RETRY_DEPTHS, strict=True))
+
+
+def test_an_input_slow_from_every_stack_depth_is_slow(
+    directory: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(SURFACES, "slow", lambda given, path: _busy(0.15))
+    failure, seconds = run("slow", Input(b"{}", "a.json"), directory, slow_seconds=0.1)
+    assert failure is not None and failure.kind == "slow"
+    assert 0.15 <= seconds == failure.seconds < 0.5
+
+
+def test_a_slow_input_that_fails_when_timed_again_is_slow_by_its_first_time(
+    directory: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runs: list[int] = []
+
+    def slow_then_failing(given: Input, path: Path) -> None:
+        runs.append(1)
+        if len(runs) > 1:
+            raise RuntimeError("not this time")
+        _busy(0.15)
+
+    monkeypatch.setitem(SURFACES, "slow then failing", slow_then_failing)
+    failure, _ = run("slow then failing", Input(b"{}", "a.json"), directory, slow_seconds=0.1)
+    assert failure is not None and failure.kind == "slow"
+    assert len(runs) == 1 + len(RETRY_DEPTHS)
