@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import decimal
 import fractions
 import functools
 import inspect
@@ -727,7 +728,17 @@ class TestPropertyChecks:
         ],
     )
     @pytest.mark.parametrize(
-        "value", [float("nan"), float("-inf"), -0.5, fractions.Fraction(-1, 2)], ids=repr
+        "value",
+        [
+            float("nan"),
+            float("-inf"),
+            -0.5,
+            fractions.Fraction(-1, 2),
+            decimal.Decimal("NaN"),
+            decimal.Decimal("-Infinity"),
+            decimal.Decimal("-0.5"),
+        ],
+        ids=repr,
     )
     def test_a_fraction_out_of_bounds_fails_the_bound(
         self, key: str, bound: str, value: Any

@@ -13,6 +13,7 @@ import functools
 import ipaddress
 import operator
 import re
+import sys
 from collections.abc import Collection
 from itertools import chain
 from typing import Annotated, Any, Final
@@ -67,24 +68,71 @@ def bool_error(value: bool, what: str = "an integer") -> PydanticCustomError:
     )
 
 
+MOST_DIGITS: Final = 4300
+"""The most digits a whole ``Decimal`` may have: Python's own limit on ``int()`` of a string."""
+
+
 def whole_number(value: Any, *, keep_float: bool = False) -> Any:
     """Read a whole number of any numeric type as ``int``; refuse bools and fractions.
 
-    Other values (strings, ``None``) pass through for the type to judge.  With
-    ``keep_float``, a whole float stays a float (TensorFlow 1.15 keeps seeds so).
+    A whole ``float``, ``Decimal``, ``Fraction`` or numpy number is read as
+    that integer; numpy integers and other int-like scalars through
+    ``__index__``.  A fractional one, a NaN or an infinity is refused, and so
+    is a bool, Python's or numpy's (Python reads ``True`` as 1).  Other
+    values (strings, ``None``) pass through for the type to judge.
+
+    With ``keep_float``, a whole float stays a float (TensorFlow 1.15 keeps
+    seeds so; the SLURM resolver fails on one where TensorFlow does), and a
+    ``Decimal`` or ``Fraction`` is left to the type, which refuses it.
     """
-    if isinstance(value, bool):
-        raise bool_error(value)
+    if isinstance(value, bool) or _is_numpy_bool(value):
+        raise bool_error(bool(value))
+    if isinstance(value, (int, str, bytes)) or value is None:
+        return value
     if isinstance(value, float):
         if value.is_integer():
             return value if keep_float else int(value)
-        raise custom_error(
-            "int_type",
-            "Input should be a whole number, got {value}",
-            {"value": value},
-        )
-    if not isinstance(value, (int, str, bytes)) and hasattr(value, "__index__"):
-        return operator.index(value)  # numpy integers and other int-like scalars
+        raise _not_whole(value)
+    if hasattr(value, "__index__"):
+        return operator.index(value)
+    return value if keep_float else _exact_whole(value)
+
+
+def _is_numpy_bool(value: Any) -> bool:
+    kind = type(value)
+    return kind.__module__ == "numpy" and kind.__name__ in ("bool", "bool_")
+
+
+def _not_whole(value: Any) -> PydanticCustomError:
+    return custom_error("int_type", "Input should be a whole number, got {value}", {"value": value})
+
+
+def _exact_whole(value: Any) -> Any:
+    """The ``int`` a whole ``Decimal``, ``Fraction`` or numpy float is; other values as given.
+
+    The ``decimal`` and ``fractions`` modules are looked up, not imported: a
+    value of their types exists only once its module is imported.
+    """
+    decimal = sys.modules.get("decimal")
+    if decimal is not None and isinstance(value, decimal.Decimal):
+        if not value.is_finite() or value != value.to_integral_value():
+            raise _not_whole(value)
+        if value.adjusted() >= MOST_DIGITS:  # refused before int() writes out every digit
+            raise custom_error(
+                "int_type",
+                "Input should be a whole number of at most {most} digits, got {value}",
+                {"most": MOST_DIGITS, "value": str(value)},
+            )
+        return int(value)
+    fractions = sys.modules.get("fractions")
+    if fractions is not None and isinstance(value, fractions.Fraction):
+        if value.denominator != 1:
+            raise _not_whole(value)
+        return value.numerator
+    if type(value).__module__ == "numpy" and callable(getattr(value, "is_integer", None)):
+        if not value.is_integer():  # numpy's float16, float32, longdouble
+            raise _not_whole(value)
+        return int(value)
     return value
 
 

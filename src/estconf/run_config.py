@@ -314,10 +314,14 @@ class RunConfig(KnownKeys):
     def fraction_out_of_bounds(cls, value: Any, info: ValidationInfo) -> Any:
         """A fraction TensorFlow's bound refuses (``nan``, ``-inf``, ``-0.5``) fails the bound.
 
-        An integer setting refuses a fraction under a stricter rule of its
-        own; one that TensorFlow refuses as well is refused in its words.
+        A fraction is any number of no integer type: a ``float``, a
+        ``Fraction``, a ``Decimal``, a numpy float.  An integer setting
+        refuses a fraction under a stricter rule of its own; one that
+        TensorFlow refuses as well is refused in its words.
         """
-        if isinstance(value, numbers.Real) and not isinstance(value, numbers.Integral):
+        if isinstance(value, numbers.Number) and not isinstance(
+            value, (numbers.Integral, complex)
+        ):
             assert info.field_name is not None
             check_bound(info.field_name, value)
         return value

@@ -23,6 +23,7 @@ import importlib.metadata
 import ipaddress
 import json
 import math
+import numbers
 import os
 import re
 import threading
@@ -30,6 +31,8 @@ import warnings
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -691,10 +694,31 @@ NUMBER_ARGUMENTS = frozenset(
 ISINSTANCE_INT_ARGUMENTS = frozenset({"tf_random_seed", "experimental_max_worker_delay_secs"})
 
 
+def is_bool(value: Any) -> bool:
+    """A bool, Python's or numpy's."""
+    kind = type(value)
+    return isinstance(value, bool) or (kind.__module__ == "numpy" and kind.__name__ == "bool_")
+
+
+def is_fraction(value: Any) -> bool:
+    """A number of no integer type that is not whole: ``1.5``, ``Fraction(3, 2)``, a NaN."""
+    if isinstance(value, Decimal):
+        return not value.is_finite() or value != value.to_integral_value()
+    if isinstance(value, Fraction):
+        return value.denominator != 1
+    is_integer = getattr(value, "is_integer", None)
+    return (
+        not is_bool(value)
+        and not isinstance(value, int)
+        and callable(is_integer)
+        and (not is_integer())
+    )
+
+
 def _kwarg_rules(name: str, value: Any) -> set[str]:
     if name in INTEGER_ARGUMENTS | NUMBER_ARGUMENTS | ISINSTANCE_INT_ARGUMENTS:
-        fraction = isinstance(value, float) and not value.is_integer()
-        bad = isinstance(value, bool) or (name in INTEGER_ARGUMENTS and fraction)
+        too_long = isinstance(value, Decimal) and value.is_finite() and value.adjusted() >= 4300
+        bad = is_bool(value) or (name in INTEGER_ARGUMENTS and (is_fraction(value) or too_long))
         return {"int_type"} if bad else set()
     expected: dict[str, tuple[type, ...]] = {
         "model_dir": (str, os.PathLike),
@@ -724,8 +748,15 @@ def _is_int(value: Any) -> bool:
 
 
 def _is_whole(value: Any) -> bool:
-    """An integer as estconf's ``Integer`` reads one: an ``int``, or a whole float (``2.0``)."""
-    return _is_int(value) or (isinstance(value, float) and value.is_integer())
+    """An integer as estconf's ``Integer`` reads one: an ``int``, or a whole number of
+    another type (``2.0``, ``Decimal(2)``, ``Fraction(4, 2)``, numpy's)."""
+    if _is_int(value):
+        return True
+    if is_bool(value) or isinstance(value, str) or not isinstance(value, numbers.Number):
+        return False
+    if isinstance(value, Decimal) and value.is_finite() and value.adjusted() >= 4300:
+        return False
+    return hasattr(value, "__index__") or not is_fraction(value)
 
 
 def _dims_rules(dims: Any, cores: Any) -> set[str]:
@@ -769,7 +800,7 @@ def deliberate_tpu_kwargs(kwargs: Mapping[str, Any]) -> set[str]:
             if isinstance(value, bool):
                 rules.add("int_type")
             elif name == "experimental_host_call_every_n_steps":
-                if not _is_int(value) and not (isinstance(value, float) and value.is_integer()):
+                if not _is_whole(value):
                     rules.add("type")
                 elif value < 1:
                     rules.add("value")

@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import copy
 import functools
+import importlib
 import inspect
 import json
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from hypothesis import strategies as st
@@ -527,19 +530,34 @@ SESSION_CONFIGS: list[Any] = [
 NAN = float("nan")
 INF = float("inf")
 
+
+def _other_numbers() -> list[Any]:
+    """Numbers of other Python types: whole, fractional, out of bounds; numpy's where installed."""
+    numbers: list[Any] = [Decimal(5), Decimal("2.5"), Decimal("-0.5"), Decimal("NaN")]
+    numbers += [Fraction(4, 2), Fraction(3, 2), Fraction(-1, 2)]
+    try:
+        numpy = importlib.import_module("numpy")  # installed with TensorFlow
+    except ImportError:
+        return numbers
+    return [*numbers, numpy.int64(7), numpy.float32(2.0), numpy.float32(2.5), numpy.bool_(True)]
+
+
+OTHER_NUMBERS = _other_numbers()
+"""Where an integer is meant, the whole ones are read as that integer."""
+
 RUN_CONFIG_VALUES: dict[str, list[Any]] = {
     "model_dir": [None, "/tmp/m", "/tmp/other", "gs://b/m", "", 0, 5, b"/tmp/b", "PATH"],
     "tf_random_seed": [None, 0, 42, -1, 2**40, 1.0, 1.5, True, "1"],
-    "save_summary_steps": [None, 0, 100, -1, 2.0, 1.5, True, "5", -0.5, NAN],
-    "save_checkpoints_steps": [None, 0, 10, -1, 2.0, 1.5, True, "5", NAN],
-    "save_checkpoints_secs": [None, 0, 60, -1, 0.5, True, "5"],
+    "save_summary_steps": [None, 0, 100, -1, 2.0, 1.5, True, "5", -0.5, NAN, *OTHER_NUMBERS],
+    "save_checkpoints_steps": [None, 0, 10, -1, 2.0, 1.5, True, "5", NAN, *OTHER_NUMBERS],
+    "save_checkpoints_secs": [None, 0, 60, -1, 0.5, True, "5", *OTHER_NUMBERS],
     "session_config": SESSION_CONFIGS,
-    "keep_checkpoint_max": [None, 0, 5, -1, 1.5, 3.0, True, -0.5],
-    "keep_checkpoint_every_n_hours": [None, 0, 0.5, 1, -1, 10000, True, "1"],
-    "log_step_count_steps": [None, 0, 1, 100, -1, 1.5, True, -INF, 0.5],
+    "keep_checkpoint_max": [None, 0, 5, -1, 1.5, 3.0, True, -0.5, *OTHER_NUMBERS],
+    "keep_checkpoint_every_n_hours": [None, 0, 0.5, 1, -1, 10000, True, "1", *OTHER_NUMBERS],
+    "log_step_count_steps": [None, 0, 1, 100, -1, 1.5, True, -INF, 0.5, *OTHER_NUMBERS],
     "protocol": [None, "grpc", "grpc+verbs", "http", "", 5],
     "experimental_max_worker_delay_secs": [None, 0, 60, -5, 1.5, True, "60"],
-    "session_creation_timeout_secs": [None, 0, 1, 7200, -1, 0.5, True],
+    "session_creation_timeout_secs": [None, 0, 1, 7200, -1, 0.5, True, *OTHER_NUMBERS],
     "checkpoint_save_graph_def": [True, False, None, "no", 0, 1],
     "device_fn": [
         None,
@@ -644,11 +662,13 @@ TPU_CONFIG_VALUES: dict[str, list[Any]] = {
         [[1, 4]],
         "x",
         [[1.0, 2]],
+        [[Decimal(1), Fraction(4, 2)]],
+        [[Decimal("1.5"), 2]],
         [[True, 2]],
         ["ab"],
     ],
     "eval_training_input_configuration": [2, 5, 1, 3, 2.0, True],
-    "experimental_host_call_every_n_steps": [1, 2, 0, -1, 1.5, True, "2", 2.0],
+    "experimental_host_call_every_n_steps": [1, 2, 0, -1, 1.5, True, "2", 2.0, *OTHER_NUMBERS],
     "experimental_allow_per_host_v2_parallel_get_next": [False, True, "x", 0, None],
 }
 

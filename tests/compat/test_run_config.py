@@ -6,6 +6,8 @@ import copy
 import functools
 import inspect
 import json
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -188,6 +190,16 @@ CASES: list[tuple[str, str | None, dict[str, Any]]] = [
     ("keep max -0.5", None, {"keep_checkpoint_max": -0.5}),
     ("log steps nan", None, {"log_step_count_steps": float("nan")}),
     ("log steps 0.5", None, {"log_step_count_steps": 0.5}),
+    ("summary steps Decimal", None, {"save_summary_steps": Decimal(100)}),
+    ("summary steps Decimal 2.5", None, {"save_summary_steps": Decimal("2.5")}),
+    ("summary steps Decimal -0.5", None, {"save_summary_steps": Decimal("-0.5")}),
+    ("summary steps Decimal NaN", None, {"save_summary_steps": Decimal("NaN")}),
+    ("summary steps Decimal huge", None, {"save_summary_steps": Decimal("1E+1000000")}),
+    ("checkpoint steps Fraction", None, {"save_checkpoints_steps": Fraction(10, 2)}),
+    ("keep max Fraction 3/2", None, {"keep_checkpoint_max": Fraction(3, 2)}),
+    ("log steps Fraction -1/2", None, {"log_step_count_steps": Fraction(-1, 2)}),
+    ("secs Decimal", None, {"save_checkpoints_secs": Decimal("0.5")}),
+    ("hours Fraction", None, {"keep_checkpoint_every_n_hours": Fraction(1, 2)}),
     ("graph def", None, {"checkpoint_save_graph_def": False}),
     ("session_config", tf_config(DOC_CLUSTER, task("worker", 0)), {"session_config": {}}),
     ("unknown argument", None, {"master": "x"}),

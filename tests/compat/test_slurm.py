@@ -26,6 +26,8 @@ import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 from unittest import mock
 
@@ -424,6 +426,11 @@ ODD_STEP = {
         ({"gpus_per_node": 2, "jobs": {"worker": 4.0}}, ODD_STEP, [0, 3]),
         ({"gpus_per_node": 2, "jobs": {"ps": 1.0, "worker": 3}}, ODD_STEP, [0]),
         ({"gpus_per_node": 2, "tasks_per_node": {"a": 2.0, "b": 2}}, ODD_STEP, [0]),
+        # Whole numbers of other types: TensorFlow fails on them as on a whole float.
+        ({"gpus_per_node": Decimal(2)}, ODD_STEP, [0, 3]),
+        ({"gpus_per_node": 4, "gpus_per_task": Fraction(1, 1)}, ODD_STEP, [0, 3]),
+        ({"gpus_per_node": 2, "jobs": {"worker": Decimal(4)}}, ODD_STEP, [0, 3]),
+        ({"gpus_per_node": 2, "tasks_per_node": Fraction(2, 1)}, ODD_STEP, [0, 3]),
         # ... and TensorFlow's own sentence first when the counts do not add up.
         ({"gpus_per_node": 2, "jobs": {"worker": 3.0}}, ODD_STEP, [0]),
         # tasks_per_node read with int(): a string of digits, a whole float.

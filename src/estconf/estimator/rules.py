@@ -188,13 +188,18 @@ BOUNDS: Final = {
 def check_bound(name: str, value: Any) -> None:
     """Check that ``value`` is ``None`` or within the bound of setting ``name``.
 
-    Compared as TensorFlow compares, so ``nan`` is out of every bound.
+    Compared as TensorFlow compares, so ``nan`` is out of every bound.  A
+    ``Decimal`` NaN, which raises on comparison, is out of every bound too.
 
     Raises:
         pydantic_core.PydanticCustomError: the value is out of bounds (code ``bounds``).
     """
     bound = BOUNDS[name]
-    if value is None or (value > 0 if bound == "> 0" else value >= 0):
+    try:
+        within = value is None or (value > 0 if bound == "> 0" else value >= 0)
+    except ArithmeticError:  # decimal.InvalidOperation
+        within = False
+    if within:
         return
     raise custom_error("bounds", "{name} should be {bound}", {"name": name, "bound": bound})
 
