@@ -14,10 +14,10 @@ from estconf import TFConfig, kubeflow
 from estconf.deployment import Problem
 from estconf.deployment.profile import problems_of
 from estconf.finding import NO_VALUE, Finding, Loc, Severity, show_value
-from estconf.io import report
 from estconf.io.errors import FileError, error
 from estconf.io.parse import parse
 from estconf.launchers.kubeflow import tfjobs
+from estconf.reports import files as report
 from values import is_a_value
 
 KUBEFLOW = Path(__file__).parent / "data" / "kubeflow"

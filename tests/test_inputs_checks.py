@@ -12,7 +12,7 @@ import estconf
 from estconf.finding import Finding
 from estconf.inputs import Report, check
 from estconf.io.checks import Limits
-from estconf.io.report import Result
+from estconf.io.errors import Result
 from values import refuses_assignment
 
 DATA = Path(__file__).parent / "data"

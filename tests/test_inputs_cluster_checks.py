@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from estconf.inputs.cluster_checks import NO_NODE, check_nodes
+from estconf.inputs.cluster_checks import NO_NODE, Said, check_nodes
 from estconf.inputs.nodes import Nodes, read_nodes
+from values import refuses_assignment
 
 DATA = Path(__file__).parent / "data" / "check_cluster"
 NO_NODE_HINT = (
@@ -83,3 +84,8 @@ def test_a_near_miss_key_is_one_finding_for_the_nodes_that_share_it(tmp_path: Pa
     [finding] = report.findings
     assert (finding.code, finding.path) == ("near_miss_key", "save_checkpoint_steps")
     assert finding.nodes == (str(chief), str(worker))
+
+
+def test_what_a_report_says_beside_its_findings_cannot_be_changed() -> None:
+    """Said refuses assignment; it holds lists of lines, so it is not hashed."""
+    refuses_assignment(Said(["a hint"], ["a note"], [("a.json", "another tool's")]))

@@ -11,7 +11,7 @@ import pytest
 import estconf.launchers
 from estconf._arguments import UsageError
 from estconf.launchers import LAUNCHERS, launcher, named
-from estconf.launchers.base import COMMON, TFConfigs, refuse_larger_output
+from estconf.launchers.base import COMMON, Notes, TFConfigs, refuse_larger_output
 from values import refuses_assignment
 
 PACKAGE = Path(estconf.launchers.__file__).parent
@@ -110,9 +110,9 @@ class TestBase:
 
     def test_what_a_launcher_gives_says_nothing_and_fails_nothing_by_default(self) -> None:
         found = TFConfigs([(("worker", 0), "{}")])
-        assert (found.labels, found.said, found.said_after, found.failed, found.unreadable) == (
+        assert (found.labels, found.notes, found.notes_after, found.failed, found.unreadable) == (
             None,
-            "",
+            Notes(),
             False,
             False,
             False,

@@ -15,6 +15,7 @@ from estconf.launchers.cluster.files import (
     task_tf_configs,
     tasks_of,
 )
+from estconf.reports.launchers import write_notes
 from values import refuses_assignment
 
 
@@ -78,7 +79,7 @@ class TestTaskTFConfigs:
     def test_each_task(self) -> None:
         found = task_tf_configs("c.yaml", self.CLUSTER, tasks_of(self.CLUSTER["cluster"]))
         assert [task for task, _ in found.outputs] == [("chief", 0), ("worker", 0), ("worker", 1)]
-        assert (found.errors, found.others, found.said("c.yaml")) == ([], (), "")
+        assert (found.errors, found.others, write_notes(found.notes())) == ([], (), "")
 
     def test_a_cluster_the_estimator_refuses_names_the_profiles_that_read_it(self) -> None:
         workers = {"cluster": {"worker": ["w:1", "w:2"]}}
@@ -87,7 +88,7 @@ class TestTaskTFConfigs:
         assert {error.code for error in found.errors} == {"missing_chief"}
         assert all(error.line is None for error in found.errors)
         assert "mwms" in found.others
-        said = found.said("c.yaml").splitlines()
+        said = write_notes(found.notes()).splitlines()
         assert said[0].startswith("c.yaml (worker:0): cluster: ")
         assert said[-2:] == [
             "1 error in 1 of 1 file",
@@ -114,7 +115,7 @@ class TestTaskTFConfigs:
             ("c.yaml (chief:0)", "size")
         ]
         assert found.others == ()
-        assert found.said("c.yaml").splitlines()[-1] == "1 error in 1 of 1 file"
+        assert write_notes(found.notes()).splitlines()[-1] == "1 error in 1 of 1 file"
 
     def test_another_profile_checks_the_first_task(self) -> None:
         workers = {"cluster": {"worker": ["w:1", "w:2"]}}
@@ -124,7 +125,7 @@ class TestTaskTFConfigs:
     def test_another_profile_refuses_the_cluster_once_under_the_first_task(self) -> None:
         with_ps = {"cluster": {"worker": ["w:1", "w:2"], "ps": ["p:1"]}}
         found = task_tf_configs("c.yaml", with_ps, tasks_of(with_ps["cluster"]), "mwms")
-        said = found.said("c.yaml").splitlines()
+        said = write_notes(found.notes()).splitlines()
         assert said == [
             "c.yaml (worker:0): cluster.ps[0]: task ps:0 of this cluster: There is no id for "
             "task_type 'ps'",

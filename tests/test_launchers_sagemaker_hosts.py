@@ -7,6 +7,7 @@ import json
 import pytest
 
 from estconf.io.sources import InputError
+from estconf.launchers.base import Notes
 from estconf.launchers.sagemaker.hosts import (
     Host,
     JobReport,
@@ -17,6 +18,7 @@ from estconf.launchers.sagemaker.hosts import (
     job_resource_configs,
     refused_by_the_reader,
 )
+from estconf.reports.launchers import write_notes
 from estconf.sagemaker import resource_configs
 from values import refuses_assignment
 
@@ -93,13 +95,13 @@ def test_the_report_of_a_job_labels_each_host_with_its_task_and_ps_server() -> N
     ]
     assert [task for task, _ in job.outputs] == [("master", 0), ("worker", 0)]
     assert json.loads(job.outputs[1][1])["task"] == {"type": "worker", "index": 0}
-    assert (job.said, job.failed) == ("", False)
+    assert (write_notes(job.notes), job.failed) == ("", False)
 
 
 def test_the_report_gives_a_readers_refusal_its_fix_once() -> None:
     job = job_report(hosts(configs(3), PS), "mwms")
     assert job.failed
-    lines = job.said.splitlines()
+    lines = write_notes(job.notes).splitlines()
     assert lines[0].startswith("--sagemaker --profile mwms: algo-1: ")
     assert lines[0].endswith("[disallowed_job]")
     hints = [line for line in lines if line.startswith("hint: ")]
@@ -113,7 +115,7 @@ def test_the_report_gives_a_readers_refusal_its_fix_once() -> None:
 def test_the_report_of_a_one_host_parameter_server_job_fails_with_its_fix() -> None:
     job = job_report(hosts(configs(1), PS), "estimator")
     assert (job.outputs, job.failed) == ([], True)
-    assert job.said == (
+    assert write_notes(job.notes) == (
         "--sagemaker: algo-1: no TF_CONFIG and no ps server: a one-host parameter-server job\n"
         "hint: a parameter-server job needs two instances or more; on one, the script "
         "trains alone in the local mode\n"
@@ -125,7 +127,7 @@ def test_the_report_places_what_the_toolkit_fails_on_at_the_file_with_its_fix() 
     found = hosts([("rc.json", {**config, "hosts": ["algo-2", "algo-3"]})], PS)
     job = job_report(found, "estimator")
     assert (job.outputs, job.failed) == ([], True)
-    problem, hint = job.said.splitlines()
+    problem, hint = write_notes(job.notes).splitlines()
     assert problem.startswith("--sagemaker: rc.json: resource_config.current_host: ")
     assert problem.endswith("[sagemaker_host_not_in_hosts]")
     assert hint == "hint: the host is missing from hosts"
@@ -163,7 +165,7 @@ def test_a_job_sagemaker_refuses() -> None:
         pytest.param(Host("algo-1.json", "algo-1", tf_config={"task": {}}), id="Host"),
         pytest.param(Refused("algo-1", []), id="Refused"),
         pytest.param(
-            JobReport([(("worker", 0), "{}")], ["algo-1: worker:0"], "", False), id="JobReport"
+            JobReport([(("worker", 0), "{}")], ["algo-1: worker:0"], Notes(), False), id="JobReport"
         ),
     ],
 )

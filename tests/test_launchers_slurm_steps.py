@@ -13,14 +13,20 @@ from estconf.launchers.slurm.placement import Misplaced
 from estconf.launchers.slurm.steps import (
     Rank,
     Step,
-    misplaced_said,
+    misplaced_notes,
     ranks,
-    refusal_said,
+    refusal_notes,
     step_environ,
 )
+from estconf.reports.launchers import write_notes
 from values import is_a_value, refuses_assignment
 
 STEP = step_environ(False, "node[9-10]", "2")
+
+
+def refusal_text(exc: ValidationError, from_env: bool) -> str:
+    """The resolver's refusal as ``tf-config --slurm`` writes it."""
+    return write_notes(refusal_notes(exc, from_env))
 
 
 def test_tensorflows_view_places_ranks_on_hosts_sorted_as_text() -> None:
@@ -74,9 +80,9 @@ def refusal(step: Step) -> ValidationError:
 
 
 def test_the_ranks_on_another_host_are_said_ten_then_counted_with_the_fix() -> None:
-    assert misplaced_said([]) == ""
+    assert write_notes(misplaced_notes([])) == ""
     misplaced = [Misplaced(rank, f"n{rank}", ("worker", rank), "n0:8888") for rank in range(12)]
-    lines = misplaced_said(misplaced).splitlines()
+    lines = write_notes(misplaced_notes(misplaced)).splitlines()
     assert lines[0] == (
         "--slurm: rank 0 runs on n0, but TensorFlow's SlurmClusterResolver gives it "
         "worker:0 at n0:8888 (it sorts the hosts as strings)"
@@ -87,32 +93,32 @@ def test_the_ranks_on_another_host_are_said_ten_then_counted_with_the_fix() -> N
 
 
 def test_a_refusal_is_said_at_the_flag_with_its_fix() -> None:
-    said = refusal_said(refusal(Step({"worker": 3}, gpus_per_node=2)), from_env=False)
+    said = refusal_text(refusal(Step({"worker": 3}, gpus_per_node=2)), from_env=False)
     assert said.startswith("--slurm: --jobs: Requested 3 tasks but only 4 were assigned.")
     assert said.endswith("\nhint: the sizes of --jobs add up to the step's tasks\n")
 
 
 def test_a_refusal_from_the_environment_is_said_at_the_variable() -> None:
     exc = refusal(Step({"worker": 4}))
-    assert refusal_said(exc, from_env=False).startswith("--slurm: --gpus-per-node: no GPU count")
+    assert refusal_text(exc, from_env=False).startswith("--slurm: --gpus-per-node: no GPU count")
     environ = {**STEP, "SLURM_STEP_NODELIST": "node[9-"}
     with pytest.raises(ValidationError) as raised:
         ranks(Step({"worker": 4}, gpus_per_node=2), environ)
     said = "--slurm: {}: Invalid hostlist format"
-    assert refusal_said(raised.value, from_env=True).startswith(said.format("SLURM_STEP_NODELIST"))
-    assert refusal_said(raised.value, from_env=False).startswith(said.format("--nodelist"))
+    assert refusal_text(raised.value, from_env=True).startswith(said.format("SLURM_STEP_NODELIST"))
+    assert refusal_text(raised.value, from_env=False).startswith(said.format("--nodelist"))
 
 
 def test_a_refusal_of_the_rank_is_said_at_rank() -> None:
     with pytest.raises(ValidationError) as raised:
         SlurmClusterResolver({"worker": 4}, gpus_per_node=2, environ={**STEP, "SLURM_PROCID": "4"})
     said = "--slurm: {}: SLURM_PROCID is 4 but the cluster has 4 tasks"
-    assert refusal_said(raised.value, from_env=False).startswith(said.format("--rank"))
-    assert refusal_said(raised.value, from_env=True).startswith(said.format("SLURM_PROCID"))
+    assert refusal_text(raised.value, from_env=False).startswith(said.format("--rank"))
+    assert refusal_text(raised.value, from_env=True).startswith(said.format("SLURM_PROCID"))
 
 
 def test_a_port_past_65535_is_given_its_fix_once() -> None:
-    said = refusal_said(refusal(Step({"worker": 4}, 65535, gpus_per_node=2)), from_env=False)
+    said = refusal_text(refusal(Step({"worker": 4}, 65535, gpus_per_node=2)), from_env=False)
     assert said.count("is not a valid task address") == 2
     assert said.endswith("\nhint: a port above 65535: give a smaller --port-base\n")
 
@@ -130,7 +136,7 @@ def test_a_step_cannot_be_changed() -> None:
 def test_too_many_tasks_on_a_node_is_said_at_tasks_per_node_with_its_fix() -> None:
     with pytest.raises(ValidationError) as raised:
         step_environ(False, "n1", "2147483648")
-    said = refusal_said(raised.value, from_env=False)
+    said = refusal_text(raised.value, from_env=False)
     assert said == (
         "--slurm: --tasks-per-node: 2,147,483,648 tasks on the node 'n1', more than the 65,533 "
         "SLURM runs on a node: each rank's TF_CONFIG lists every task's address\n"
@@ -142,7 +148,7 @@ def test_a_gpu_count_of_the_environment_is_said_at_its_variable() -> None:
     environ = {**STEP, "CUDA_VISIBLE_DEVICES": ",".join(map(str, range(2000)))}
     with pytest.raises(ValidationError) as raised:
         ranks(Step({"worker": 4}), environ)
-    said = refusal_said(raised.value, from_env=True)
+    said = refusal_text(raised.value, from_env=True)
     assert said.startswith(
         "--slurm: CUDA_VISIBLE_DEVICES: the GPU count is 2,000, more than the 1,024 GPUs"
     )

@@ -10,7 +10,9 @@ import pytest
 from estconf.io.checks import Limits
 from estconf.io.errors import ConfigFileError
 from estconf.io.sources import InputError
+from estconf.launchers.base import Notes
 from estconf.launchers.vertex.reading import Replicas, vertex_replicas, vertex_spec
+from estconf.reports.launchers import write_notes
 from values import refuses_assignment
 
 SPEC = "workerPoolSpecs:\n  - replicaCount: 1\n"
@@ -79,7 +81,7 @@ class TestVertexReplicas:
         ]
         assert [task for task, _ in found.outputs][:2] == [("chief", 0), ("worker", 0)]
         assert json.loads(found.outputs[1][1])["task"] == {"type": "worker", "index": 0}
-        assert found.said == (
+        assert write_notes(found.notes) == (
             "note: Vertex AI names each replica's host after the job's id, chosen when the job "
             "is created; these use 'ab' (--job-id ID for another)\n"
         )
@@ -87,7 +89,7 @@ class TestVertexReplicas:
     def test_one_replica_of_a_job_whose_id_is_given(self) -> None:
         name = self.spec("distributed.yaml")
         found = vertex_replicas(vertex_spec(name, Limits()), name, job_id="123", task=("worker", 1))
-        assert (found.labels, found.said) == (["workerpool1-1: worker:1"], "")
+        assert (found.labels, write_notes(found.notes)) == (["workerpool1-1: worker:1"], "")
         assert "123" in found.outputs[0][1]
 
     def test_cluster_specs_are_labelled_by_replica(self) -> None:
@@ -102,7 +104,9 @@ class TestVertexReplicas:
             vertex_spec(name, Limits()), "job.yaml", profile="mwms", cluster_spec=True
         )
         assert (found.outputs, found.failed) == ([], True)
-        assert found.said.startswith("job.yaml:25:19: workerPoolSpecs[3].replicaCount: the ")
+        assert write_notes(found.notes).startswith(
+            "job.yaml:25:19: workerPoolSpecs[3].replicaCount: the "
+        )
 
     def test_every_replica_is_seen_before_they_are_written(self) -> None:
         name = self.spec("distributed.yaml")
@@ -116,7 +120,7 @@ class TestVertexReplicas:
         name = self.spec("primary-replicas.yaml")
         found = vertex_replicas(vertex_spec(name, Limits()), "job.yaml")
         assert (found.outputs, found.failed) == ([], True)
-        assert found.said.startswith(
+        assert write_notes(found.notes).startswith(
             "job.yaml:6:19: workerPoolSpecs[0].replicaCount: workerPoolSpecs[0] is the primary "
             "replica, the chief: its replicaCount must be 1, not 4"
         )
@@ -126,9 +130,12 @@ class TestVertexReplicas:
         path.write_text("- 1\n", encoding="utf-8")
         found = vertex_replicas(vertex_spec(str(path), Limits()), "job.yaml")
         assert found.failed
-        assert found.said == "job.yaml: a CustomJob spec holds an object with workerPoolSpecs\n"
+        assert (
+            write_notes(found.notes)
+            == "job.yaml: a CustomJob spec holds an object with workerPoolSpecs\n"
+        )
 
 
 def test_the_replicas_of_a_job_cannot_be_changed() -> None:
     """Replicas refuses assignment; it holds lists, so it is not hashed."""
-    refuses_assignment(Replicas([(("chief", 0), "{}")], ["workerpool0-0: chief:0"], "", False))
+    refuses_assignment(Replicas([(("chief", 0), "{}")], ["workerpool0-0: chief:0"], Notes(), False))

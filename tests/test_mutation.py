@@ -79,7 +79,7 @@ class TestEveryModule:
             "launchers/kubeflow/lifecycle.py",
             "distribute/slurm.py",
             "finding.py",
-            "io/_sarif.py",
+            "reports/sarif.py",
         ):
             assert settings.draw_of(name) == (30, 45), name
         assert settings.draw_of("_json.py") == (settings.sample, settings.seed)

@@ -42,7 +42,6 @@ from estconf._errors import (
     raised_again,
     validate_along,
 )
-from estconf._tensorflow import tensorflow
 from estconf._types import (
     ADDRESS_ERROR,
     Address,
@@ -496,6 +495,8 @@ class ClusterSpec(RootModel[Any]):
 
     def to_tensorflow(self) -> Any:
         """Return the equal ``tf.train.ClusterSpec`` (needs ``estconf[tensorflow]``)."""
+        from estconf._tensorflow import tensorflow  # only a conversion needs it
+
         return tensorflow().train.ClusterSpec(self.as_dict())
 
     def __bool__(self) -> bool:

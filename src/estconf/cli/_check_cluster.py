@@ -83,15 +83,19 @@ def run(args: argparse.Namespace) -> int:
     """Check the nodes of every input together; 0 when valid, 1 on findings, 2 if unreadable."""
     from estconf.inputs.cluster_checks import check_nodes
     from estconf.inputs.nodes import Unreadable, read_nodes
-    from estconf.io import report as file_report
     from estconf.io.checks import limits_of
+    from estconf.io.errors import Result
 
     try:
         read = read_nodes(args.inputs, limits_of(args))
     except Unreadable as exc:
-        results = [file_report.Result(exc.file, None, exc.errors)]
-        out(file_report.write_text(results, quiet=True), sys.stderr)  # no summary line
+        from estconf.reports.files import write_text
+
+        results = [Result(exc.file, None, exc.errors)]
+        out(write_text(results, quiet=True), sys.stderr)  # no summary line
         return EXIT_USAGE
+    from estconf.reports.cluster import write_cluster
+
     report, said = check_nodes(read, args.profile, allow_empty=args.allow_empty)
-    out(file_report.write_cluster(report, args.format, said))
+    out(write_cluster(report, args.format, said))
     return EXIT_OK if report.valid else EXIT_INVALID

@@ -17,7 +17,7 @@ from estconf.io import kinds
 from estconf.profiles import registry as profile_registry
 
 if TYPE_CHECKING:
-    from estconf.io.report import Result
+    from estconf.io.errors import Result
 
 PROG = "estconf"
 

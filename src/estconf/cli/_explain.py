@@ -102,8 +102,7 @@ def register(explain: argparse.ArgumentParser, words: Sequence[str] = ()) -> Non
 def _explained(args: argparse.Namespace, read: Callable[..., Any], **options: Any) -> Any:
     """What ``read`` (:mod:`estconf.inputs.tf_config_source`) reads of the options given."""
     from estconf.io.checks import limits_of
-    from estconf.io.errors import ConfigFileError
-    from estconf.io.report import Result
+    from estconf.io.errors import ConfigFileError, Result
     from estconf.io.sources import InputError
 
     try:
@@ -123,7 +122,7 @@ def _explained(args: argparse.Namespace, read: Callable[..., Any], **options: An
 
 def run(args: argparse.Namespace) -> int:
     """Print what the reader derives; 1 when the input is not valid."""
-    from estconf.io import report
+    from estconf.reports.files import write_text
 
     if (args.pod is not None or args.task is not None) and args.tf_config is None:
         raise UsageError("--pod and --task name a pod of a TFJob manifest given as --tf-config")
@@ -134,16 +133,16 @@ def run(args: argparse.Namespace) -> int:
         try:
             return _other_readers(args)
         except Invalid as exc:
-            out(report.write_text(exc.results), sys.stderr)
+            out(write_text(exc.results), sys.stderr)
             return exit_status(exc.results)
     from estconf.inputs.tf_config_source import run_config_to_explain
 
     try:
         config, source = _explained(args, run_config_to_explain, config_file=args.config)
     except Invalid as exc:
-        out(report.write_text(exc.results), sys.stderr)
+        out(write_text(exc.results), sys.stderr)
         return exit_status(exc.results)
-    from estconf.inputs.explain import explain_run_config
+    from estconf.reports.explain import explain_run_config
 
     out(
         explain_run_config(
@@ -165,11 +164,10 @@ def _other_readers(args: argparse.Namespace) -> int:
     """``--readers`` (each reader side by side) or ``--profile mwms|ps|server``."""
     from pydantic import ValidationError
 
-    from estconf.inputs.explain import explain_profile, explain_readers
     from estconf.inputs.tf_config_source import tf_config_to_explain
-    from estconf.io.errors import errors_of
-    from estconf.io.report import Result
+    from estconf.io.errors import Result, errors_of
     from estconf.profiles import check_profile
+    from estconf.reports.explain import explain_profile, explain_readers
 
     tf_config, source = _explained(
         args, tf_config_to_explain, profile=args.profile, readers=args.readers

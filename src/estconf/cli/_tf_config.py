@@ -29,7 +29,7 @@ from estconf.launchers import LAUNCHERS, launcher, named
 from estconf.launchers.formats import FORMATS
 
 if TYPE_CHECKING:
-    from estconf.launchers.base import Launcher, TFConfigs
+    from estconf.launchers.base import Launcher, Notes, TFConfigs
 
 NAME = "tf-config"
 
@@ -168,18 +168,27 @@ def _older(args: argparse.Namespace) -> Launcher:
 
 def _finish(found: TFConfigs, args: argparse.Namespace) -> int:
     """Write what the launcher found and its TF_CONFIGs; the exit status."""
-    import sys
-
-    if not found.said_after:
-        out(found.said, sys.stderr)
+    if not found.notes_after:
+        _say(found.notes)
     status = EXIT_OK
     if found.outputs is not None:
         status = _write(list(found.outputs), args, list(found.labels) if found.labels else None)
-    if found.said_after:
-        out(found.said, sys.stderr)
+    if found.notes_after:
+        _say(found.notes)
     if found.unreadable:
         return EXIT_USAGE
     return EXIT_INVALID if found.failed else status
+
+
+def _say(notes: Notes) -> None:
+    """Write what the launcher found on standard error (its reporter is loaded only then)."""
+    if notes.empty:
+        return
+    import sys
+
+    from estconf.reports.launchers import write_notes
+
+    out(write_notes(notes), sys.stderr)
 
 
 def _write(

@@ -20,7 +20,7 @@ from estconf.cli._common import (
 from estconf.io import REPORT_FORMATS
 
 if TYPE_CHECKING:
-    from estconf.io.report import Result
+    from estconf.io.errors import Result
 
 NAME = "validate"
 
@@ -92,10 +92,10 @@ def register(validate: argparse.ArgumentParser, words: Sequence[str] = ()) -> No
 
 
 def _write(results: list[Result], args: argparse.Namespace) -> str:
-    from estconf.io import report
+    from estconf.reports import files
 
     color = args.format == "text" and use_color(args.color)
-    return report.write(results, args.format, quiet=args.quiet, verbose=args.verbose, color=color)
+    return files.write(results, args.format, quiet=args.quiet, verbose=args.verbose, color=color)
 
 
 def run(args: argparse.Namespace) -> int:

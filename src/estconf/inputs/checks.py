@@ -33,8 +33,8 @@ from estconf.io.errors import UNREADABLE_CODES as UNREADABLE
 
 if TYPE_CHECKING:
     from estconf.finding import Finding
+    from estconf.io.errors import Result
     from estconf.io.project import Project
-    from estconf.io.report import Result
     from estconf.io.sources import Input
 
 __all__ = ["UNREADABLE", "Report", "check", "check_input"]
@@ -191,9 +191,8 @@ def check_input(
         limits: the limits of reading (the defaults if None).
     """
     from estconf.inputs import manifests
-    from estconf.io.errors import ConfigFileError, error
+    from estconf.io.errors import ConfigFileError, Result, error
     from estconf.io.files import load_file
-    from estconf.io.report import Result
     from estconf.io.sources import (
         STDIN,
         STDIN_NAME,
@@ -245,8 +244,7 @@ def check_input(
 
 def _with_nothing_to_check(items: list[Input], results: list[Result]) -> list[Result]:
     """A usage error for each directory given whose files were all passed over."""
-    from estconf.io.errors import error
-    from estconf.io.report import Result
+    from estconf.io.errors import Result, error
 
     passed_over: dict[str, bool] = {}
     for item, result in zip(items, results, strict=True):

@@ -3,25 +3,38 @@
 The nodes read (:func:`estconf.inputs.nodes.read_nodes`) are checked by
 :func:`estconf.deployment.check_cluster` under a profile; what their keys
 break joins the findings, one for the nodes that break a rule the same way;
-and what the report says beside its findings (:class:`estconf.io.report.Said`)
+and what the report says beside its findings (:class:`Said`)
 is worked out: how to fix what was found, where the fix is plain, the notes,
 the files passed over.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
     from estconf.deployment import ClusterReport, Finding
     from estconf.inputs.nodes import Nodes
     from estconf.io.errors import FileError
-    from estconf.io.report import Said
 
-__all__ = ["NO_NODE", "check_nodes"]
+__all__ = ["NO_NODE", "Said", "check_nodes"]
 
 NO_NODE: Final = "no TF_CONFIG was given: there is no node to check"
 """The note of a check of no node at all, when that is allowed."""
+
+
+@dataclass(frozen=True)
+class Said:
+    """What a cluster report says beside its findings."""
+
+    hints: Sequence[str] = ()
+    """How to fix what was found, where the fix is plain."""
+    notes: Sequence[str] = ()
+    """What the check did that the findings do not say (``--allow-empty``)."""
+    passed_over: Sequence[tuple[str, str]] = ()
+    """The files of a directory passed over, each with the reason."""
 
 
 def check_nodes(
@@ -40,7 +53,6 @@ def check_nodes(
     """
     from estconf.deployment import check_cluster
     from estconf.deployment.report import NO_NODES
-    from estconf.io.report import Said
 
     nodes = read.nodes
     report = check_cluster(nodes, profile=profile)

@@ -1,14 +1,14 @@
-"""What a reader derives from a TF_CONFIG, as a table or JSON (``estconf explain``).
+"""What a reader derives from a TF_CONFIG: the facts ``estconf explain`` shows.
 
 The values come from the models (:class:`estconf.RunConfig`, the readers of
-:mod:`estconf.profiles`); this module chooses which of them to show, says the
-rule behind each one when asked (``why``) and writes them as a table of
-``key  value`` rows (``text``) or one JSON object (``json``).
+:mod:`estconf.profiles`); this module chooses which of them to show and says
+the rule behind each one when asked (``why``).  :mod:`estconf.reports.explain`
+writes them as a table of ``key  value`` rows or one JSON object.
 """
 
 from __future__ import annotations
 
-import json
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
     from estconf import RunConfig, TFConfig
 
-__all__ = ["explain_profile", "explain_readers", "explain_run_config"]
+__all__ = ["Explained", "Readers", "profile_facts", "reader_views", "run_config_facts"]
 
 _EXPLAINED = (
     "task_type",
@@ -44,240 +44,89 @@ _TPU_EXPLAINED = (
     "tpu_job_name",
 )
 
-_HIDDEN = ("cluster_spec", "task_type", "task_id")
+
+@dataclass(frozen=True)
+class Explained:
+    """What one reader derives from a TF_CONFIG, and the rule behind each value.
+
+    Attributes:
+        facts: the values shown, by key: ``tf_config_source`` (where the
+            TF_CONFIG came from) first, then the reader's values.
+        reasons: the rule behind each derived value, by key; ``None`` when
+            they were not asked for.
+    """
+
+    facts: dict[str, Any]
+    reasons: dict[str, str] | None = None
 
 
-def explain_run_config(
-    config: RunConfig,
-    source: str,
-    *,
-    output: str = "text",
-    why: bool = False,
-    session_config_given: bool = False,
-) -> str:
+@dataclass(frozen=True)
+class Readers:
+    """What each reader makes of one TF_CONFIG.
+
+    Attributes:
+        source: where the TF_CONFIG came from, as the report says it.
+        views: each reader's view as JSON data: its ``profile``, its
+            ``values`` (``None`` when it refuses the TF_CONFIG) and its first
+            ``error``.
+    """
+
+    source: str
+    views: list[dict[str, Any]]
+
+    @property
+    def accepted(self) -> bool:
+        """Whether any reader accepts the TF_CONFIG."""
+        return any(view["values"] is not None for view in self.views)
+
+
+def run_config_facts(
+    config: RunConfig, source: str, *, why: bool = False, session_config_given: bool = False
+) -> Explained:
     """What ``tf.estimator.RunConfig`` derives: task, master, chief, replicas, ...
 
     Args:
         config: the RunConfig (or ``tpu.RunConfig``) built from the TF_CONFIG.
         source: where its TF_CONFIG came from, as the report says it.
-        output: ``text`` (a table) or ``json`` (one object).
         why: add the rule behind each derived value.
         session_config_given: the RunConfig was given its own ``session_config``,
             so its device filters are not said to be the estimator's default.
-
-    Returns:
-        The explanation, ending with a newline.
     """
     data = config.model_dump(mode="json", include={*_EXPLAINED, "tpu_config"})
     facts = {"tf_config_source": source, **{key: data.get(key) for key in _EXPLAINED}}
     if "tpu_config" in data:
         facts["tpu_config"] = {key: data["tpu_config"][key] for key in _TPU_EXPLAINED}
-    reasons: dict[str, str] = {}
-    if why:
-        from estconf.inputs._reasons import estimator_reasons
+    if not why:
+        return Explained(facts)
+    from estconf.inputs._reasons import estimator_reasons
 
-        reasons = estimator_reasons(config.tf_config, facts)
-        if session_config_given:
-            reasons.pop("device_filters")
-    if output == "json":
-        return _json(facts, reasons if why else None)
-    return _table(facts, reasons)
+    reasons = estimator_reasons(config.tf_config, facts)
+    if session_config_given:
+        reasons.pop("device_filters")
+    return Explained(facts, reasons)
 
 
-def explain_profile(
-    model: BaseModel, source: str, profile: str, *, output: str = "text", why: bool = False
-) -> str:
+def profile_facts(model: BaseModel, source: str, profile: str, *, why: bool = False) -> Explained:
     """What the reader of ``profile`` (``mwms``, ``ps``, ``server``, ...) derives.
 
     Args:
         model: the reader's model, as :func:`estconf.profiles.check_profile` returns it.
         source: where its TF_CONFIG came from, as the report says it.
         profile: the profile's name.
-        output: ``text`` (a table) or ``json`` (one object).
         why: add the rule behind each derived value (where the reader has them).
-
-    Returns:
-        The explanation, ending with a newline.
     """
     from estconf.inputs._reasons import mwms_reasons, ps_reasons
 
     values = model.model_dump(mode="json", exclude={"tf_config"})
     facts = {"tf_config_source": source, "profile": profile, **values}
-    reasons: dict[str, str] = {}
-    if why:
-        reason_of = {"mwms": mwms_reasons, "ps": ps_reasons}.get(profile)
-        reasons = {} if reason_of is None else reason_of(values)
-    if output == "json":
-        return _json(facts, reasons if why else None)
-    return _reader_table(facts, reasons)
+    if not why:
+        return Explained(facts)
+    reason_of = {"mwms": mwms_reasons, "ps": ps_reasons}.get(profile)
+    return Explained(facts, {} if reason_of is None else reason_of(values))
 
 
-def explain_readers(tf_config: TFConfig, source: str, *, output: str = "text") -> tuple[str, bool]:
-    """What each reader makes of ``tf_config``, side by side.
-
-    Args:
-        tf_config: the TF_CONFIG, read as ``TFConfig`` alone.
-        source: where it came from, as the report says it.
-        output: ``text`` (one column per reader) or ``json`` (one object).
-
-    Returns:
-        The explanation, ending with a newline, and whether any reader accepts
-        the TF_CONFIG.
-    """
+def reader_views(tf_config: TFConfig, source: str) -> Readers:
+    """What each reader makes of ``tf_config`` (read as ``TFConfig`` alone), from ``source``."""
     from estconf.profiles import explain
 
-    views = [view.model_dump(mode="json") for view in explain(tf_config)]
-    accepted = any(view["values"] is not None for view in views)
-    if output == "json":
-        return json.dumps({"tf_config_source": source, "readers": views}, indent=2) + "\n", accepted
-    return _side_by_side(source, views), accepted
-
-
-def _json(facts: dict[str, Any], reasons: dict[str, str] | None) -> str:
-    if reasons is not None:
-        facts["reasons"] = reasons
-    return json.dumps(facts, indent=2) + "\n"
-
-
-def _reader_table(facts: dict[str, Any], reasons: dict[str, str]) -> str:
-    rows: list[tuple[str, str]] = [
-        ("TF_CONFIG from", facts["tf_config_source"]),
-        ("profile", facts["profile"]),
-        ("task", _task(facts["task_type"], facts["task_id"])),
-    ]
-    rows += _cluster_rows(facts["cluster_spec"])
-    for key, value in facts.items():
-        if key in (*_HIDDEN, "tf_config_source", "profile"):
-            continue
-        if key == "device_filters":
-            rows.append((key, ""))
-            rows += [(f"  {task}", ", ".join(filters)) for task, filters in value.items()]
-            continue
-        rows.append((key, _cell(value)))
-    return _rows(rows, reasons)
-
-
-def _side_by_side(source: str, views: list[dict[str, Any]]) -> str:
-    """One column per reader: its values, or ``refused`` and its first error below."""
-    from estconf.io.errors import format_path
-
-    keys: list[str] = []
-    for view in views:
-        for key in view["values"] or {}:
-            if key not in keys and key not in _HIDDEN:
-                keys.append(key)
-    header = [view["profile"] for view in views]
-    table: list[list[str]] = [["", *header]]
-    table.append(["task", *(_task_cell(view) for view in views)])
-    for key in keys:
-        cells = []
-        for view in views:
-            values = view["values"]
-            if values is None:
-                cells.append("")
-            elif key not in values:
-                cells.append("-")
-            elif key == "device_filters":
-                cells.append(f"{len(values[key])} tasks")
-            else:
-                cells.append(_cell(values[key]))
-        table.append([key, *cells])
-    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
-    lines = [f"TF_CONFIG from  {source}"]
-    lines += [
-        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in table
-    ]
-    for view in views:
-        error = view["error"]
-        if error is not None:
-            where = format_path(error["loc"])
-            lines.append(f"{view['profile']}: {where + ': ' if where else ''}{error['msg']}")
-    return "\n".join(lines) + "\n"
-
-
-def _task_cell(view: dict[str, Any]) -> str:
-    values = view["values"]
-    if values is None:
-        return f"refused ({view['error']['type']})"
-    return _task(values["task_type"], values["task_id"])
-
-
-def _task(task_type: str | None, task_id: int | None) -> str:
-    """``type:index``, or ``(none)`` where the reader reads no task (no cluster)."""
-    if task_type is None and task_id is None:
-        return "(none)"
-    return f"{_cell(task_type)}:{_cell(task_id)}"
-
-
-def _cluster_rows(cluster: dict[str, Any] | None) -> list[tuple[str, str]]:
-    """The cluster's size, then one row per job; ``(none)`` where the reader has no cluster."""
-    from estconf.io.report import plural
-
-    if cluster is None:
-        return [("cluster_spec", "(none)")]
-    tasks = sum(len(addresses) for addresses in cluster.values())
-    rows = [("cluster_spec", f"{plural(len(cluster), 'job')}, {plural(tasks, 'task')}")]
-    for job, addresses in cluster.items():
-        items = (
-            addresses if isinstance(addresses, list) else [f"{i}={a}" for i, a in addresses.items()]
-        )
-        rows.append((f"  {job}", ", ".join(items)))
-    return rows
-
-
-def _rows(rows: list[tuple[str, str]], reasons: dict[str, str]) -> str:
-    width = max(len(key) for key, _ in rows)
-    lines = []
-    for key, value in rows:
-        reason = reasons.get(key)
-        line = f"{key.ljust(width)}  {value}"
-        if reason is not None:
-            line += f"  ({reason})"
-        lines.append(line.rstrip() + "\n")
-    return "".join(lines)
-
-
-def _table(facts: dict[str, Any], reasons: dict[str, str]) -> str:
-    rows: list[tuple[str, str]] = [("TF_CONFIG from", facts["tf_config_source"])]
-    rows.append(("task", f"{facts['task_type']}:{facts['task_id']}"))
-    for key in (
-        "master",
-        "evaluation_master",
-        "is_chief",
-        "num_ps_replicas",
-        "num_worker_replicas",
-        "global_id_in_cluster",
-    ):
-        rows.append((key, _cell(facts[key])))
-    rows += _cluster_rows(facts["cluster_spec"])
-    session_config = facts["session_config"] or {}
-    filters = session_config.get("device_filters")
-    rows.append(("device_filters", ", ".join(filters) if filters else "(none)"))
-    rows.append(("model_dir", _cell(facts["model_dir"])))
-    steps, secs = facts["save_checkpoints_steps"], facts["save_checkpoints_secs"]
-    if steps is not None:
-        rows.append(("checkpoints", f"every {steps} steps"))
-    elif secs is not None:
-        rows.append(("checkpoints", f"every {secs} s"))
-    else:
-        rows.append(("checkpoints", "(none)"))
-    if facts["service"] is not None:
-        rows.append(("service", json.dumps(facts["service"])))
-    tpu = facts.get("tpu_config")
-    if tpu is not None:
-        counter = tpu.pop("iterations_per_loop_counter")
-        rows.append(("tpu_config", ""))
-        for key, value in tpu.items():
-            rows.append((f"  {key}", _cell(value)))
-        rows.append(
-            ("  per loop", f"{counter['value']} {'steps' if counter['unit'] == 'count' else 's'}")
-        )
-    return _rows(rows, reasons)
-
-
-def _cell(value: Any) -> str:
-    if value is None:
-        return "(none)"
-    if value == "":
-        return "''"
-    return str(value)
+    return Readers(source, [view.model_dump(mode="json") for view in explain(tf_config)])

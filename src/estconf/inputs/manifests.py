@@ -23,7 +23,7 @@ from estconf.io.reading import read_stream
 
 if TYPE_CHECKING:
     from estconf.io.checks import Limits
-    from estconf.io.report import Result
+    from estconf.io.errors import Result
 
 __all__ = ["KIND", "check_text", "placed", "tf_config_set_in", "tf_configs_in"]
 
@@ -126,7 +126,7 @@ def check_text(
     refused here (``kubernetes_manifest``), rather than as a config file
     that holds more than one document.
     """
-    from estconf.io.report import Result
+    from estconf.io.errors import Result
 
     documents = _manifest_documents(raw, fmt, name, limits)
     if documents is None:
@@ -188,7 +188,7 @@ def _setting_none(
     name: str,
 ) -> Result | None:
     """The refusal of a stream of manifests none of which sets TF_CONFIG, or None."""
-    from estconf.io.report import Result
+    from estconf.io.errors import Result
 
     written = [document for document in documents if document.data is not None]
     if len(manifests) < 2 or len(manifests) != len(written):

@@ -6,11 +6,14 @@ models' validation all report what they find as :class:`FileError` entries
 ``docs/errors.md``), and raise them together in a :class:`ConfigFileError`.
 An error is made with :func:`error`, which writes its path; one found in the
 data before its line and column are known gets them when the file's text is
-searched for every such error at once.
+searched for every such error at once.  What checking one file gave (its
+kind, how the kind was told, its errors) is a :class:`Result`, the record
+the reporters of :mod:`estconf.reports` write.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from estconf._path import format_path
@@ -25,6 +28,7 @@ __all__ = [
     "UNREADABLE_CODES",
     "ConfigFileError",
     "FileError",
+    "Result",
     "error",
     "error_again",
     "errors_of",
@@ -147,6 +151,26 @@ class ConfigFileError(ValueError):
     def __str__(self) -> str:
         """Every error on a line of its own, written when asked for (a file may have thousands)."""
         return "\n".join(str(error) for error in self.errors)
+
+
+@dataclass
+class Result:
+    """The outcome of validating one file."""
+
+    file: str
+    kind: str | None = None
+    errors: list[FileError] = field(default_factory=list)
+    kind_from: str | None = None
+    """How the kind was told: ``--kind``, ``$schema``, ``file name``, ``keys``, ..."""
+    profile: str | None = None
+    """The profile the file was checked under, if one was named."""
+    skipped: str | None = None
+    """Why a file found in a directory was passed over (another tool's file), else None."""
+
+    @property
+    def valid(self) -> bool:
+        """Whether the file is valid (a file passed over has no error)."""
+        return not self.errors
 
 
 def refused(

@@ -4,20 +4,24 @@ A launcher turns what it is given (a cluster file, replica counts, a TFJob
 manifest, a SLURM step, a SageMaker job, a Vertex AI spec) into the
 ``TF_CONFIG`` of each task, as that launcher writes it.  It declares its
 options, refuses options that do not fit, and returns the ``TF_CONFIG`` texts
-with what it found; ``estconf tf-config`` writes them.
+with what it found (:class:`Notes`: records, not text); ``estconf tf-config``
+writes them, and :mod:`estconf.reports.launchers` what was found.
 """
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Final, Protocol
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Final, Protocol
 
 from estconf._arguments import UsageError
 from estconf.io.checks import limits_of
 
-__all__ = ["COMMON", "Launcher", "Output", "TFConfigs", "refuse_larger_output"]
+if TYPE_CHECKING:
+    from estconf.io.errors import FileError
+
+__all__ = ["COMMON", "Launcher", "Notes", "Output", "TFConfigs", "refuse_larger_output"]
 
 Output = tuple[tuple[str, int], str]
 """A task ``(type, index)`` and its TF_CONFIG as JSON text."""
@@ -31,6 +35,34 @@ go with every launcher.
 
 
 @dataclass(frozen=True)
+class Notes:
+    """What a launcher found of its input and its TF_CONFIGs, for standard error.
+
+    :func:`estconf.reports.launchers.write_notes` writes it in this order:
+    the lines, a line per finding (``file:line:column: path: message``), their
+    count when ``counted``, then a ``hint:`` line per hint.
+
+    Attributes:
+        lines: the notes, and the problems that are not a check's findings,
+            a line each, as said.
+        findings: what a check of the input found (the file pipeline's errors).
+        counted: whether the findings are counted after them, as ``validate``
+            counts a file's errors (``2 errors in 1 of 1 file``).
+        hints: how to fix what was found, each once.
+    """
+
+    lines: Sequence[str] = ()
+    findings: Sequence[FileError] = ()
+    counted: bool = False
+    hints: Sequence[str] = ()
+
+    @property
+    def empty(self) -> bool:
+        """Whether there is nothing to say."""
+        return not (self.lines or self.findings or self.hints)
+
+
+@dataclass(frozen=True)
 class TFConfigs:
     """What a launcher gives: each task's TF_CONFIG, and what it found.
 
@@ -38,16 +70,16 @@ class TFConfigs:
         outputs: each task and its TF_CONFIG text, to write; ``None``: nothing
             is written (not even an empty ``--out-dir``).
         labels: the comment written before each TF_CONFIG (default ``TYPE:INDEX``).
-        said: the findings and notes, for standard error.
-        said_after: whether ``said`` is written after the TF_CONFIGs, which it is about.
+        notes: the findings, notes and hints, for standard error.
+        notes_after: whether ``notes`` are written after the TF_CONFIGs, which they are about.
         failed: whether the input is not valid, or a task would not run (exit 1).
         unreadable: whether the input cannot be read at all (exit 2).
     """
 
     outputs: Sequence[Output] | None
     labels: Sequence[str] | None = None
-    said: str = ""
-    said_after: bool = False
+    notes: Notes = field(default_factory=Notes)
+    notes_after: bool = False
     failed: bool = False
     unreadable: bool = False
 

@@ -7,7 +7,7 @@ from typing import Final
 
 from estconf._arguments import UsageError
 from estconf.io.checks import limits_of
-from estconf.launchers.base import TFConfigs
+from estconf.launchers.base import Notes, TFConfigs
 
 
 class Cluster:
@@ -33,7 +33,6 @@ class Cluster:
 
     def tf_configs(self, args: argparse.Namespace) -> TFConfigs:
         """The TF_CONFIG of each task of the cluster file; failed when one is refused."""
-        from estconf.io import report
         from estconf.io.errors import UNREADABLE_CODES, ConfigFileError
         from estconf.io.sources import InputError, NotThisInput
         from estconf.launchers.cluster.files import read_cluster_file, task_tf_configs, tasks_of
@@ -43,20 +42,20 @@ class Cluster:
         try:
             template = read_cluster_file(name, limits)
         except ConfigFileError as exc:
-            said = report.write_text([report.Result(name, None, exc.errors)])
+            notes = Notes(findings=exc.errors, counted=True)
             unreadable = any(error.code in UNREADABLE_CODES for error in exc.errors)
-            return TFConfigs(None, said=said, failed=True, unreadable=unreadable)
+            return TFConfigs(None, notes=notes, failed=True, unreadable=unreadable)
         except NotThisInput as exc:
-            return TFConfigs(None, said=f"{exc}\n", failed=True)
+            return TFConfigs(None, notes=Notes([str(exc)]), failed=True)
         except InputError as exc:
             raise UsageError(str(exc)) from None
         tasks = [args.task] if args.task else tasks_of(template.get("cluster"))
         try:
             found = task_tf_configs(name, template, tasks, args.profile, limits)
         except NotThisInput as exc:
-            return TFConfigs(None, said=f"{exc}\n", failed=True)
+            return TFConfigs(None, notes=Notes([str(exc)]), failed=True)
         outputs = None if found.errors else found.outputs
-        return TFConfigs(outputs, said=found.said(name), failed=bool(found.errors))
+        return TFConfigs(outputs, notes=found.notes(), failed=bool(found.errors))
 
 
 CLUSTER: Final = Cluster()

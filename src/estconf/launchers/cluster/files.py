@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from estconf.io.checks import Limits
 from estconf.io.sources import InputError, NotThisInput
+from estconf.launchers.base import Notes
 
 if TYPE_CHECKING:
     from estconf.io.errors import FileError
@@ -93,23 +94,22 @@ class TaskTFConfigs:
     errors: list[FileError] = field(default_factory=list)
     others: tuple[Profile, ...] = ()
 
-    def said(self, name: str) -> str:
-        """The errors as ``tf-config`` reports them for the file ``name``, and who reads it instead.
+    def notes(self) -> Notes:
+        """The errors as ``tf-config`` reports them, counted, and who reads the cluster instead.
 
         Empty when there are no errors.
         """
-        from estconf.io import report
         from estconf.profiles.registry import as_options
 
         if not self.errors:
-            return ""
-        text = report.write_text([report.Result(name, "tf_config", self.errors)])
+            return Notes()
+        hints = []
         if self.others:
-            text += (
-                f"hint: tf.estimator refuses this cluster; {as_options(self.others)} reads "
-                "it, if that is the reader\n"
+            hints.append(
+                f"tf.estimator refuses this cluster; {as_options(self.others)} reads "
+                "it, if that is the reader"
             )
-        return text
+        return Notes(findings=self.errors, counted=True, hints=hints)
 
 
 def task_tf_configs(

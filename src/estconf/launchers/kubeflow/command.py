@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Final
 
 from estconf._arguments import UsageError, text_argument
 from estconf.io.checks import limits_of
-from estconf.launchers.base import TFConfigs, refuse_larger_output
+from estconf.launchers.base import Notes, TFConfigs, refuse_larger_output
 
 if TYPE_CHECKING:
     from estconf.launchers.kubeflow.size import TFConfigSize
@@ -118,7 +118,7 @@ class Job:
         except InputError as exc:
             raise UsageError(str(exc)) from None
         outputs = None if found.failed else found.outputs
-        return TFConfigs(outputs, said=found.said, failed=found.failed)
+        return TFConfigs(outputs, notes=found.notes, failed=found.failed)
 
 
 class TFJobManifest:
@@ -161,7 +161,6 @@ class TFJobManifest:
 
     def tf_configs(self, args: argparse.Namespace) -> TFConfigs:
         """The TF_CONFIGs the operator would write for a TFJob manifest, unjudged."""
-        from estconf.io import report
         from estconf.io.errors import ConfigFileError
         from estconf.io.sources import InputError, read_given, shown_as
         from estconf.launchers.kubeflow.predictions import manifest_tf_configs
@@ -171,8 +170,8 @@ class TFJobManifest:
         try:
             text = read_given(name, limits.max_size)
         except ConfigFileError as exc:
-            said = report.write_text([report.Result(exc.file, None, exc.errors)])
-            return TFConfigs(None, said=said, failed=True)
+            notes = Notes(findings=exc.errors, counted=True)
+            return TFConfigs(None, notes=notes, failed=True)
         shown = shown_as(name)
         try:
             found = manifest_tf_configs(
@@ -187,7 +186,7 @@ class TFJobManifest:
         except InputError as exc:
             raise UsageError(str(exc)) from None
         outputs = None if found.failed else found.outputs
-        return TFConfigs(outputs, said=found.said, failed=found.failed)
+        return TFConfigs(outputs, notes=found.notes, failed=found.failed)
 
 
 def _refuse_too_large(size: TFConfigSize, args: argparse.Namespace, name: str) -> None:

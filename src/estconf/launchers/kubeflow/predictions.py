@@ -4,15 +4,17 @@ A TFJob is given by its replica counts (``--job NAME --worker N ...``:
 :func:`replica_tf_configs`, each TF_CONFIG checked under a profile) or as a
 manifest (``--tfjob FILE``: :func:`manifest_tf_configs`, every TF_CONFIG the
 operator would write, whether or not a reader would accept it).  What the
-operator refuses, and the notes of the prediction, are said in the command's
-words.
+operator refuses, and the notes of the prediction, are returned beside them
+(:class:`~estconf.launchers.base.Notes`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
+
+from estconf.launchers.base import Notes
 
 if TYPE_CHECKING:
     from estconf.io.checks import Limits
@@ -30,16 +32,16 @@ Before = Callable[["TFConfigSize"], object]
 
 @dataclass(frozen=True)
 class Predicted:
-    """The TF_CONFIGs of a TFJob's pods, and what is said of them.
+    """The TF_CONFIGs of a TFJob's pods, and what was found of them.
 
     Attributes:
         outputs: each pod's task (type, index) and ``TF_CONFIG``, as the operator writes it.
-        said: notes and refusals, a line each (empty when there are none).
+        notes: notes and refusals (empty when there are none).
         failed: the job is refused: nothing is to be written.
     """
 
     outputs: list[tuple[tuple[str, int], str]]
-    said: str = ""
+    notes: Notes = field(default_factory=Notes)
     failed: bool = False
 
 
@@ -73,7 +75,6 @@ def replica_tf_configs(
 
     from pydantic import ValidationError
 
-    from estconf.io import report
     from estconf.io.errors import errors_of
     from estconf.io.sources import InputError
     from estconf.launchers.formats import label
@@ -86,7 +87,7 @@ def replica_tf_configs(
     tfjob = tfjob_for_replicas(job, counts, namespace=namespace, port=port)
     refused = [f for f in check(tfjob, node_check=None) if f.refused]
     if refused:
-        return Predicted([], "".join(f"{name}: {f.message}\n" for f in refused), failed=True)
+        return Predicted([], Notes([f"{name}: {f.message}" for f in refused]), failed=True)
     operator = Operator(cluster_domain=cluster_domain)
     before(tf_config_size(tfjob, operator=operator, task=task))
     try:
@@ -100,9 +101,8 @@ def replica_tf_configs(
             check_profile(json.loads(text), profile)
         except ValidationError as exc:
             where = f"{name} ({label(first)})"
-            errors = errors_of(exc, where)
-            said = report.write_text([report.Result(name, "tf_config", errors)])
-            return Predicted([], found.said + said, failed=True)
+            notes = Notes(found.notes.lines, errors_of(exc, where), counted=True)
+            return Predicted([], notes, failed=True)
     return found
 
 
@@ -123,7 +123,7 @@ def manifest_tf_configs(
 
     Args:
         raw: the manifest's bytes (or text).
-        shown: its name in what is said (``<stdin>``).
+        shown: its name in what is found (``<stdin>``).
         limits: the limits of reading.
         job_name: the name of a job written with ``generateName`` alone.
         cluster_domain: the operator's ``CUSTOM_CLUSTER_DOMAIN``.
@@ -151,25 +151,25 @@ def manifest_tf_configs(
             None if refused else predict(tfjob, name=job_name, operator=operator, task=task)
         )
     except ConfigFileError as exc:  # not a manifest that can be read
-        return Predicted([], "\n".join(str(found) for found in exc.errors) + "\n", failed=True)
+        return Predicted([], Notes(findings=exc.errors), failed=True)
     except InputError:
         raise
     except ValueError as exc:
-        return Predicted([], f"{shown}: {' '.join(str(exc).split())}\n", failed=True)
-    said = ""
+        return Predicted([], Notes([f"{shown}: {' '.join(str(exc).split())}"]), failed=True)
+    lines = []
     if any(finding.code == _OLDER_VERSION for finding in findings):
         # kubectl apply refuses it, but its replica specs read as v1's: predicted as v1
-        said = (
+        lines.append(
             f"{shown}: apiVersion: note: kubectl apply refuses a TFJob of "
             f"{tfjob.api_version} (the operator serves kubeflow.org/v1 only); these are "
             "the TF_CONFIGs of the same job as kubeflow.org/v1 (hint: write apiVersion: "
-            "kubeflow.org/v1)\n"
+            "kubeflow.org/v1)"
         )
     if prediction is None:
-        said += "".join(f"{shown}: {f.path}: {f.message}\n" for f in refused)
-        return Predicted([], said, failed=True)
+        lines.extend(f"{shown}: {f.path}: {f.message}" for f in refused)
+        return Predicted([], Notes(lines), failed=True)
     found = _pods(prediction, task)
-    return Predicted(found.outputs, said + found.said)
+    return Predicted(found.outputs, Notes([*lines, *found.notes.lines]))
 
 
 def _pods(prediction: Prediction, task: tuple[str, int] | None) -> Predicted:
@@ -181,8 +181,8 @@ def _pods(prediction: Prediction, task: tuple[str, int] | None) -> Predicted:
     ]
     if prediction.distributed:
         return Predicted(outputs)
-    return Predicted(
-        outputs,
+    alone = (
         "the job has one replica in all: the operator gives its pod no TF_CONFIG "
-        "(TensorFlow runs it alone)\n",
+        "(TensorFlow runs it alone)"
     )
+    return Predicted(outputs, Notes([alone]))

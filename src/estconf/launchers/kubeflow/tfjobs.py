@@ -29,7 +29,7 @@ from estconf.io.reading import read_stream
 
 if TYPE_CHECKING:
     from estconf.finding import Finding, Severity
-    from estconf.io.report import Result
+    from estconf.io.errors import Result
     from estconf.launchers.kubeflow.manifest import TFJob
     from estconf.launchers.kubeflow.operator import Prediction
 
@@ -64,7 +64,7 @@ def check_text(
             :data:`estconf.profiles.registry.NAMES`.
         limits: the limits of reading (the defaults if None).
     """
-    from estconf.io.report import Result
+    from estconf.io.errors import Result
 
     if fmt not in ("json", "yaml") or not _TFJOB_KIND.search(raw):
         return None

@@ -18,6 +18,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
+from estconf.launchers.base import Notes
+
 if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
 
@@ -243,13 +245,13 @@ class JobReport:
     Attributes:
         outputs: each host's task (type, index) and ``TF_CONFIG`` as JSON.
         labels: each output's label: the host, its task, its ps server.
-        said: the notes, problems and their fixes (``hint:`` lines), a line each.
+        notes: the notes and problems, a line each, and their fixes (hints).
         failed: a host meets a trap of the toolkit, or the reader refuses a cluster.
     """
 
     outputs: list[tuple[tuple[str, int], str]]
     labels: list[str]
-    said: str
+    notes: Notes
     failed: bool
 
 
@@ -277,24 +279,23 @@ def job_report(found: Iterable[Host], profile: str) -> JobReport:
             outputs.append(((task["type"], task["index"]), json.dumps(host.tf_config)))
             labels.append(label)
     for refused in refused_by_the_reader(found, profile):
-        said = f"--sagemaker --profile {profile}: {refused.host}"
-        problems.extend(_lines(said, refused.errors, _PROFILE_HINTS, hints))
+        source = f"--sagemaker --profile {profile}: {refused.host}"
+        problems.extend(_lines(source, refused.errors, _PROFILE_HINTS, hints))
     one_host_ps = any("one-host parameter-server" in note for note in notes)
     if one_host_ps:
         hints.append(_ONE_HOST_PS)
-    text = "".join(f"{line}\n" for line in [*notes, *problems])
-    text += "".join(f"hint: {hint}\n" for hint in hints)
-    return JobReport(outputs, labels, text, bool(problems) or one_host_ps)
+    lines = Notes([*notes, *problems], hints=hints)
+    return JobReport(outputs, labels, lines, bool(problems) or one_host_ps)
 
 
 def _lines(
-    said: str, errors: list[ErrorDetails], fixes: Mapping[str, str], hints: list[str]
+    source: str, errors: list[ErrorDetails], fixes: Mapping[str, str], hints: list[str]
 ) -> list[str]:
-    """A line for each error, after ``said``; the fix of each, once, to ``hints``."""
+    """A line for each error, after ``source``; the fix of each, once, to ``hints``."""
     lines = []
     for detail in errors:
         where = ".".join(str(part) for part in detail["loc"])
-        lines.append(f"{said}: {where}: {detail['msg']} [{detail['type']}]")
+        lines.append(f"{source}: {where}: {detail['msg']} [{detail['type']}]")
         hint = fixes.get(str(detail["type"]))
         if hint is not None and hint not in hints:
             hints.append(hint)

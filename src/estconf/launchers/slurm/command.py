@@ -143,9 +143,9 @@ def _tf_configs(args: argparse.Namespace) -> TFConfigs:
     from estconf.io.sources import InputError
     from estconf.launchers.slurm.steps import (
         Step,
-        misplaced_said,
+        misplaced_notes,
         ranks,
-        refusal_said,
+        refusal_notes,
         step_environ,
     )
 
@@ -165,12 +165,12 @@ def _tf_configs(args: argparse.Namespace) -> TFConfigs:
     except InputError as exc:
         raise UsageError(str(exc)) from None
     except ValidationError as exc:
-        return TFConfigs(None, said=refusal_said(exc, args.from_env), failed=True)
+        return TFConfigs(None, notes=refusal_notes(exc, args.from_env), failed=True)
     return TFConfigs(
         [(view.task, view.text) for view in views],
         [view.label for view in views],
-        said=misplaced_said(misplaced),
-        said_after=True,
+        notes=misplaced_notes(misplaced),
+        notes_after=True,
         failed=bool(misplaced),
     )
 

@@ -7,9 +7,9 @@ task inside ``srun``.  Each rank's view is TensorFlow's
 (:class:`estconf.distribute.SlurmClusterResolver`, and the ranks it places on
 another host than SLURM runs them on), or a correct ``TF_CONFIG`` at the
 rank's own host (:func:`estconf.distribute.slurm_tf_configs`).  What is
-said of a step, as ``--slurm`` says it: the ranks placed elsewhere
-(:func:`misplaced_said`), the resolver's errors at the flags that cause them
-(:func:`refusal_said`), each with its fix.
+found of a step, as ``--slurm`` reports it: the ranks placed elsewhere
+(:func:`misplaced_notes`), the resolver's errors at the flags that cause them
+(:func:`refusal_notes`), each with its fix.
 """
 
 from __future__ import annotations
@@ -21,13 +21,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from estconf.io.sources import InputError
+from estconf.launchers.base import Notes
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
 
     from estconf.launchers.slurm.placement import Misplaced
 
-__all__ = ["Rank", "Step", "misplaced_said", "ranks", "refusal_said", "step_environ"]
+__all__ = ["Rank", "Step", "misplaced_notes", "ranks", "refusal_notes", "step_environ"]
 
 _SHOWN: Final = 10
 """The misplaced ranks listed one by one; the others are counted."""
@@ -69,7 +70,7 @@ class Step:
 
 @dataclass(frozen=True)
 class Rank:
-    """One rank's view: its task, its ``TF_CONFIG`` as JSON text, and what is said of it."""
+    """One rank's view: its task, its ``TF_CONFIG`` as JSON text, and its label."""
 
     task: tuple[str, int]
     text: str
@@ -191,10 +192,10 @@ def _tensorflow_view(
     return views, misplaced_ranks(first)
 
 
-def misplaced_said(misplaced: list[Misplaced]) -> str:
+def misplaced_notes(misplaced: list[Misplaced]) -> Notes:
     """The ranks TensorFlow gives an address on another host, and the fix; empty when none."""
     if not misplaced:
-        return ""
+        return Notes()
     lines = [
         f"--slurm: rank {m.rank} runs on {m.host}, but TensorFlow's SlurmClusterResolver gives "
         f"it {m.task[0]}:{m.task[1]} at {m.address} (it sorts the hosts as strings)"
@@ -202,21 +203,20 @@ def misplaced_said(misplaced: list[Misplaced]) -> str:
     ]
     if len(misplaced) > _SHOWN:
         lines.append(f"--slurm: and {len(misplaced) - _SHOWN} more ranks given another host")
-    lines.append(
-        "hint: add --write for a TF_CONFIG per rank at the host SLURM runs it on, "
+    hint = (
+        "add --write for a TF_CONFIG per rank at the host SLURM runs it on, "
         "and export it in each task (see the SLURM page of the docs)"
     )
-    return "\n".join(lines) + "\n"
+    return Notes(lines, hints=[hint])
 
 
-def refusal_said(exc: ValidationError, from_env: bool) -> str:
+def refusal_notes(exc: ValidationError, from_env: bool) -> Notes:
     """The resolver's errors at the flags (``from_env``: the variables) that cause them.
 
-    Each is followed, once, by its fix (``hint:`` lines).
+    Each is followed, once, by its fix (the hints).
     """
     import dataclasses
 
-    from estconf.io import report
     from estconf.io.errors import FileError
 
     errors = []
@@ -234,8 +234,7 @@ def refusal_said(exc: ValidationError, from_env: bool) -> str:
             hint = None
         if hint is not None and hint not in hints:
             hints.append(hint)
-    text = report.write_text([report.Result("--slurm", None, errors)], quiet=True)
-    return text + "".join(f"hint: {hint}\n" for hint in hints)
+    return Notes(findings=errors, hints=hints)
 
 
 def _port_too_large(address: object) -> bool:

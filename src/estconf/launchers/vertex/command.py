@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from estconf._arguments import UsageError, text_argument
 from estconf.io.checks import limits_of
-from estconf.launchers.base import TFConfigs, refuse_larger_output
+from estconf.launchers.base import Notes, TFConfigs, refuse_larger_output
 
 if TYPE_CHECKING:
     from estconf.io.reading import Document
@@ -94,7 +94,6 @@ def _refuse_too_large(args: argparse.Namespace, replicas: dict[str, Any], shown:
 
 
 def _tf_configs(args: argparse.Namespace) -> TFConfigs:
-    from estconf.io import report
     from estconf.io.errors import ConfigFileError
     from estconf.io.sources import shown_as
     from estconf.launchers.vertex.reading import vertex_replicas
@@ -104,8 +103,7 @@ def _tf_configs(args: argparse.Namespace) -> TFConfigs:
     try:
         document = _document(name, args)
     except ConfigFileError as exc:
-        said = report.write_text([report.Result(shown, None, exc.errors)])
-        return TFConfigs(None, said=said, failed=True)
+        return TFConfigs(None, notes=Notes(findings=exc.errors, counted=True), failed=True)
     found = vertex_replicas(
         document,
         shown,
@@ -116,7 +114,7 @@ def _tf_configs(args: argparse.Namespace) -> TFConfigs:
         before=lambda replicas: _refuse_too_large(args, replicas, shown),
     )
     outputs = None if found.failed else found.outputs
-    return TFConfigs(outputs, found.labels, said=found.said, failed=found.failed)
+    return TFConfigs(outputs, found.labels, notes=found.notes, failed=found.failed)
 
 
 VERTEX: Final = Vertex()

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from estconf.io import parse
 from estconf.io.checks import Limits
 from estconf.io.reading import read_config
 from estconf.io.sources import STDIN, STDIN_NAME, InputError, format_of, read_file, read_stdin
+from estconf.launchers.base import Notes
 
 if TYPE_CHECKING:
     from estconf.io.parse import Document
@@ -60,14 +61,14 @@ class Replicas:
         outputs: each replica's task (type, index) and its ``TF_CONFIG`` (or
             ``CLUSTER_SPEC``) as JSON text.
         labels: each output's label: the replica, and its task.
-        said: what the reader refuses, at the spec's lines; or the note on the
+        notes: what the reader refuses, at the spec's lines; or the note on the
             job's id (empty when there is none).
         failed: the spec is refused: nothing is to be written.
     """
 
     outputs: list[tuple[tuple[str, int], str]]
     labels: list[str]
-    said: str = ""
+    notes: Notes = field(default_factory=Notes)
     failed: bool = False
 
 
@@ -85,7 +86,7 @@ def vertex_replicas(
 
     Args:
         document: the spec, read (:func:`vertex_spec`).
-        shown: its name in what is said (``<stdin>``).
+        shown: its name in what is found (``<stdin>``).
         profile: the reader the replicas' ``TF_CONFIG``s are checked under
             (a ``CLUSTER_SPEC`` under the default profile is not).
         cluster_spec: each replica's ``CLUSTER_SPEC`` instead.
@@ -96,14 +97,13 @@ def vertex_replicas(
     """
     from pydantic import ValidationError
 
-    from estconf.io import report
     from estconf.io.errors import errors_of
     from estconf.launchers.vertex import replicas as vertex
 
     data = document.data
     if not isinstance(data, dict):
-        said = f"{shown}: a CustomJob spec holds an object with workerPoolSpecs\n"
-        return Replicas([], [], said, failed=True)
+        message = f"{shown}: a CustomJob spec holds an object with workerPoolSpecs"
+        return Replicas([], [], Notes([message]), failed=True)
     given = vertex.DEFAULT_JOB_ID if job_id is None else job_id
     try:
         if profile != "estimator" or not cluster_spec:
@@ -112,14 +112,15 @@ def vertex_replicas(
         replicas = build(data, job_id=given)
     except ValidationError as exc:
         placed = document.place(errors_of(exc, shown))
-        said = report.write_text([report.Result(shown, None, placed)], quiet=True)
-        return Replicas([], [], said, failed=True)
+        return Replicas([], [], Notes(findings=placed), failed=True)
     before(replicas)
-    said = ""
+    notes = Notes()
     if job_id is None:
-        said = (
-            f"note: Vertex AI names each replica's host after the job's id, chosen when the "
-            f"job is created; these use {given!r} (--job-id ID for another)\n"
+        notes = Notes(
+            [
+                f"note: Vertex AI names each replica's host after the job's id, chosen when the "
+                f"job is created; these use {given!r} (--job-id ID for another)"
+            ]
         )
     outputs = []
     labels = []
@@ -129,4 +130,4 @@ def vertex_replicas(
             continue
         outputs.append(((own["type"], own["index"]), json.dumps(config, separators=(",", ":"))))
         labels.append(replica if cluster_spec else f"{replica}: {own['type']}:{own['index']}")
-    return Replicas(outputs, labels, said)
+    return Replicas(outputs, labels, notes)

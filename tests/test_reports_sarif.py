@@ -1,4 +1,4 @@
-"""estconf.io.report: one set of reporters (text, JSON, GitHub annotations, SARIF 2.1.0).
+"""estconf.reports.sarif: findings as a SARIF 2.1.0 log, of validate and of check-cluster.
 
 The SARIF logs are checked against the official SARIF 2.1.0 JSON Schema
 (OASIS, Errata 01), kept in ``tests/data/sarif/``, and each result's region
@@ -21,13 +21,12 @@ from ruamel.yaml import YAML
 from estconf import __version__
 from estconf.cli import main
 from estconf.codes import CODES
-from estconf.deployment import ClusterReport, check_cluster
+from estconf.deployment import ClusterReport
 from estconf.deployment import Finding as ClusterFinding
-from estconf.io import REPORT_FORMATS, report
-from estconf.io._sarif import DOCS
-from estconf.io.errors import FileError, error
-from estconf.io.report import Result, Said
-from values import refuses_assignment
+from estconf.io.errors import FileError, Result, error
+from estconf.reports import files as report
+from estconf.reports.cluster import write_cluster
+from estconf.reports.sarif import DOCS
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = ROOT / "tests" / "data" / "sarif" / "sarif-schema-2.1.0.json"
@@ -228,7 +227,7 @@ def test_a_finding_without_a_line_has_no_region_and_one_in_no_input_no_location(
         clusters=0,
         findings=(ClusterFinding(code="no_nodes", message="no TF_CONFIG was given"),),
     )
-    log = json.loads(report.write_cluster(cluster, "sarif"))
+    log = json.loads(write_cluster(cluster, "sarif"))
     (location,) = log["runs"][0]["results"][0]["locations"]
     assert location == {
         "physicalLocation": {"artifactLocation": {"description": {"text": "<no input>"}}}
@@ -262,114 +261,6 @@ def test_a_code_that_ends_in_another_code_is_not_a_pods_refusal(code: str) -> No
     assert not rule["shortDescription"]["text"].startswith("a pod of the TFJob")
 
 
-@pytest.mark.parametrize("format", ["text", "json", "github"])
-def test_write_chooses_the_reporter_of_a_format(format: str) -> None:
-    results = [Result("f.json", "tf_config", [error("f.json", "syntax", "m", ("a",))], "keys")]
-    writers = {
-        "text": report.write_text,
-        "json": report.write_json,
-        "github": report.write_github,
-    }
-    assert report.write(results, format) == writers[format](results)
-    assert REPORT_FORMATS == report.FORMATS == ("text", "json", "github", "sarif")
-
-
-def test_a_cluster_report_in_text_says_the_hints_notes_and_files_passed_over() -> None:
-    cluster = ClusterReport(profile="estimator", nodes=("a.json",), clusters=1, findings=())
-    said = Said(hints=["h"], notes=["n"], passed_over=[("s.yaml", "a Service")])
-    assert report.write_cluster(cluster, "text", said) == (
-        "hint: h\nnote: n\ns.yaml: passed over, a Service\n1 node, 1 cluster: valid\n"
-    )
-    assert json.loads(report.write_cluster(cluster, "json", said))["skipped"] == [
-        {"file": "s.yaml", "reason": "a Service"}
-    ]
-
-
-def test_a_cluster_finding_is_placed_at_its_first_nodes_file_and_line() -> None:
-    findings = (
-        ClusterFinding(code="task_claimed_twice", message="m", nodes=("n.jsonl:2", "n.jsonl:3")),
-        ClusterFinding(code="model_dir_mismatch", message="m", nodes=("a.json",)),
-        ClusterFinding(code="task_unclaimed", message="m"),
-    )
-    cluster = ClusterReport(
-        profile="estimator", nodes=("b.json", "a.json"), clusters=1, findings=findings
-    )
-    placed = [(f.file, f.line, f.column, f.code) for f in cluster.located()]
-    assert placed == [
-        ("n.jsonl", 2, 1, "task_claimed_twice"),
-        ("a.json", None, None, "model_dir_mismatch"),
-        ("b.json", None, None, "task_unclaimed"),
-    ]
-    assert report.write_cluster(cluster, "github", Said(hints=["h"])) == (
-        "::error file=n.jsonl,line=2,col=1,title=estconf task_claimed_twice::"
-        "n.jsonl:2, n.jsonl:3: m\n"
-        "::error file=a.json,title=estconf model_dir_mismatch::a.json: m\n"
-        "::error file=b.json,title=estconf task_unclaimed::cluster: m\n"
-        "::notice title=estconf hint::h\n"
-    )
-    empty = ClusterReport(profile="estimator", nodes=(), clusters=0, findings=findings[2:])
-    assert [f.file for f in empty.located()] == ["<no input>"]
-
-
 def test_the_docs_address_is_the_sites() -> None:
     site = YAML(typ="safe").load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
     assert site["site_url"] == DOCS
-
-
-def test_a_github_annotation_escapes_the_line_breaks_of_a_file_name() -> None:
-    name = "a\r\nb,50%.json"
-    results = [Result(name, "tf_config", [error(name, "syntax", "m", ())], "keys")]
-    annotation = report.write_github(results).splitlines()[0]
-    assert annotation.startswith("::error file=a%0D%0Ab%2C50%25.json,title=estconf syntax::")
-
-
-def test_a_cluster_report_in_json_is_strict_json() -> None:
-    def node(index: int, x: float) -> dict[str, Any]:
-        task = {"type": "worker", "index": index}
-        return {"cluster": {"worker": ["w0:1", "w1:1"]}, "task": task, "service": {"x": x}}
-
-    cluster = check_cluster([("a", node(0, float("inf"))), ("b", node(1, 1))], each_node=False)
-
-    def refuse(constant: str) -> None:
-        raise AssertionError(f"{constant} is not JSON")
-
-    document = json.loads(report.write_cluster(cluster, "json"), parse_constant=refuse)
-    values = [group["value"] for group in document["findings"][0]["values"]]
-    assert values == [{"x": None}, {"x": 1}]
-
-
-def test_what_a_report_says_beside_its_findings_cannot_be_changed() -> None:
-    """Said refuses assignment; it holds lists of lines, so it is not hashed."""
-    refuses_assignment(Said(["a hint"], ["a note"], [("a.json", "another tool's")]))
-
-
-def _mismatch(tasks: int) -> ClusterReport:
-    """Three nodes, one of which is given other addresses for all ``tasks`` workers."""
-    ours = {"worker": [f"w{index}:1" for index in range(tasks)]}
-    theirs = {"worker": [f"x{index}:1" for index in range(tasks)]}
-    return check_cluster(
-        [
-            ("a", {"cluster": ours, "task": {"type": "worker", "index": 0}}),
-            ("b", {"cluster": ours, "task": {"type": "worker", "index": 1}}),
-            ("c", {"cluster": theirs, "task": {"type": "worker", "index": 2}}),
-        ],
-        each_node=False,
-    )
-
-
-@pytest.mark.parametrize(("tasks", "more"), [(20, []), (21, ["  ... and 1 more tasks differ"])])
-def test_a_cluster_mismatch_in_text_shows_the_first_twenty_tasks_that_differ(
-    tasks: int, more: list[str]
-) -> None:
-    lines = report.write_cluster(_mismatch(tasks), "text").splitlines()
-    assert [line for line in lines if line.startswith("  - ")] == [
-        f"  - worker:{index} w{index}:1" for index in range(20)
-    ]
-    assert [line for line in lines if line.startswith("  ... ")] == more
-
-
-def test_a_cluster_report_in_json_is_indented_by_two_spaces() -> None:
-    """As the report of files: each level of the object two spaces further in."""
-    cluster = ClusterReport(profile="estimator", nodes=("a.json",), clusters=1, findings=())
-    lines = report.write_cluster(cluster, "json").splitlines()
-    assert lines[:2] == ["{", '  "profile": "estimator",']

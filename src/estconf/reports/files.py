@@ -1,41 +1,34 @@
-"""Writing what a check found: for people, for programs, for GitHub Actions, as SARIF.
+"""What ``validate`` found of each file: for people, for programs, for GitHub Actions, as SARIF.
 
-The one set of reporters of every command, each in the four formats of
-:data:`FORMATS`: ``text`` (a line per finding, then a summary), ``json``,
-``github`` (workflow annotations) and ``sarif`` (SARIF 2.1.0).  Every finding
-they write is a :class:`~estconf.finding.Finding`, placed once.
-
-A :class:`Result` is what validating one file gave: its kind, if known, how
-the kind was told, and its errors; :func:`write` turns a list of results into
-text.  :func:`write_cluster` writes the report of ``check-cluster``
-(:class:`~estconf.deployment.ClusterReport`) with what is said beside it
-(:class:`Said`).
+Each of the four formats of :data:`FORMATS`: ``text`` (a line per finding,
+then a summary), ``json``, ``github`` (workflow annotations) and ``sarif``
+(SARIF 2.1.0).  Every finding they write is a :class:`~estconf.finding.Finding`,
+placed once.  :func:`write` turns a list of :class:`~estconf.io.errors.Result`
+(what validating one file gave: its kind, if known, how the kind was told,
+and its errors) into text.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from estconf.finding import Finding
 from estconf.io import REPORT_FORMATS
 from estconf.io.errors import NO_VALUE, FileError
 
 if TYPE_CHECKING:
-    from estconf.deployment.report import ClusterReport
-    from estconf.deployment.report import Finding as ClusterFinding
+    from estconf.finding import Finding
+    from estconf.io.errors import Result
 
 __all__ = [
     "FORMATS",
-    "Result",
-    "Said",
+    "github_annotations",
     "kind_note",
     "plural",
+    "sarif",
     "summary",
     "write",
-    "write_cluster",
     "write_github",
     "write_json",
     "write_sarif",
@@ -44,26 +37,6 @@ __all__ = [
 
 FORMATS: Final = REPORT_FORMATS
 """The formats of every report: for people, programs, GitHub Actions and SARIF readers."""
-
-
-@dataclass
-class Result:
-    """The outcome of validating one file."""
-
-    file: str
-    kind: str | None = None
-    errors: list[FileError] = field(default_factory=list)
-    kind_from: str | None = None
-    """How the kind was told: ``--kind``, ``$schema``, ``file name``, ``keys``, ..."""
-    profile: str | None = None
-    """The profile the file was checked under, if one was named."""
-    skipped: str | None = None
-    """Why a file found in a directory was passed over (another tool's file), else None."""
-
-    @property
-    def valid(self) -> bool:
-        """Whether the file is valid (a file passed over has no error)."""
-        return not self.errors
 
 
 def plural(count: int, word: str) -> str:
@@ -194,7 +167,7 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def _annotations(findings: Sequence[Finding]) -> list[str]:
+def github_annotations(findings: Sequence[Finding]) -> list[str]:
     """One GitHub Actions ``::error`` workflow command per finding, at its file, line and column."""
     lines = []
     for error in findings:
@@ -211,7 +184,7 @@ def write_github(results: list[Result]) -> str:
     """One GitHub Actions ``::error`` workflow command per error."""
     lines = []
     for result in results:
-        lines.extend(_annotations(result.errors))
+        lines.extend(github_annotations(result.errors))
         note = kind_note(result)
         if note is not None:
             file = _escape_property(result.file)
@@ -219,15 +192,16 @@ def write_github(results: list[Result]) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def _sarif(findings: Sequence[Finding]) -> str:
-    from estconf.io._sarif import sarif_log
+def sarif(findings: Sequence[Finding]) -> str:
+    """The findings as a SARIF 2.1.0 log, as JSON text."""
+    from estconf.reports.sarif import sarif_log
 
     return json.dumps(sarif_log(findings), indent=2, ensure_ascii=False) + "\n"
 
 
 def write_sarif(results: list[Result]) -> str:
     """A SARIF 2.1.0 log: one result per error of every file checked, at its line and column."""
-    return _sarif([error for result in results for error in result.errors])
+    return sarif([error for result in results for error in result.errors])
 
 
 def write(
@@ -246,71 +220,3 @@ def write(
     if format == "sarif":
         return write_sarif(results)
     return write_text(results, quiet=quiet, verbose=verbose, color=color)
-
-
-_DIFFERENCES_SHOWN = 20
-
-
-@dataclass(frozen=True)
-class Said:
-    """What a cluster report says beside its findings."""
-
-    hints: Sequence[str] = ()
-    """How to fix what was found, where the fix is plain."""
-    notes: Sequence[str] = ()
-    """What the check did that the findings do not say (``--allow-empty``)."""
-    passed_over: Sequence[tuple[str, str]] = ()
-    """The files of a directory passed over, each with the reason."""
-
-
-def write_cluster(report: ClusterReport, format: str = "text", said: Said | None = None) -> str:
-    """A ``check-cluster`` report in one of :data:`FORMATS`.
-
-    ``text``: a line per finding (a cluster mismatch followed by its
-    differences as the lines of a diff), the hints, the notes, the files
-    passed over, then the summary; ``json``: the report as one object with
-    the ``hints``, ``notes`` and ``skipped``; ``github``: an ``::error`` per
-    finding at its first node's file (and line, for JSON lines), then a
-    ``::notice`` per hint and note; ``sarif``: a result per finding, there.
-    """
-    said = Said() if said is None else said
-    if format == "json":
-        skipped = [{"file": name, "reason": reason} for name, reason in said.passed_over]
-        document = {
-            **report.model_dump(mode="json"),
-            "hints": list(said.hints),
-            "notes": list(said.notes),
-            "skipped": skipped,
-        }
-        return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-    if format == "github":
-        lines = _annotations(report.located())
-        lines.extend(f"::notice title=estconf hint::{hint}" for hint in said.hints)
-        lines.extend(f"::notice title=estconf note::{note}" for note in said.notes)
-        return "".join(line + "\n" for line in lines)
-    if format == "sarif":
-        return _sarif(report.located())
-    lines = []
-    for finding in report.findings:
-        lines.append(str(finding))
-        lines.extend(_diff(finding))
-    lines.extend(f"hint: {hint}" for hint in said.hints)
-    lines.extend(f"note: {note}" for note in said.notes)
-    lines.extend(f"{name}: passed over, {reason}" for name, reason in said.passed_over)
-    lines.append(report.summary())
-    return "".join(f"{line}\n" for line in lines)
-
-
-def _diff(finding: ClusterFinding) -> list[str]:
-    """A cluster mismatch as the lines of a diff: ``-`` the most common cluster, ``+`` this one."""
-    lines = []
-    for difference in finding.differences[:_DIFFERENCES_SHOWN]:
-        task = f"{difference.job}:{difference.index}"
-        if difference.reference is not None:
-            lines.append(f"  - {task} {difference.reference}")
-        if difference.other is not None:
-            lines.append(f"  + {task} {difference.other}")
-    rest = len(finding.differences) - _DIFFERENCES_SHOWN
-    if rest > 0:
-        lines.append(f"  ... and {rest} more tasks differ")
-    return lines

@@ -1,0 +1,97 @@
+"""estconf.reports.cluster: the report of check-cluster, as text, JSON and GitHub annotations."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from estconf.deployment import ClusterReport, check_cluster
+from estconf.deployment import Finding as ClusterFinding
+from estconf.inputs.cluster_checks import Said
+from estconf.reports.cluster import write_cluster
+
+
+def test_a_cluster_report_in_text_says_the_hints_notes_and_files_passed_over() -> None:
+    cluster = ClusterReport(profile="estimator", nodes=("a.json",), clusters=1, findings=())
+    said = Said(hints=["h"], notes=["n"], passed_over=[("s.yaml", "a Service")])
+    assert write_cluster(cluster, "text", said) == (
+        "hint: h\nnote: n\ns.yaml: passed over, a Service\n1 node, 1 cluster: valid\n"
+    )
+    assert json.loads(write_cluster(cluster, "json", said))["skipped"] == [
+        {"file": "s.yaml", "reason": "a Service"}
+    ]
+
+
+def test_a_cluster_finding_is_placed_at_its_first_nodes_file_and_line() -> None:
+    findings = (
+        ClusterFinding(code="task_claimed_twice", message="m", nodes=("n.jsonl:2", "n.jsonl:3")),
+        ClusterFinding(code="model_dir_mismatch", message="m", nodes=("a.json",)),
+        ClusterFinding(code="task_unclaimed", message="m"),
+    )
+    cluster = ClusterReport(
+        profile="estimator", nodes=("b.json", "a.json"), clusters=1, findings=findings
+    )
+    placed = [(f.file, f.line, f.column, f.code) for f in cluster.located()]
+    assert placed == [
+        ("n.jsonl", 2, 1, "task_claimed_twice"),
+        ("a.json", None, None, "model_dir_mismatch"),
+        ("b.json", None, None, "task_unclaimed"),
+    ]
+    assert write_cluster(cluster, "github", Said(hints=["h"])) == (
+        "::error file=n.jsonl,line=2,col=1,title=estconf task_claimed_twice::"
+        "n.jsonl:2, n.jsonl:3: m\n"
+        "::error file=a.json,title=estconf model_dir_mismatch::a.json: m\n"
+        "::error file=b.json,title=estconf task_unclaimed::cluster: m\n"
+        "::notice title=estconf hint::h\n"
+    )
+    empty = ClusterReport(profile="estimator", nodes=(), clusters=0, findings=findings[2:])
+    assert [f.file for f in empty.located()] == ["<no input>"]
+
+
+def test_a_cluster_report_in_json_is_strict_json() -> None:
+    def node(index: int, x: float) -> dict[str, Any]:
+        task = {"type": "worker", "index": index}
+        return {"cluster": {"worker": ["w0:1", "w1:1"]}, "task": task, "service": {"x": x}}
+
+    cluster = check_cluster([("a", node(0, float("inf"))), ("b", node(1, 1))], each_node=False)
+
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"{constant} is not JSON")
+
+    document = json.loads(write_cluster(cluster, "json"), parse_constant=refuse)
+    values = [group["value"] for group in document["findings"][0]["values"]]
+    assert values == [{"x": None}, {"x": 1}]
+
+
+def _mismatch(tasks: int) -> ClusterReport:
+    """Three nodes, one of which is given other addresses for all ``tasks`` workers."""
+    ours = {"worker": [f"w{index}:1" for index in range(tasks)]}
+    theirs = {"worker": [f"x{index}:1" for index in range(tasks)]}
+    return check_cluster(
+        [
+            ("a", {"cluster": ours, "task": {"type": "worker", "index": 0}}),
+            ("b", {"cluster": ours, "task": {"type": "worker", "index": 1}}),
+            ("c", {"cluster": theirs, "task": {"type": "worker", "index": 2}}),
+        ],
+        each_node=False,
+    )
+
+
+@pytest.mark.parametrize(("tasks", "more"), [(20, []), (21, ["  ... and 1 more tasks differ"])])
+def test_a_cluster_mismatch_in_text_shows_the_first_twenty_tasks_that_differ(
+    tasks: int, more: list[str]
+) -> None:
+    lines = write_cluster(_mismatch(tasks), "text").splitlines()
+    assert [line for line in lines if line.startswith("  - ")] == [
+        f"  - worker:{index} w{index}:1" for index in range(20)
+    ]
+    assert [line for line in lines if line.startswith("  ... ")] == more
+
+
+def test_a_cluster_report_in_json_is_indented_by_two_spaces() -> None:
+    """As the report of files: each level of the object two spaces further in."""
+    cluster = ClusterReport(profile="estimator", nodes=("a.json",), clusters=1, findings=())
+    lines = write_cluster(cluster, "json").splitlines()
+    assert lines[:2] == ["{", '  "profile": "estimator",']
