@@ -21,8 +21,8 @@ from ruamel.yaml import YAML
 from estconf import __version__
 from estconf.cli import main
 from estconf.codes import CODES
-from estconf.deployment import ClusterReport, check_cluster
-from estconf.deployment import Finding as ClusterFinding
+from estconf.deployment import ClusterReport, CrossNode, check_cluster
+from estconf.finding import Finding
 from estconf.io import REPORT_FORMATS, report
 from estconf.io._sarif import DOCS
 from estconf.io.errors import FileError, error
@@ -226,7 +226,7 @@ def test_a_finding_without_a_line_has_no_region_and_one_in_no_input_no_location(
         profile="estimator",
         nodes=(),
         clusters=0,
-        findings=(ClusterFinding(code="no_nodes", message="no TF_CONFIG was given"),),
+        findings=(Finding.at("no_nodes", "no TF_CONFIG was given", cross_node=CrossNode()),),
     )
     log = json.loads(report.write_cluster(cluster, "sarif"))
     (location,) = log["runs"][0]["results"][0]["locations"]
@@ -287,9 +287,9 @@ def test_a_cluster_report_in_text_says_the_hints_notes_and_files_passed_over() -
 
 def test_a_cluster_finding_is_placed_at_its_first_nodes_file_and_line() -> None:
     findings = (
-        ClusterFinding(code="task_claimed_twice", message="m", nodes=("n.jsonl:2", "n.jsonl:3")),
-        ClusterFinding(code="model_dir_mismatch", message="m", nodes=("a.json",)),
-        ClusterFinding(code="task_unclaimed", message="m"),
+        Finding.at("task_claimed_twice", "m", nodes=("n.jsonl:2", "n.jsonl:3")),
+        Finding.at("model_dir_mismatch", "m", nodes=("a.json",)),
+        Finding.at("task_unclaimed", "m", cross_node=CrossNode()),
     )
     cluster = ClusterReport(
         profile="estimator", nodes=("b.json", "a.json"), clusters=1, findings=findings
