@@ -270,6 +270,59 @@ class TestFormats:
             "cluster_mismatch.jsonl:2",
         ]
 
+    def test_json_is_written_byte_for_byte(self, capsys: pytest.CaptureFixture[str]) -> None:
+        """Each finding: code, message, nodes, profile, path, job, index and the facts."""
+        status, out, _ = run(capsys, "--format", "json", "task_not_in_cluster.jsonl")
+        nodes = [f"task_not_in_cluster.jsonl:{line}" for line in (1, 2, 3, 4)]
+        message = (
+            "2 is not a valid task_id for task_type worker in the cluster_spec:\\n"
+            "ClusterSpec({'chief': ['c0:2222'], 'worker': ['w0:2222', 'w1:2222']})\\n\\n"
+            "Note that these values may be coming from the TF_CONFIG environment variable."
+        )
+        assert status == 1
+        assert out == (
+            "{\n"
+            '  "profile": "estimator",\n'
+            '  "nodes": [\n' + ",\n".join(f'    "{name}"' for name in nodes) + "\n  ],\n"
+            '  "clusters": 1,\n'
+            '  "findings": [\n'
+            "    {\n"
+            '      "code": "task_not_in_cluster",\n'
+            '      "message": "the node is task worker:2, which its cluster does not list: '
+            "job 'worker' has the tasks 0 to 1\",\n"
+            '      "nodes": [\n'
+            '        "task_not_in_cluster.jsonl:4"\n'
+            "      ],\n"
+            '      "profile": null,\n'
+            '      "path": "task",\n'
+            '      "job": "worker",\n'
+            '      "index": 2,\n'
+            '      "reference_nodes": [],\n'
+            '      "differences": [],\n'
+            '      "values": []\n'
+            "    },\n"
+            "    {\n"
+            '      "code": "task_index_out_of_range",\n'
+            f'      "message": "{message}",\n'
+            '      "nodes": [\n'
+            '        "task_not_in_cluster.jsonl:4"\n'
+            "      ],\n"
+            '      "profile": "estimator",\n'
+            '      "path": "task.index",\n'
+            '      "job": null,\n'
+            '      "index": null,\n'
+            '      "reference_nodes": [],\n'
+            '      "differences": [],\n'
+            '      "values": []\n'
+            "    }\n"
+            "  ],\n"
+            '  "valid": false,\n'
+            '  "hints": [],\n'
+            '  "notes": [],\n'
+            '  "skipped": []\n'
+            "}\n"
+        )
+
     def test_github(self, capsys: pytest.CaptureFixture[str]) -> None:
         status, out, _ = run(capsys, "--format", "github", "task_claimed_twice.jsonl")
         assert (status, out) == (

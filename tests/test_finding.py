@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
+import pickle
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pydantic import ValidationError
@@ -222,6 +225,42 @@ def test_the_kubeflow_finding_is_the_one_finding() -> None:
     assert (found.severity, found.refused, found.path) == ("error", True, "spec.tfReplicaSpecs")
 
 
+def test_the_cluster_reports_finding_is_the_one_finding() -> None:
+    from estconf import deployment
+    from estconf.deployment import report as cluster_report
+
+    assert deployment.Finding is Finding
+    assert cluster_report.Finding is Finding
+    tf_config = {"cluster": {"worker": ["w0:1"]}, "task": {"type": "worker", "index": 0}}
+    report = deployment.check_cluster([("a.json", tf_config), ("b.json", tf_config)])
+    assert report.findings
+    assert all(type(found) is Finding for found in report.findings)
+
+
+def test_a_finding_at_nodes_is_written_at_them_and_otherwise_as_before() -> None:
+    from estconf.deployment import CrossNode
+
+    at_nodes = Finding.at("model_dir_mismatch", "differs", ("model_dir",), nodes=("a", "b"))
+    assert (at_nodes.nodes, at_nodes.cross_node) == (("a", "b"), None)
+    assert str(at_nodes) == "a, b: model_dir: differs"
+    at_none = Finding.at("task_unclaimed", "no node", cross_node=CrossNode(job="w", index=1))
+    assert str(at_none) == "cluster: no node"
+    assert at_none.cross_node == CrossNode(job="w", index=1)
+    in_file = Finding.at("address", "bad", ("cluster",), file="f.json", line=2, column=3)
+    assert (in_file.nodes, in_file.cross_node) == ((), None)
+    assert str(in_file) == "f.json:2:3: cluster: bad"
+
+
+@pytest.mark.parametrize(
+    "copy_of", [copy.copy, copy.deepcopy, lambda v: pickle.loads(pickle.dumps(v))]
+)
+def test_no_value_stays_itself_when_a_finding_is_copied(copy_of: Callable[[Any], Any]) -> None:
+    assert copy_of(NO_VALUE) is NO_VALUE
+    found = Finding.at("missing_chief", "no chief")
+    assert copy_of(found) == found
+    assert copy_of(found).value is NO_VALUE
+
+
 def test_a_finding_on_a_key_is_placed_at_the_key_of_the_nearest_value_the_text_has() -> None:
     document = parse("spec:\n  replicas: 2\n", "yaml", "job.yaml")
     on_key, on_value = document.place(
@@ -265,6 +304,10 @@ def test_a_pydantic_error_is_a_finding_at_its_place_less_the_documents_root() ->
         pytest.param(
             lambda: Finding.at("tfjob_no_image", "m", ("spec",), hint="h", refused=True),
             id="refusal",
+        ),
+        pytest.param(
+            lambda: Finding.at("task_claimed_twice", "m", nodes=("a", "b")),
+            id="at nodes",
         ),
     ],
 )

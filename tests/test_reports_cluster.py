@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from estconf.deployment import ClusterReport, check_cluster
-from estconf.deployment import Finding as ClusterFinding
+from estconf.deployment import ClusterReport, CrossNode, check_cluster
+from estconf.finding import Finding
 from estconf.inputs.cluster_checks import Said
 from estconf.reports.cluster import write_cluster
 
@@ -26,9 +26,9 @@ def test_a_cluster_report_in_text_says_the_hints_notes_and_files_passed_over() -
 
 def test_a_cluster_finding_is_placed_at_its_first_nodes_file_and_line() -> None:
     findings = (
-        ClusterFinding(code="task_claimed_twice", message="m", nodes=("n.jsonl:2", "n.jsonl:3")),
-        ClusterFinding(code="model_dir_mismatch", message="m", nodes=("a.json",)),
-        ClusterFinding(code="task_unclaimed", message="m"),
+        Finding.at("task_claimed_twice", "m", nodes=("n.jsonl:2", "n.jsonl:3")),
+        Finding.at("model_dir_mismatch", "m", nodes=("a.json",)),
+        Finding.at("task_unclaimed", "m", cross_node=CrossNode()),
     )
     cluster = ClusterReport(
         profile="estimator", nodes=("b.json", "a.json"), clusters=1, findings=findings

@@ -21,8 +21,8 @@ from ruamel.yaml import YAML
 from estconf import __version__
 from estconf.cli import main
 from estconf.codes import CODES
-from estconf.deployment import ClusterReport
-from estconf.deployment import Finding as ClusterFinding
+from estconf.deployment import ClusterReport, CrossNode
+from estconf.finding import Finding
 from estconf.io.errors import FileError, Result, error
 from estconf.reports import files as report
 from estconf.reports.cluster import write_cluster
@@ -225,7 +225,7 @@ def test_a_finding_without_a_line_has_no_region_and_one_in_no_input_no_location(
         profile="estimator",
         nodes=(),
         clusters=0,
-        findings=(ClusterFinding(code="no_nodes", message="no TF_CONFIG was given"),),
+        findings=(Finding.at("no_nodes", "no TF_CONFIG was given", cross_node=CrossNode()),),
     )
     log = json.loads(write_cluster(cluster, "sarif"))
     (location,) = log["runs"][0]["results"][0]["locations"]

@@ -11,17 +11,26 @@ TFJob (:func:`estconf.kubeflow.check`) and the whole-cluster checks, once
 placed in their input, are all findings, and every report format (text, JSON,
 GitHub annotations, SARIF) is written from them.  A finding the launcher
 refuses before it runs (what ``kubectl apply`` refuses of a TFJob) is an
-``error`` that is ``refused``.
+``error`` that is ``refused``.  A finding of the whole-job check
+(:func:`estconf.deployment.check_cluster`) names the ``nodes`` it is about,
+and holds what else that check knows of it (the task, the differing
+addresses, the values nodes disagree on) as its ``cross_node`` record.
 """
 
 from __future__ import annotations
 
+import enum
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from estconf._path import format_path
+from estconf._path import format_nodes, format_path
+
+if TYPE_CHECKING:
+    from estconf._cross_node import CrossNode as _CrossNode
+else:  # read as any value at run time, so that this module needs no pydantic
+    _CrossNode = Any
 
 __all__ = ["NO_VALUE", "Finding", "Loc", "Severity", "show_value"]
 
@@ -32,12 +41,16 @@ Severity = Literal["error", "warning", "note"]
 """How bad a finding is: ``error`` fails the check, ``warning`` too, ``note`` does not."""
 
 
-class _NoValue:
+class _NoValue(enum.Enum):
+    """The one value of :data:`NO_VALUE`: copied, pickled and written in a JSON Schema as itself."""
+
+    NO_VALUE = "NO_VALUE"
+
     def __repr__(self) -> str:
         return "NO_VALUE"
 
 
-NO_VALUE: Any = _NoValue()
+NO_VALUE: Any = _NoValue.NO_VALUE
 """The :attr:`Finding.value` of a finding that is not about one value."""
 
 _Found = TypeVar("_Found", bound="Finding")
@@ -65,6 +78,11 @@ class Finding:
         hint: how to fix it, when the fix is plain.
         refused: the launcher refuses the input before it runs, as the
             operator's admission webhook does; such a finding is an ``error``.
+        nodes: the nodes of a job it is about (a file name, ``FILE:LINE`` for
+            a JSON line), for a finding of the whole-job check.
+        cross_node: what the whole-job check knows of it besides its nodes
+            (an :class:`estconf.deployment.CrossNode`); ``None`` for a
+            finding of any other check.
     """
 
     file: str
@@ -79,6 +97,8 @@ class Finding:
     severity: Severity = "error"
     hint: str | None = None
     refused: bool = False
+    nodes: tuple[str, ...] = ()
+    cross_node: _CrossNode | None = None
 
     @classmethod
     def at(
@@ -95,8 +115,10 @@ class Finding:
         severity: Severity = "error",
         hint: str | None = None,
         refused: bool = False,
+        nodes: tuple[str, ...] = (),
+        cross_node: _CrossNode | None = None,
     ) -> _Found:
-        """A finding at ``loc`` (of ``file``), with its path written out.
+        """A finding at ``loc`` (of ``file``, or of ``nodes``), with its path written out.
 
         Example:
             >>> Finding.at("address", "bad address", ("cluster", "worker", 1)).path
@@ -104,7 +126,20 @@ class Finding:
         """
         path = format_path(loc)
         return cls(
-            file, path, loc, code, message, line, column, value, on_key, severity, hint, refused
+            file,
+            path,
+            loc,
+            code,
+            message,
+            line,
+            column,
+            value,
+            on_key,
+            severity,
+            hint,
+            refused,
+            nodes,
+            cross_node,
         )
 
     @classmethod
@@ -148,7 +183,13 @@ class Finding:
         return "refused" if self.refused else self.severity
 
     def __str__(self) -> str:
-        """``file:line:column: path: message (got value)``, leaving out what is not known."""
+        """``file:line:column: path: message (got value)``, leaving out what is not known.
+
+        A finding of the whole-job check is ``nodes: path: message``, its
+        first few nodes named, or ``cluster: path: message`` when it names no node.
+        """
+        if self.nodes or self.cross_node is not None:
+            return f"{format_nodes(self.nodes) or 'cluster'}: {self.describe()}"
         if not self.file:
             return self.describe()
         where = self.file if self.line is None else f"{self.file}:{self.line}:{self.column}"

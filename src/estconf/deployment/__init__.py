@@ -9,6 +9,11 @@ reads one TF_CONFIG per line, as ``estconf tf-config --format jsonl`` writes,
 and :func:`read_env_lines` the ``TF_CONFIG=`` lines of ``--format env`` and
 ``--format shell``.
 
+Each finding of a report is an :class:`estconf.finding.Finding`, the finding
+every check reports (:class:`Finding` here is that class): it names its
+nodes, and its :class:`CrossNode` record holds the rest of what the check
+knows of it.
+
 Example:
     >>> from estconf.deployment import check_cluster, read_json_lines
     >>> lines = '''
@@ -29,6 +34,7 @@ from estconf.deployment.readers import ESTIMATOR, MWMS, PROFILES, PS, profile_na
 from estconf.deployment.report import (
     CROSS_NODE_CODES,
     ClusterReport,
+    CrossNode,
     Finding,
     TaskDifference,
     ValueGroup,
@@ -41,6 +47,7 @@ __all__ = [
     "PROFILES",
     "PS",
     "ClusterReport",
+    "CrossNode",
     "Finding",
     "NodeConfig",
     "NodeReader",

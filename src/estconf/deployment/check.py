@@ -51,12 +51,13 @@ from estconf.deployment.report import (
     TASK_NOT_IN_CLUSTER,
     TASK_UNCLAIMED,
     ClusterReport,
-    Finding,
+    CrossNode,
     TaskDifference,
     ValueGroup,
     differences_text,
     names,
 )
+from estconf.finding import Finding, Loc
 from estconf.tf_config import TaskType, TFConfig, parse_json
 
 __all__ = ["NodeConfig", "check_cluster"]
@@ -151,6 +152,8 @@ class _Nodes:
     tasks given to a node per task costs its size, not its size squared.
     """
 
+    loc: Loc
+    """Where in the TF_CONFIG, as the finding's ``loc``."""
     own: list[int] = field(default_factory=list)
     clusters: list[_Cluster] = field(default_factory=list)
 
@@ -325,10 +328,11 @@ class _Checker:
             self._nodes(problem, profile).own.append(node)
 
     def _nodes(self, problem: Problem, profile: str | None) -> _Nodes:
-        key = (problem.code, _path(problem.loc), problem.message, profile)
+        loc = tuple(step for step in problem.loc if step != "[key]")
+        key = (problem.code, format_path(loc), problem.message, profile)
         found = self.problems.get(key)
         if found is None:
-            found = self.problems[key] = _Nodes()
+            found = self.problems[key] = _Nodes(loc)
         return found
 
     # -- reporting ---------------------------------------------------------------------
@@ -337,9 +341,7 @@ class _Checker:
         """Return the findings about every node taken."""
         findings: list[Finding] = []
         if not self.names:
-            findings.append(
-                Finding(code=NO_NODES, message="no TF_CONFIG was given: there is no node to check")
-            )
+            findings.append(_finding(NO_NODES, "no TF_CONFIG was given: there is no node to check"))
         reference = self._reference()
         if reference is not None:
             findings.extend(self._cluster_mismatches(reference))
@@ -349,14 +351,8 @@ class _Checker:
         findings.extend(self._not_in_cluster())
         findings.extend(self._value_mismatches())
         findings.extend(
-            _finding(
-                code=code,
-                message=message,
-                nodes=nodes.names(self.names),
-                profile=profile,
-                path=path,
-            )
-            for (code, path, message, profile), nodes in self.problems.items()
+            _finding(code, message, nodes.names(self.names), nodes.loc, profile=profile)
+            for (code, _, message, profile), nodes in self.problems.items()
         )
         return ClusterReport(
             profile=self.profile.name,
@@ -387,11 +383,11 @@ class _Checker:
                 detail = "they have no cluster (local mode), this node has one"
             else:
                 detail = differences_text(differences, reference_nodes, nodes)
-            yield Finding(
-                code=CLUSTER_MISMATCH,
-                message=f"the cluster differs from the one most nodes have "
+            yield _finding(
+                CLUSTER_MISMATCH,
+                f"the cluster differs from the one most nodes have "
                 f"({names(reference_nodes)}): {detail}",
-                nodes=nodes,
+                nodes,
                 reference_nodes=reference_nodes,
                 differences=tuple(differences),
             )
@@ -399,11 +395,11 @@ class _Checker:
     def _claimed_twice(self) -> Iterable[Finding]:
         for (task_type, index), nodes in self.claims.items():
             if len(nodes) > 1:
-                yield Finding(
-                    code=TASK_CLAIMED_TWICE,
-                    message=f"task {task_type}:{index} is claimed by {len(nodes)} nodes; "
+                yield _finding(
+                    TASK_CLAIMED_TWICE,
+                    f"task {task_type}:{index} is claimed by {len(nodes)} nodes; "
                     "each task of the cluster runs on exactly one node",
-                    nodes=self._names(nodes),
+                    self._names(nodes),
                     job=task_type,
                     index=index,
                 )
@@ -414,9 +410,8 @@ class _Checker:
             for index, address in reference.tasks[job].items():
                 if (job, index) not in self.claims:
                     yield _finding(
-                        code=TASK_UNCLAIMED,
-                        message=f"task {job}:{index} ({address}) of the cluster is claimed "
-                        "by no node",
+                        TASK_UNCLAIMED,
+                        f"task {job}:{index} ({address}) of the cluster is claimed by no node",
                         reference_nodes=reference_nodes,
                         job=job,
                         index=index,
@@ -429,12 +424,11 @@ class _Checker:
                 detail = f"it has no job {task_type!r} (its jobs are {sorted(group.tasks)})"
             else:
                 detail = f"job {task_type!r} has the tasks {_indices(list(job))}"
-            yield Finding(
-                code=TASK_NOT_IN_CLUSTER,
-                message=f"the node is task {task_type}:{index}, which its cluster does not "
-                f"list: {detail}",
-                nodes=(self.names[node],),
-                path="task",
+            yield _finding(
+                TASK_NOT_IN_CLUSTER,
+                f"the node is task {task_type}:{index}, which its cluster does not list: {detail}",
+                (self.names[node],),
+                ("task",),
                 job=task_type,
                 index=index,
             )
@@ -450,24 +444,29 @@ class _Checker:
             shown = " vs ".join(group.describe() for group in groups[:_VALUES_SHOWN])
             if len(groups) > _VALUES_SHOWN:
                 shown += f" and {len(groups) - _VALUES_SHOWN} more values"
-            yield Finding(
-                code=MISMATCH_CODES[key],
-                message=f"{key} differs between nodes: {shown}",
-                nodes=tuple(name for group in groups[1:] for name in group.nodes),
+            yield _finding(
+                MISMATCH_CODES[key],
+                f"{key} differs between nodes: {shown}",
+                tuple(name for group in groups[1:] for name in group.nodes),
+                (key,),
                 reference_nodes=groups[0].nodes,
-                path=key,
                 values=groups,
             )
 
 
-def _finding(**fields: Any) -> Finding:
-    """A finding of values already of its fields' types, not validated again.
+def _finding(
+    code: str, message: str, nodes: tuple[str, ...] = (), loc: Loc = (), **facts: Any
+) -> Finding:
+    """A finding at ``nodes`` and ``loc``, with the cross-node ``facts`` (:class:`CrossNode`).
 
-    Validation would copy its tuples of node names: a cluster's size for each of
-    its findings, where a cluster with a problem at every task has as many
+    The facts are of their fields' types already and are not validated again:
+    validation would copy their tuples of node names, a cluster's size for each
+    of its findings, where a cluster with a problem at every task has as many
     findings as tasks.
     """
-    return Finding.model_construct(**fields)
+    return Finding.at(
+        code, message, loc, nodes=nodes, cross_node=CrossNode.model_construct(**facts)
+    )
 
 
 def _differences(reference: Canonical, other: Canonical) -> list[TaskDifference]:
@@ -489,7 +488,3 @@ def _indices(indices: list[int]) -> str:
         return f"0 to {len(indices) - 1}" if len(indices) > 1 else "0"
     shown = ", ".join(map(str, indices[:10]))
     return shown + (f" and {len(indices) - 10} more" if len(indices) > 10 else "")
-
-
-def _path(loc: tuple[str | int, ...]) -> str:
-    return format_path(step for step in loc if step != "[key]")

@@ -1,7 +1,9 @@
 """What checking the TF_CONFIGs of a whole job found: :class:`ClusterReport`.
 
-A report lists :class:`Finding` objects.  Each has a stable ``code`` and names
-the nodes it is about.  The codes of the whole-job rules are:
+A report lists :class:`~estconf.finding.Finding` objects, the finding every
+check of estconf reports.  Each has a stable ``code`` and names the nodes it
+is about (``nodes``); its ``cross_node`` record (:class:`CrossNode`) holds
+the rest of what the check knows of it.  The codes of the whole-job rules are:
 
 - ``cluster_mismatch``: a node's cluster differs from the cluster most nodes
   have (the *reference*); ``differences`` lists each task whose address
@@ -16,23 +18,37 @@ the nodes it is about.  The codes of the whole-job rules are:
   the nodes by value, the most common value first;
 - ``no_nodes``: there was no TF_CONFIG to check.
 
+The ``job`` and ``index`` of the ``cross_node`` of the three ``task_`` rules
+name the task.
+
 Every other code is about one node's TF_CONFIG on its own, with the code the
 single-file check gives (``json_invalid``, ``address``, ``missing_chief``, ...);
-``profile`` names the reader whose rule it is, or is ``None`` for the rules of
-TF_CONFIG itself.  Nodes that fail the same way share one finding.
+its ``cross_node.profile`` names the reader whose rule it is, or is ``None``
+for the rules of TF_CONFIG itself.  Nodes that fail the same way share one
+finding.  The report's dump writes each finding as ``check-cluster --format
+json`` does: the fields of its ``cross_node`` beside its code, message, nodes
+and path.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Annotated, Any, Final
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field
-from pydantic_core import to_jsonable_python
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializationInfo,
+    WithJsonSchema,
+    computed_field,
+    field_serializer,
+)
 
-from estconf import finding as located
+from estconf._cross_node import CrossNode, TaskDifference, ValueGroup
+from estconf._path import format_nodes as names
 from estconf.codes import checked
+from estconf.finding import Finding
 
 __all__ = [
     "CLUSTER_MISMATCH",
@@ -47,6 +63,7 @@ __all__ = [
     "TASK_NOT_IN_CLUSTER",
     "TASK_UNCLAIMED",
     "ClusterReport",
+    "CrossNode",
     "Finding",
     "TaskDifference",
     "ValueGroup",
@@ -81,85 +98,15 @@ CROSS_NODE_CODES: Final = (
 )
 """The codes of the rules that look at several nodes at once."""
 
-_NAMES_SHOWN = 5
 _DIFFERENCES_SHOWN = 5
-
-
-class TaskDifference(BaseModel):
-    """One task on which two clusters disagree.
-
-    ``reference`` is the address in the reference cluster and ``other`` the
-    address in the differing one; ``None`` where that cluster has no such task.
-    """
-
-    model_config = ConfigDict(frozen=True)
-
-    job: str
-    index: int
-    reference: str | None
-    other: str | None
-
-    def describe(self, reference_nodes: Sequence[str], nodes: Sequence[str]) -> str:
-        """``worker:2: host-a:2222 (node-1, node-3) vs host-b:2222 (node-2)``."""
-        return (
-            f"{self.job}:{self.index}: {_address(self.reference)} ({names(reference_nodes)}) "
-            f"vs {_address(self.other)} ({names(nodes)})"
-        )
-
-
-def _address(address: str | None) -> str:
-    return "no such task" if address is None else address
-
-
-class ValueGroup(BaseModel):
-    """The nodes that give a TF_CONFIG key one value (``None``: the key is not set)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    value: Any
-    nodes: tuple[str, ...]
-
-    def describe(self) -> str:
-        """``'gs://a' (node-1, node-2)``."""
-        if self.value is None:
-            shown = "not set"
-        else:  # a node given from Python may hold what JSON has not: shown as a JSON dump has it
-            value = to_jsonable_python(self.value, inf_nan_mode="null")
-            shown = json.dumps(value, sort_keys=True)
-        return f"{shown} ({names(self.nodes)})"
-
-
-class Finding(BaseModel):
-    """One thing wrong with the TF_CONFIGs of a job, and the nodes it concerns."""
-
-    model_config = ConfigDict(frozen=True)
-
-    code: str = Field(description="A stable code naming the rule.")
-    message: str = Field(description="What is wrong, on one line.")
-    nodes: tuple[str, ...] = Field(
-        (), description="The nodes this is about (a file name, or FILE:LINE for JSON lines)."
-    )
-    profile: str | None = Field(
-        None, description="The reader whose rule a single node breaks; None for other rules."
-    )
-    path: str = Field("", description="Where in a node's TF_CONFIG (`task.index`), if anywhere.")
-    job: str | None = Field(None, description="The job of the task this is about.")
-    index: int | None = Field(None, description="The index of the task this is about.")
-    reference_nodes: tuple[str, ...] = Field(
-        (), description="For a cluster_mismatch: the nodes that have the reference cluster."
-    )
-    differences: tuple[TaskDifference, ...] = Field(
-        (), description="For a cluster_mismatch: each task whose address differs."
-    )
-    values: tuple[ValueGroup, ...] = Field(
-        (), description="For a key mismatch: the nodes grouped by value, most common first."
-    )
-
-    def __str__(self) -> str:
-        """``nodes: path: message`` on one line (``cluster:`` when no node is at fault)."""
-        where = names(self.nodes) or "cluster"
-        message = " ".join(self.message.split())
-        return f"{where}: {self.path}: {message}" if self.path else f"{where}: {message}"
+_NO_FACTS: Final = CrossNode()
+_FINDING_JSON: Final = WithJsonSchema(
+    {
+        "type": "object",
+        "description": "A finding: its code, message, nodes and path, and beside them the "
+        "fields of its CrossNode (profile, job, index, reference_nodes, differences, values).",
+    }
+)
 
 
 class ClusterReport(BaseModel):
@@ -171,6 +118,13 @@ class ClusterReport(BaseModel):
     nodes: tuple[str, ...] = Field(description="The nodes checked, in the order given.")
     clusters: int = Field(description="How many distinct clusters the nodes were given.")
     findings: tuple[Finding, ...] = Field(description="Everything found wrong.")
+
+    @field_serializer("findings")
+    def _dump_findings(
+        self, findings: tuple[Finding, ...], info: SerializationInfo
+    ) -> tuple[Annotated[dict[str, Any], _FINDING_JSON], ...]:
+        """Each finding as its code, message, nodes and path, with its cross-node facts beside."""
+        return tuple(_dumped(finding, info.mode) for finding in findings)
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -189,7 +143,7 @@ class ClusterReport(BaseModel):
         """One line per finding, then the summary line."""
         return "".join(f"{finding}\n" for finding in self.findings) + self.summary() + "\n"
 
-    def located(self) -> list[located.Finding]:
+    def located(self) -> list[Finding]:
         """Each finding placed at the first node it names, with its line of text as message.
 
         A node read from a line of a file (``FILE:LINE``) is at that line; a
@@ -198,29 +152,38 @@ class ClusterReport(BaseModel):
         """
         found = []
         for finding in self.findings:
-            nodes = finding.nodes or finding.reference_nodes or self.nodes or ("<no input>",)
+            reference = (finding.cross_node or _NO_FACTS).reference_nodes
+            nodes = finding.nodes or reference or self.nodes or ("<no input>",)
             file, _, line = nodes[0].rpartition(":")
             if not (file and line.isdigit()):
                 file, line = nodes[0], ""
             number = int(line) if line else None
             column = None if number is None else 1
             found.append(
-                located.Finding.at(
-                    finding.code, str(finding), file=file, line=number, column=column
-                )
+                Finding.at(finding.code, str(finding), file=file, line=number, column=column)
             )
         return found
 
 
+def _dumped(finding: Finding, mode: str) -> dict[str, Any]:
+    """A finding of the report as its dump has it: the fields of :class:`CrossNode` at the top."""
+    facts = (finding.cross_node or _NO_FACTS).model_dump(mode=mode)
+    return {
+        "code": finding.code,
+        "message": finding.message,
+        "nodes": list(finding.nodes) if mode == "json" else finding.nodes,
+        "profile": facts["profile"],
+        "path": finding.path,
+        "job": facts["job"],
+        "index": facts["index"],
+        "reference_nodes": facts["reference_nodes"],
+        "differences": facts["differences"],
+        "values": facts["values"],
+    }
+
+
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
-
-
-def names(nodes: Sequence[str], shown: int = _NAMES_SHOWN) -> str:
-    """Name a few nodes, and say how many more there are: ``a, b, c and 997 more``."""
-    if len(nodes) <= shown + 1:
-        return ", ".join(nodes)
-    return f"{', '.join(nodes[:shown])} and {len(nodes) - shown} more"
 
 
 def differences_text(

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
-    from estconf.deployment import ClusterReport, Finding
+    from estconf.deployment import ClusterReport, CrossNode
+    from estconf.finding import Finding, Loc
     from estconf.inputs.nodes import Nodes
     from estconf.io.errors import FileError
 
@@ -69,14 +70,16 @@ def check_nodes(
 
 def _findings_of(errors: list[FileError]) -> list[Finding]:
     """One finding for the nodes whose keys break a rule the same way, as ``check_cluster``."""
-    from estconf.deployment import Finding
+    from estconf.deployment import CrossNode
+    from estconf.finding import Finding
 
-    nodes: dict[tuple[str, str, str], list[str]] = {}
+    nodes: dict[tuple[str, str, str], tuple[Loc, list[str]]] = {}
     for found in errors:
-        nodes.setdefault((found.code, found.path, found.message), []).append(found.file)
+        key = (found.code, found.path, found.message)
+        nodes.setdefault(key, (found.loc, []))[1].append(found.file)
     return [
-        Finding(code=code, message=message, nodes=tuple(names), path=path)
-        for (code, path, message), names in nodes.items()
+        Finding.at(code, message, loc, nodes=tuple(names), cross_node=CrossNode())
+        for (code, _, message), (loc, names) in nodes.items()
     ]
 
 
@@ -94,7 +97,7 @@ def _hints(report: ClusterReport, nodes: list[tuple[str, Any]]) -> list[str]:
         )
     claimed_twice = [f for f in report.findings if f.code == "task_claimed_twice"]
     if len(report.nodes) > 1 and any(len(f.nodes) == len(report.nodes) for f in claimed_twice):
-        task = f"{claimed_twice[0].job}:{claimed_twice[0].index}"
+        task = f"{_facts(claimed_twice[0]).job}:{_facts(claimed_twice[0]).index}"
         hints.append(
             f"every node was given the same task, {task}: each node needs its own task.index "
             "(0, 1, 2, ... within each task.type)"
@@ -103,11 +106,13 @@ def _hints(report: ClusterReport, nodes: list[tuple[str, Any]]) -> list[str]:
         hints.append(
             "each node needs its own task: no two nodes may share task.type and task.index"
         )
-    refused = {f.code for f in report.findings if f.profile == "estimator"}
+    refused = {f.code for f in report.findings if _facts(f).profile == "estimator"}
     if report.profile == "estimator" and refused:
         readers = accepted_instead(
             refused,
-            lambda other: not any(f.profile for f in check_cluster(nodes, profile=other).findings),
+            lambda other: (
+                not any(_facts(f).profile for f in check_cluster(nodes, profile=other).findings)
+            ),
         )
         if readers:
             hints.append(
@@ -115,3 +120,10 @@ def _hints(report: ClusterReport, nodes: list[tuple[str, Any]]) -> list[str]:
                 "of them: pass it if that is the reader"
             )
     return hints
+
+
+def _facts(finding: Finding) -> CrossNode:
+    """What the whole-job check knows of a finding besides its nodes (none for a key's error)."""
+    from estconf.deployment import CrossNode
+
+    return finding.cross_node or CrossNode()

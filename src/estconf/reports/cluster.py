@@ -14,7 +14,7 @@ from estconf.reports.files import github_annotations, sarif
 
 if TYPE_CHECKING:
     from estconf.deployment.report import ClusterReport
-    from estconf.deployment.report import Finding as ClusterFinding
+    from estconf.finding import Finding
     from estconf.inputs.cluster_checks import Said
 
 __all__ = ["write_cluster"]
@@ -62,16 +62,17 @@ def write_cluster(report: ClusterReport, format: str = "text", said: Said | None
     return "".join(f"{line}\n" for line in lines)
 
 
-def _diff(finding: ClusterFinding) -> list[str]:
+def _diff(finding: Finding) -> list[str]:
     """A cluster mismatch as the lines of a diff: ``-`` the most common cluster, ``+`` this one."""
+    differences = () if finding.cross_node is None else finding.cross_node.differences
     lines = []
-    for difference in finding.differences[:_DIFFERENCES_SHOWN]:
+    for difference in differences[:_DIFFERENCES_SHOWN]:
         task = f"{difference.job}:{difference.index}"
         if difference.reference is not None:
             lines.append(f"  - {task} {difference.reference}")
         if difference.other is not None:
             lines.append(f"  + {task} {difference.other}")
-    rest = len(finding.differences) - _DIFFERENCES_SHOWN
+    rest = len(differences) - _DIFFERENCES_SHOWN
     if rest > 0:
         lines.append(f"  ... and {rest} more tasks differ")
     return lines
