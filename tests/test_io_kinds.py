@@ -1,9 +1,10 @@
-"""estconf.io.kinds: the kinds of config file, and how a file's kind is told."""
+"""estconf.io.kinds: the kinds of config file, how a file's kind is told, other documents."""
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -59,3 +60,105 @@ class TestFromSchema:
 def test_a_kind_and_how_it_was_told_are_values(make: Callable[[], object]) -> None:
     """Each refuses assignment and hashes by its fields."""
     is_a_value(make)
+
+
+TFJOB = {"apiVersion": "kubeflow.org/v1", "kind": "TFJob", "metadata": {"name": "j"}}
+
+
+class TestTFJobs:
+    @pytest.mark.parametrize(
+        "raw",
+        [
+            b"kind: TFJob\n",
+            b'{"kind": "TFJob"}',
+            b"'kind':'TFJob'",
+            b"kind:\n  TFJob\n",
+            b"items:\n- kind: TFJob\n",
+            b"? kind\n: TFJob\n",
+            b"kind: !!str TFJob\n",
+            b"kind: &k !<tag:yaml.org,2002:str> 'TFJob'\n",
+        ],
+    )
+    def test_the_bytes_of_a_tfjob_may_hold_one(self, raw: bytes) -> None:
+        assert kinds.may_hold_tfjob(raw)
+
+    @pytest.mark.parametrize(
+        "raw",
+        [b"", b"cluster: {}\n", b"# a TFJob\n", b"kind: TFJobList\nitems: []\n", b"kind: Pod\n"],
+    )
+    def test_other_bytes_hold_none(self, raw: bytes) -> None:
+        """The word alone is no TFJob, nor is an empty List of them."""
+        assert not kinds.may_hold_tfjob(raw)
+
+    def test_a_manifest_has_an_api_version(self) -> None:
+        assert kinds.may_hold_manifest(b"apiVersion: v1\nkind: Pod\n")
+        assert not kinds.may_hold_manifest(b"kind: Pod\n")
+
+    @pytest.mark.parametrize(
+        "api_version", ["kubeflow.org/v1", "kubeflow.org/v1beta2", "kubeflow.org/"]
+    )
+    def test_a_tfjob_is_of_kubeflows_api_group(self, api_version: str) -> None:
+        assert kinds.is_tfjob({**TFJOB, "apiVersion": api_version})
+
+    @pytest.mark.parametrize("api_version", ["kubeflow.org", "example.com/v1", None, 1])
+    def test_a_tfjob_of_another_api_group_is_one_for_its_model_alone(
+        self, api_version: object
+    ) -> None:
+        other = {**TFJOB, "apiVersion": api_version}
+        assert not kinds.is_tfjob(other)
+        assert kinds.is_tfjob(other, any_api_group=True)
+        assert not kinds.is_tfjob({**other, "kind": "TFJobList"}, any_api_group=True)
+
+    def test_a_list_is_a_kind_ending_in_list_with_a_list_of_items(self) -> None:
+        assert kinds.list_items({"kind": "List", "items": [TFJOB]}) == [TFJOB]
+        assert kinds.list_items({"kind": "TFJobList", "items": []}) == []
+        assert kinds.list_items({"items": [TFJOB]}) is None
+        assert kinds.list_items({"kind": "List", "items": {"a": TFJOB}}) is None
+        assert kinds.list_items({"kind": "Template", "items": [TFJOB]}) is None
+
+    def test_the_tfjobs_of_a_document_are_found_at_their_path(self) -> None:
+        experiment = {
+            "apiVersion": "kubeflow.org/v1beta1",
+            "kind": "Experiment",
+            "spec": {"trialTemplate": {"trialSpec": TFJOB}},
+        }
+        document: dict[str, Any] = {
+            "kind": "List",
+            "items": [TFJOB, {"kind": "Service"}, 1, {"kind": "List", "items": [experiment]}],
+        }
+        assert list(kinds.tfjobs_in(document)) == [
+            (("items", 0), TFJOB, None),
+            (("items", 3, "items", 0, "spec", "trialTemplate", "trialSpec"), TFJOB, experiment),
+        ]
+        assert list(kinds.tfjobs_in(TFJOB, ("top",))) == [(("top",), TFJOB, None)]
+
+    def test_only_katibs_experiment_runs_a_tfjob(self) -> None:
+        experiment = {
+            "apiVersion": "kubeflow.org/v1beta1",
+            "kind": "Experiment",
+            "spec": {"trialTemplate": {"trialSpec": TFJOB}},
+        }
+        assert kinds.is_katib_experiment(experiment)
+        other = {**experiment, "apiVersion": "example.com/v1"}
+        assert not kinds.is_katib_experiment(other)
+        assert list(kinds.tfjobs_in(other)) == []
+        no_tfjob = {**experiment, "spec": {"trialTemplate": {"trialSpec": {"kind": "Job"}}}}
+        assert list(kinds.tfjobs_in(no_tfjob)) == []
+        assert list(kinds.tfjobs_in({**experiment, "spec": []})) == []
+
+
+class TestOtherDocuments:
+    def test_an_env_list_holds_its_env_alone(self) -> None:
+        assert kinds.is_env_list({"env": []})
+        assert not kinds.is_env_list({"env": {}})
+        assert not kinds.is_env_list({"env": [], "name": "c"})
+
+    def test_a_helm_template_holds_a_go_template_action(self) -> None:
+        found = kinds.helm_template("a: 1\nreplicas: {{- .Values.workers }}\n")
+        assert found is not None
+        assert (found[0], found.start()) == ("{{- .Values.workers }}", 15)
+        assert kinds.helm_template("a: '{ {x} }'\n") is None
+
+    def test_a_file_of_a_kind_is_named_by_its_title(self) -> None:
+        assert kinds.file_of(KINDS["tf_config"]) == "a TF_CONFIG file"
+        assert kinds.file_of(None) == "a config file of a kind estconf reads"

@@ -1,4 +1,7 @@
-"""estconf.launchers: the registry of ``tf-config``'s launchers, and what each declares."""
+"""estconf.launchers: the registry of ``tf-config``'s launchers, and what each declares.
+
+Also estconf._launchers: the kinds of config file each launcher reads.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +13,8 @@ import pytest
 
 import estconf.launchers
 from estconf._arguments import UsageError
+from estconf._launchers import DOCUMENT_KINDS
+from estconf.io import kinds
 from estconf.launchers import LAUNCHERS, launcher, named
 from estconf.launchers.base import COMMON, Notes, TFConfigs, refuse_larger_output
 from values import refuses_assignment
@@ -59,6 +64,51 @@ class TestTheRegistry:
         )
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
         assert done.stdout == "[]\n"
+
+
+class TestTheKindsTheyRead:
+    def test_each_kind_is_read_by_a_launcher_of_the_registry(self) -> None:
+        launchers = {entry.path.split(".")[2] for entry in LAUNCHERS}
+        assert [(read.launcher, read.name) for read in DOCUMENT_KINDS] == [
+            ("vertex", "vertex_custom_job")
+        ]
+        for read in DOCUMENT_KINDS:
+            assert read.launcher in launchers
+
+    def test_each_kind_names_its_model_and_checks_in_its_launcher(self) -> None:
+        for read in DOCUMENT_KINDS:
+            for path in (read.model_path, read.profile_check):
+                assert path is not None
+                module, _, name = path.partition(":")
+                assert module.startswith(f"estconf.launchers.{read.launcher}.")
+                assert callable(getattr(importlib.import_module(module), name))
+
+    def test_the_documents_layer_reads_each_as_it_is_declared(self) -> None:
+        """The launchers' kinds come after TensorFlow's own, so that keys tell those first."""
+        assert list(kinds.KINDS)[-len(DOCUMENT_KINDS) :] == [read.name for read in DOCUMENT_KINDS]
+        for read in DOCUMENT_KINDS:
+            kind = kinds.get(read.name)
+            assert (kind.title, kind.model_path, kind.profile_check, kind.description) == (
+                read.title,
+                read.model_path,
+                read.profile_check,
+                read.description,
+            )
+            assert kind.markers == read.markers
+            assert kind.checks == ()
+
+    def test_the_declarations_import_nothing(self) -> None:
+        import subprocess
+        import sys
+
+        code = (
+            "import sys, estconf\n"
+            "before = set(sys.modules)\n"
+            "import estconf._launchers\n"
+            "print(sorted(set(sys.modules) - before))"
+        )
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        assert done.stdout == "['estconf._launchers']\n"
 
 
 class TestEachLauncher:

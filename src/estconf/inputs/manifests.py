@@ -87,10 +87,10 @@ def _manifest_documents(
 ) -> list[parse.Document] | None:
     """The documents of a file that may hold Kubernetes manifests; None when it cannot.
 
-    A file without ``apiVersion`` in its bytes holds no manifest, and is not
-    parsed here; one that cannot be parsed is left to the config file pipeline.
+    A file that cannot hold a manifest (:func:`estconf.io.kinds.may_hold_manifest`)
+    is not parsed here; one that cannot be parsed is left to the config file pipeline.
     """
-    if fmt not in ("json", "yaml") or b"apiVersion" not in raw:
+    if fmt not in kinds.MANIFEST_FORMATS or not kinds.may_hold_manifest(raw):
         return None
     try:
         return _documents(read_stream(raw, name, fmt, limits))
@@ -196,7 +196,7 @@ def _setting_none(
     objects = sorted({str(document.data["kind"])[:80] for document, _ in manifests})
     message = (
         f"a stream of {len(manifests)} Kubernetes manifests ({', '.join(objects)}) of which none "
-        "sets TF_CONFIG, not a config file of a kind estconf reads"
+        f"sets TF_CONFIG, not {kinds.file_of(None)}"
     )
     return Result(name, None, [error(name, "kubernetes_manifest", message)])
 

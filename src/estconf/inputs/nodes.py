@@ -243,7 +243,7 @@ def _set_in(name: str, data: Any) -> list[tuple[Loc, str]] | None:
 
     if not isinstance(data, dict):
         return None
-    env_list = list(data) == ["env"] and isinstance(data["env"], list)
+    env_list = kinds.is_env_list(data)
     manifest = kinds.manifest_of(data)
     if kinds.is_tfjob(data):
         raise _unreadable(error(name, "kubernetes_manifest", not_a_config_file(data, TFConfig)))

@@ -10,13 +10,12 @@ are refused at their place.  Whatever else the YAML library raises on hostile
 text becomes a ``syntax`` error at the document it was reading.
 
 A text the library cannot read that holds ``{{ ... }}`` marks is a Helm (Go)
-template, and is refused as one (``helm_template``): it is YAML only once
-rendered.
+template (:func:`estconf.io.kinds.helm_template` tells one), and is refused
+as one (``helm_template``): it is YAML only once rendered.
 """
 
 from __future__ import annotations
 
-import re
 import warnings
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
@@ -30,6 +29,7 @@ from estconf.io.checks import (
     too_many_digits,
 )
 from estconf.io.errors import ConfigFileError, FileError, error, refused
+from estconf.io.kinds import helm_template
 
 if TYPE_CHECKING:
     from ruamel.yaml.constructor import SafeConstructor
@@ -48,8 +48,6 @@ _COLLECTION_TAGS: Final = frozenset(
 HELM_TEMPLATE: Final = "helm_template"
 """The code of a text that is a Helm template, not YAML."""
 
-# a Go template action, as Helm charts write them: {{ .Values.x }}, {{- if ... }}, {{ end -}}
-_ACTION: Final = re.compile(r"\{\{-?[ \t]*[^{}\n]*?[ \t]*-?\}\}")
 # what YAML refuses in a template; other failures (depth, limits) are said as they are
 _TEMPLATE_FAILURES: Final = frozenset({"syntax", "duplicate_key", "tag"})
 
@@ -76,7 +74,7 @@ def read_documents(text: str, file: str, limits: Limits, stop_at: int | None = N
     try:
         return _read(text, file, limits, stop_at)
     except ConfigFileError as exc:
-        template = _ACTION.search(text)
+        template = helm_template(text)
         if template is None or not {e.code for e in exc.errors} <= _TEMPLATE_FAILURES:
             raise
         raise refused(

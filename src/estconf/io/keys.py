@@ -164,8 +164,7 @@ def other_document(
 
 
 def _config_file(model: type[BaseModel] | None) -> str:
-    kind = None if model is None else kinds.of_model(model)
-    return "a config file of a kind estconf reads" if kind is None else f"a {kind.title} file"
+    return kinds.file_of(None if model is None else kinds.of_model(model))
 
 
 def not_a_config_file(data: Mapping[Any, Any], model: type[BaseModel] | None = None) -> str:

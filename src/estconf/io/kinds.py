@@ -1,9 +1,10 @@
-"""The kinds of config file estconf reads, and how a file's kind is told.
+"""What a document is: a config file of a kind estconf reads, or another tool's document.
 
-A kind names a model and how a file of that kind is validated.  Models are
-imported only when a file of their kind is read, so reading a TF_CONFIG file
-does not pay for building the TPU models; ``RunConfig``'s keys are read from
-its model, imported when a file has keys other than ``TF_CONFIG``'s to look up.
+Every reader asks this module.  A config file's kind names a model and how
+a file of that kind is validated.  Models are imported only when a file of
+their kind is read, so reading a TF_CONFIG file does not pay for building
+the TPU models; ``RunConfig``'s keys are read from its model, imported when
+a file has keys other than ``TF_CONFIG``'s to look up.
 
 A file's kind is, first match wins (:func:`resolve`): the kind given (``--kind``,
 ``kind=``, a project's settings); a top-level ``"$schema"`` key naming the
@@ -18,14 +19,23 @@ at its top level (:func:`detect`):
    ``TF_CONFIG`` does not also have (``model_dir`` is in both);
 4. ``tf_config``: a key of ``TF_CONFIG`` (``cluster``, ``task``, ...), or a
    job at the top level (``worker``, ``workers``: the ``cluster`` forgotten).
-5. ``vertex_custom_job``: a Vertex AI CustomJob spec's ``workerPoolSpecs``
-   (``worker_pool_specs``), or a whole CustomJob's ``jobSpec``.
+5. the kinds a launcher reads, declared by the launchers in
+   :data:`estconf._launchers.DOCUMENT_KINDS` (this module imports no
+   launcher): ``vertex_custom_job``, a Vertex AI CustomJob spec's
+   ``workerPoolSpecs`` (``worker_pool_specs``), or a whole CustomJob's ``jobSpec``.
 
-Only the kinds this version provides take part.  A Kubernetes manifest (a
-TFJob, a Pod) is none of them, whatever its name says: :func:`manifest_of`
-tells one, so that it is refused as what it is rather than read as a
-``TF_CONFIG`` that sets nothing.  Nor is a JSON Schema, such as the
-``run_config.schema.json`` estconf exports (:func:`json_schema_of`).
+Only the kinds this version provides take part.  Another tool's document is
+none of them, whatever its name says, and is told here so that it is refused
+as what it is rather than read as a ``TF_CONFIG`` that sets nothing: a
+Kubernetes manifest (:func:`manifest_of`), among them a Kubeflow TFJob
+(:func:`is_tfjob`), a ``List`` of objects (:func:`list_items`) and a Katib
+``Experiment`` (:func:`is_katib_experiment`), whose TFJobs
+:func:`tfjobs_in` finds; a container's env list (:func:`is_env_list`); a
+JSON Schema, such as the ``run_config.schema.json`` estconf exports
+(:func:`json_schema_of`); a Helm template (:func:`helm_template`).  A
+search of a file's bytes tells the files that cannot hold a manifest
+(:func:`may_hold_manifest`) or a TFJob (:func:`may_hold_tfjob`), which are
+then not parsed for one.
 """
 
 from __future__ import annotations
@@ -35,29 +45,45 @@ import functools
 import importlib
 import re
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
+
+from estconf._launchers import DOCUMENT_KINDS, DocumentKind
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
+    from estconf.io._positions import Loc
+
 __all__ = [
     "KINDS",
+    "KUBEFLOW_API_GROUP",
+    "MANIFEST_FORMATS",
     "SCHEMA_KEY",
+    "TFJOB",
     "TF_CONFIG_KEYS",
     "Kind",
     "Resolved",
     "detect",
+    "file_of",
     "from_name",
     "from_schema",
     "get",
+    "helm_template",
+    "is_env_list",
+    "is_katib_experiment",
     "is_tfjob",
     "json_schema_of",
+    "list_items",
+    "listed",
     "manifest_of",
+    "may_hold_manifest",
+    "may_hold_tfjob",
     "of_model",
     "resolve",
     "run_config_arguments",
+    "tfjobs_in",
 ]
 
 SCHEMA_KEY = "$schema"
@@ -83,6 +109,18 @@ class Kind:
     profile_check: str | None = None
     """The ``module:function`` that checks a file of this kind for a reader (``--profile``),
     given the file's data and ``profile=``; ``None``: the kind has no such check."""
+
+    @classmethod
+    def declared_by_launcher(cls, declared: DocumentKind) -> Kind:
+        """The kind of config file a launcher reads, as the launcher declares it."""
+        return cls(
+            name=declared.name,
+            title=declared.title,
+            model_path=declared.model_path,
+            marked_by=declared.markers,
+            description=declared.description,
+            profile_check=declared.profile_check,
+        )
 
     @property
     def markers(self) -> frozenset[str]:
@@ -246,15 +284,7 @@ KINDS: dict[str, Kind] = {
         checks=_TF_CONFIG_CHECKS,
         checks_read_data=True,
     ),
-    "vertex_custom_job": Kind(
-        name="vertex_custom_job",
-        title="Vertex AI CustomJob",
-        model_path="estconf.launchers.vertex.spec:CustomJobSpec",
-        profile_check="estconf.launchers.vertex.replicas:check_profile",
-        marked_by=frozenset({"workerPoolSpecs", "worker_pool_specs", "jobSpec", "job_spec"}),
-        description="A Vertex AI CustomJob spec (gcloud ai custom-jobs create --config), or a "
-        "whole CustomJob: its worker pools, from which each replica's TF_CONFIG is written.",
-    ),
+    **{declared.name: Kind.declared_by_launcher(declared) for declared in DOCUMENT_KINDS},
 }
 """The kinds, in the order :func:`detect` tries them."""
 
@@ -329,7 +359,58 @@ def from_name(file: str) -> Kind | None:
     return None
 
 
-_TFJOB_API_GROUP = "kubeflow.org/"
+def file_of(kind: Kind | None) -> str:
+    """What a file of ``kind`` is called in messages: ``a TF_CONFIG file``.
+
+    ``None`` stands for every kind: ``a config file of a kind estconf reads``.
+    """
+    return "a config file of a kind estconf reads" if kind is None else f"a {kind.title} file"
+
+
+# Kubernetes manifests.
+
+MANIFEST_FORMATS: Final = ("json", "yaml")
+"""The formats a Kubernetes manifest is written in."""
+
+KUBEFLOW_API_GROUP: Final = "kubeflow.org"
+"""The API group of Kubeflow's objects (a TFJob, a Katib Experiment): ``kubeflow.org/v1``."""
+
+TFJOB: Final = "TFJob"
+"""The ``kind`` of a Kubeflow TFJob's manifest."""
+
+_EXPERIMENT: Final = "Experiment"
+"""The ``kind`` of a Katib Experiment's manifest."""
+
+_TRIAL_SPEC: Final = ("spec", "trialTemplate", "trialSpec")
+"""Where a Katib ``Experiment`` holds the job each of its trials runs."""
+
+# A document that is a TFJob has this in its text, in YAML or JSON form: the key
+# `kind`, quoted or not, then YAML's tags and anchors if any (`!!str`, `&kind`), then TFJob.
+_TFJOB_KIND: Final = re.compile(rb"""["']?kind["']?\s*:\s*(?:[!&]\S*\s+)*["']?TFJob\b""")
+
+
+def may_hold_manifest(raw: bytes) -> bool:
+    """Whether a file's bytes may hold a Kubernetes manifest: they hold ``apiVersion``.
+
+    A file of which this is false is not parsed for manifests.
+    """
+    return b"apiVersion" in raw
+
+
+def may_hold_tfjob(raw: bytes) -> bool:
+    """Whether a file's bytes may hold a TFJob: they hold ``kind: TFJob``, in YAML or JSON form.
+
+    A file of which this is false is not parsed for TFJobs, so telling a
+    config file from a TFJob's manifest costs a search of its bytes.  The
+    word alone (in a comment, a value) is no TFJob, nor is ``kind: TFJobList``.
+    """
+    return _TFJOB_KIND.search(raw) is not None
+
+
+def _of_kubeflow(data: Mapping[Any, Any]) -> bool:
+    """Whether the ``apiVersion`` of ``data`` is of Kubeflow's API group (any version)."""
+    api_version = data.get("apiVersion")
+    return isinstance(api_version, str) and api_version.startswith(f"{KUBEFLOW_API_GROUP}/")
 
 
 def manifest_of(data: Mapping[Any, Any]) -> str | None:
@@ -347,9 +428,75 @@ def manifest_of(data: Mapping[Any, Any]) -> str | None:
     api_version, kind = data.get("apiVersion"), data.get("kind")
     if not (isinstance(api_version, str) and isinstance(kind, str)):
         return None
-    owner = "Kubeflow" if api_version.startswith(_TFJOB_API_GROUP) else "Kubernetes"
+    owner = "Kubeflow" if _of_kubeflow(data) else "Kubernetes"
     return f"a {owner} {_clipped(kind)} manifest (apiVersion: {_clipped(api_version)})"
 
+
+def is_tfjob(data: Mapping[Any, Any], *, any_api_group: bool = False) -> bool:
+    """Whether ``data`` is the manifest of a Kubeflow TFJob (any ``kubeflow.org`` version).
+
+    With ``any_api_group``, whether its ``kind`` is ``TFJob`` whatever its
+    ``apiVersion``: a reader of TFJobs then refuses another API group, and
+    says why, rather than pass the document over.
+    """
+    return data.get("kind") == TFJOB and (any_api_group or _of_kubeflow(data))
+
+
+def is_katib_experiment(data: Mapping[Any, Any]) -> bool:
+    """Whether ``data`` is the manifest of a Katib ``Experiment`` (of ``kubeflow.org``)."""
+    return data.get("kind") == _EXPERIMENT and _of_kubeflow(data)
+
+
+def list_items(data: Mapping[Any, Any]) -> list[Any] | None:
+    """The items of a ``List`` of objects (``kubectl get -o yaml`` prints one), or ``None``.
+
+    A ``List``'s ``kind`` ends in ``List`` (``List``, ``TFJobList``) and its
+    ``items`` are a list: an object of another kind is no list, whatever its
+    ``items`` hold.
+    """
+    kind, items = data.get("kind"), data.get("items")
+    listing = isinstance(kind, str) and kind.endswith("List") and isinstance(items, list)
+    return items if listing else None
+
+
+def listed(data: Any, prefix: Loc = ()) -> Iterator[tuple[Loc, Mapping[Any, Any]]]:
+    """Each object of a document, with its path: the document, or each item of its ``List``s."""
+    if not isinstance(data, Mapping):
+        return
+    items = list_items(data)
+    if items is None:
+        yield prefix, data
+        return
+    for index, item in enumerate(items):
+        yield from listed(item, (*prefix, "items", index))
+
+
+def tfjobs_in(
+    data: Any, prefix: Loc = ()
+) -> Iterator[tuple[Loc, Mapping[Any, Any], Mapping[Any, Any] | None]]:
+    """Each TFJob of a document, with its path and the Katib ``Experiment`` that runs it, if any.
+
+    A TFJob is the document itself, an item of a ``List``, or the
+    ``trialSpec`` of a Katib ``Experiment``, which each trial of the
+    Experiment runs (the Experiment is then given with it; else ``None``).
+    """
+    for path, found in listed(data, prefix):
+        if is_tfjob(found):
+            yield path, found, None
+        elif is_katib_experiment(found):
+            trial: Any = found
+            for step in _TRIAL_SPEC:
+                trial = trial.get(step) if isinstance(trial, Mapping) else None
+            if isinstance(trial, Mapping) and is_tfjob(trial):
+                yield (*path, *_TRIAL_SPEC), trial, found
+
+
+def is_env_list(data: Mapping[Any, Any]) -> bool:
+    """Whether ``data`` is a container's env list alone (``tf-config --format k8s`` writes one)."""
+    return list(data) == ["env"] and isinstance(data["env"], list)
+
+
+# Other tools' documents.
 
 _META_SCHEMA = re.compile(r"https?://json-schema\.org/(?:[\w./-]+/)?schema#?")
 
@@ -372,19 +519,22 @@ def json_schema_of(data: Mapping[Any, Any]) -> str | None:
     return f"a JSON Schema ($schema: {_clipped(value)})"
 
 
+# a Go template action, as Helm charts write them: {{ .Values.x }}, {{- if ... }}, {{ end -}}
+_ACTION: Final = re.compile(r"\{\{-?[ \t]*[^{}\n]*?[ \t]*-?\}\}")
+
+
+def helm_template(text: str) -> re.Match[str] | None:
+    """The first Go template action of ``text`` (``{{ .Values.x }}``), or ``None``.
+
+    A text that YAML cannot read and that holds one is a Helm template: it is
+    YAML only once rendered.
+    """
+    return _ACTION.search(text)
+
+
 def _clipped(text: str, most: int = 80) -> str:
     """``text``, or its start and ``...`` when it is longer than ``most`` characters."""
     return text if len(text) <= most else f"{text[:most]}..."
-
-
-def is_tfjob(data: Mapping[Any, Any]) -> bool:
-    """Whether ``data`` is the manifest of a Kubeflow TFJob (any ``kubeflow.org`` version)."""
-    api_version = data.get("apiVersion")
-    return (
-        data.get("kind") == "TFJob"
-        and isinstance(api_version, str)
-        and api_version.startswith(_TFJOB_API_GROUP)
-    )
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from estconf.io import parse
+from estconf.io import kinds, parse
 from estconf.io.checks import MAX_SIZE, read_stream
 from estconf.io.errors import ConfigFileError
 from estconf.io.parse import SUFFIXES
@@ -162,9 +162,9 @@ def manifest_bytes(
     be read: the config file pipeline reports that.
     """
     if content is not None:
-        return None if input_format not in ("json", "yaml") else (content, input_format)
+        return None if input_format not in kinds.MANIFEST_FORMATS else (content, input_format)
     fmt = parse.format_of(name) or input_format
-    if fmt not in ("json", "yaml"):
+    if fmt not in kinds.MANIFEST_FORMATS:
         return None
     try:
         return read_file(name, max_size), fmt

@@ -7,6 +7,11 @@ written by hand), :mod:`~estconf.launchers.kubeflow`,
 :mod:`~estconf.launchers.vertex`.  :data:`LAUNCHERS` lists what
 ``estconf tf-config`` offers, in the order its help lists them; each is a
 :class:`~estconf.launchers.base.Launcher`, imported only when it is used.
+
+The kinds of config file a launcher reads (Vertex AI's CustomJob spec,
+which ``estconf validate`` checks) are declared in
+:data:`estconf._launchers.DOCUMENT_KINDS`, below the documents layer that
+tells a file's kind, so that it knows them without importing a launcher.
 """
 
 from __future__ import annotations

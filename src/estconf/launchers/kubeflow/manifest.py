@@ -14,7 +14,7 @@ container's ``tfjob-port`` or 2222.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cached_property
 from typing import Annotated, Any, Final, Literal
 
@@ -35,6 +35,7 @@ from typing_extensions import Self
 from estconf._derived import read_back_derived
 from estconf._errors import custom_error
 from estconf._hashing import HashedByValue
+from estconf.io import kinds
 from estconf.io.checks import Limits
 from estconf.io.parse import stream_of
 
@@ -58,7 +59,7 @@ __all__ = [
     "read_tfjobs",
 ]
 
-API_GROUP: Final = "kubeflow.org"
+API_GROUP: Final = kinds.KUBEFLOW_API_GROUP
 SERVED_VERSION: Final = "v1"
 OLDER_VERSIONS: Final = ("v1beta2", "v1beta1", "v1alpha2")
 """Earlier API versions whose ``tfReplicaSpecs`` have the shape of ``v1``."""
@@ -379,16 +380,12 @@ def read_tfjobs(
     return tuple(TFJob.model_validate(document) for document in _tfjob_documents(documents))
 
 
-def _tfjob_documents(documents: Iterable[Any]) -> Iterator[dict[str, Any]]:
+def _tfjob_documents(documents: Iterable[Any]) -> Iterator[Mapping[Any, Any]]:
+    """Each document of kind TFJob, or item of a ``List`` of them, whatever its API group.
+
+    The model refuses a TFJob of another API group than Kubeflow's, and says why.
+    """
     for document in documents:
-        if not isinstance(document, dict):
-            continue
-        kind = document.get("kind")
-        if kind == "TFJob":
-            yield document
-        elif (
-            isinstance(kind, str)
-            and kind.endswith("List")
-            and isinstance(document.get("items"), list)
-        ):
-            yield from _tfjob_documents(document["items"])
+        for _, found in kinds.listed(document):
+            if kinds.is_tfjob(found, any_api_group=True):
+                yield found

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from estconf.io import kinds
 from estconf.io.checks import Limits
 from estconf.io.errors import ConfigFileError
 from estconf.io.sources import InputError
@@ -56,7 +57,7 @@ def pod_tf_config(
     """
     from estconf.launchers.kubeflow.manifest import read_tfjobs
 
-    if b"TFJob" not in raw:
+    if not kinds.may_hold_tfjob(raw):
         return None
     try:
         tfjobs = read_tfjobs(raw, name=name, limits=limits)

@@ -9,14 +9,15 @@ the line and column of the place in the manifest that causes it.  The pods'
 ``TF_CONFIG``s are read by the reader ``--profile`` names, and checked
 together with :func:`estconf.deployment.check_cluster`.
 
-Telling a manifest from a config file costs a search of the file's bytes for
-``TFJob``: a config file is parsed once, as before.
+What a document is, a TFJob, a ``List`` or a Katib ``Experiment``, is
+:mod:`estconf.io.kinds`'s to tell (:func:`~estconf.io.kinds.tfjobs_in`), and
+so is the search of a file's bytes that spares parsing a config file twice
+(:func:`~estconf.io.kinds.may_hold_tfjob`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
@@ -47,9 +48,6 @@ KIND: Final = "tfjob"
 FAILING: Final = ("error", "warning")
 """Severities that make a manifest invalid (a refusal is an error); notes say how it was read."""
 
-# A document that is a TFJob has this in its text, in YAML or JSON form.
-_TFJOB_KIND: Final = re.compile(rb"""["']?kind["']?\s*:\s*["']?TFJob\b""")
-
 
 def check_text(
     raw: bytes, fmt: str, name: str, profile: str, limits: Limits | None = None
@@ -66,16 +64,16 @@ def check_text(
     """
     from estconf.io.errors import Result
 
-    if fmt not in ("json", "yaml") or not _TFJOB_KIND.search(raw):
+    if fmt not in kinds.MANIFEST_FORMATS or not kinds.may_hold_tfjob(raw):
         return None
     try:
         documents = _documents(read_stream(raw, name, fmt, limits))
     except ConfigFileError as exc:
         return Result(name, KIND, exc.errors)
     manifests = [
-        (document, prefix, trial)
+        (document, prefix, None if experiment is None else _trial_metadata(experiment))
         for document in documents
-        for prefix, _, trial in _tfjobs(document.data, ())
+        for prefix, _, experiment in kinds.tfjobs_in(document.data)
     ]
     if not manifests:
         return None
@@ -85,40 +83,18 @@ def check_text(
     return Result(name, KIND, errors)
 
 
-_TRIAL_SPEC: Final = ("spec", "trialTemplate", "trialSpec")
-"""Where a Katib ``Experiment`` holds the job each of its trials runs."""
-
 _TRIAL_SUFFIX: Final = "xxxxxxxx"
 """Stands for the eight characters Katib appends to the Experiment's name to name a trial."""
 
 
-def _tfjobs(data: Any, prefix: Loc) -> Iterator[tuple[Loc, Any, Mapping[str, Any] | None]]:
-    """Each TFJob of a document, with its path and, for a trial's, the metadata Katib gives it.
+def _trial_metadata(experiment: Mapping[Any, Any]) -> dict[str, Any]:
+    """The name and namespace Katib gives the job of a trial of ``experiment``.
 
-    A TFJob is the document itself, an item of a ``List``, or the
-    ``trialSpec`` of a Katib ``Experiment``: each trial runs it under its own
-    name (the Experiment's, ``-`` and eight characters) in the Experiment's
-    namespace, with the trial's values for its ``${trialParameters.x}``,
-    which are checked as written.
+    Each trial runs the Experiment's TFJob under its own name (the
+    Experiment's, ``-`` and eight characters) in the Experiment's namespace,
+    with the trial's values for its ``${trialParameters.x}``, which are
+    checked as written.
     """
-    if not isinstance(data, Mapping):
-        return
-    kind = data.get("kind")
-    if kinds.is_tfjob(data):
-        yield prefix, data, None
-    elif isinstance(kind, str) and kind.endswith("List") and isinstance(data.get("items"), list):
-        for index, item in enumerate(data["items"]):
-            yield from _tfjobs(item, (*prefix, "items", index))
-    elif kind == "Experiment" and str(data.get("apiVersion", "")).startswith("kubeflow.org/"):
-        trial: Any = data
-        for step in _TRIAL_SPEC:
-            trial = trial.get(step) if isinstance(trial, Mapping) else None
-        if isinstance(trial, Mapping) and kinds.is_tfjob(trial):
-            yield (*prefix, *_TRIAL_SPEC), trial, _trial_metadata(data)
-
-
-def _trial_metadata(experiment: Mapping[str, Any]) -> dict[str, Any]:
-    """The name and namespace Katib gives the job of a trial of ``experiment``."""
     metadata = experiment.get("metadata")
     metadata = metadata if isinstance(metadata, Mapping) else {}
     given = {"name": f"{metadata.get('name') or ''}-{_TRIAL_SUFFIX}"}
