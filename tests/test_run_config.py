@@ -8,6 +8,7 @@ import fractions
 import functools
 import inspect
 import json
+import os
 import pathlib
 import subprocess
 import sys
@@ -980,6 +981,14 @@ class TestFromEnv:
         assert RunConfig().task_type == "worker"
         with pytest.raises(ValueError, match="task type must be WORKER"):
             RunConfig.from_env()
+
+    def test_without_environ_it_reads_os_environ_as_tensorflow_does(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """The variable's text as Python decoded it, non-ASCII characters kept."""
+        text = json.dumps({"model_dir": "/data/caf\u00e9 \u00fcber"}, ensure_ascii=False)
+        monkeypatch.setitem(os.environ, "TF_CONFIG", text)
+        assert RunConfig.from_env().model_dir == "/data/caf\u00e9 \u00fcber"
 
     def test_invalid_tf_config(self) -> None:
         with pytest.raises(ValueError, match="TF_CONFIG must be a JSON object"):
