@@ -99,8 +99,12 @@ def test_a_files_sarif_is_valid_and_each_region_is_where_the_text_report_places_
     log = sarif(capsys, "validate", path)
     text = run(capsys, "validate", "-q", path)[1]
     placed = [(m["file"], int(m["line"]), int(m["column"])) for m in PLACE.finditer(text)]
-    lines = [line for line in text.splitlines() if not line.startswith(" ")]
+    lines = [line for line in text.splitlines() if not line.startswith((" ", "hint: "))]
     assert len(log["runs"][0]["results"]) == len(lines)
+    # a hint, on its own line of the text, is the second line of its result's message
+    hints = [line for line in text.splitlines() if line.startswith("hint: ")]
+    messages = [r["message"]["text"] for r in log["runs"][0]["results"]]
+    assert [m.split("\n", 1)[1] for m in messages if "\n" in m] == hints
     assert [r for r in regions(log) if len(r) == 3] == placed
     assert all(r[0] == path for r in regions(log))
 
@@ -373,3 +377,21 @@ def test_a_cluster_report_in_json_is_indented_by_two_spaces() -> None:
     cluster = ClusterReport(profile="estimator", nodes=("a.json",), clusters=1, findings=())
     lines = report.write_cluster(cluster, "json").splitlines()
     assert lines[:2] == ["{", '  "profile": "estimator",']
+
+
+def test_a_hint_is_a_line_of_its_own_in_text_a_field_in_json_a_second_line_elsewhere() -> None:
+    found = error("j.yaml", "tfjob_single_replica", "warning: one pod", ("spec",), hint="add pods")
+    result = Result("j.yaml", "tfjob", [found])
+    assert report.write_text([result], quiet=True) == (
+        "j.yaml: spec: warning: one pod\nhint: add pods\n"
+    )
+    (written,) = json.loads(report.write_json([result]))["files"][0]["errors"]
+    assert (written["message"], written["hint"]) == ("warning: one pod", "add pods")
+    assert report.write_github([result]).endswith("::spec: warning: one pod%0Ahint: add pods\n")
+    sarif_log = json.loads(report.write_sarif([result]))
+    [written_result] = sarif_log["runs"][0]["results"]
+    assert written_result["message"]["text"] == "spec: warning: one pod\nhint: add pods"
+    # without a hint, nothing more
+    plain = Result("j.yaml", "tfjob", [error("j.yaml", "tfjob_single_replica", "one pod")])
+    assert report.write_text([plain], quiet=True) == "j.yaml: one pod\n"
+    assert "hint" not in json.loads(report.write_json([plain]))["files"][0]["errors"][0]

@@ -138,7 +138,7 @@ def manifest_tf_configs(
     from estconf.launchers.kubeflow.checks import check
     from estconf.launchers.kubeflow.operator import Operator, predict
     from estconf.launchers.kubeflow.size import tf_config_size
-    from estconf.launchers.kubeflow.tfjobs import one_tfjob
+    from estconf.launchers.kubeflow.tfjobs import one_tfjob, said_of
 
     operator = Operator(cluster_domain=cluster_domain)
     try:
@@ -155,15 +155,15 @@ def manifest_tf_configs(
     except InputError:
         raise
     except ValueError as exc:
-        return Predicted([], f"{shown}: {' '.join(str(exc).split())}\n", failed=True)
+        return Predicted([], f"{shown}: {said_of(exc)}\n", failed=True)
     said = ""
     if any(finding.code == _OLDER_VERSION for finding in findings):
         # kubectl apply refuses it, but its replica specs read as v1's: predicted as v1
         said = (
             f"{shown}: apiVersion: note: kubectl apply refuses a TFJob of "
             f"{tfjob.api_version} (the operator serves kubeflow.org/v1 only); these are "
-            "the TF_CONFIGs of the same job as kubeflow.org/v1 (hint: write apiVersion: "
-            "kubeflow.org/v1)\n"
+            "the TF_CONFIGs of the same job as kubeflow.org/v1\n"
+            "hint: write apiVersion: kubeflow.org/v1\n"
         )
     if prediction is None:
         said += "".join(f"{shown}: {f.path}: {f.message}\n" for f in refused)
