@@ -32,6 +32,7 @@ from estconf.cli import KIND_NAMES, main
 from estconf.files import loads
 from estconf.io import kinds
 from estconf.schema import dumps, json_schema
+from messages import too_long
 
 import cli_docs
 
@@ -1019,3 +1020,46 @@ def test_every_tf_config_command_takes_the_server_profile(
     assert status == 0, (out, err)
     estimator = [arg for arg in given if arg not in ("--profile", "server")]
     assert run(capsys, *estimator)[0] == 1
+
+
+MESSAGE_FILES = sorted(
+    str(p.relative_to(ROOT))
+    for folder in ("examples/broken", "tests/data")
+    for p in (ROOT / folder).rglob("*")
+    if p.is_file() and p.suffix != ".expected"
+)
+DATA = ROOT / "tests" / "data"
+
+
+def _message_commands() -> list[tuple[str, ...]]:
+    """The commands the CLI tests run on the files of examples/broken and tests/data."""
+    kubeflow = sorted(str(p.relative_to(ROOT)) for p in (DATA / "kubeflow").glob("*.yaml"))
+    vertex = sorted(str(p.relative_to(ROOT)) for p in (DATA / "launchers/vertex").iterdir())
+    nodes = sorted(str(p.relative_to(ROOT)) for p in (DATA / "check_cluster").iterdir())
+    commands: list[tuple[str, ...]] = [("validate", "examples/broken", "tests/data")]
+    for profile in ("mwms", "ps", "server"):
+        commands.append(("validate", "--profile", profile, *kubeflow, *vertex))
+        commands.extend(("tf-config", "--vertex", path, "--profile", profile) for path in vertex)
+    commands.extend(("tf-config", "--tfjob", path) for path in kubeflow)
+    commands.extend(("explain", "--tf-config", path) for path in kubeflow)
+    commands.extend(("check-cluster", path) for path in nodes)
+    for path in sorted((DATA / "launchers/args").glob("*.args")):
+        text = path.read_text(encoding="utf-8").replace("{ROOT}", str(ROOT))
+        commands.append(("tf-config", *text.splitlines()))
+    return commands
+
+
+@pytest.mark.parametrize("argv", _message_commands(), ids=" ".join)
+def test_no_message_line_is_longer_than_200_characters(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]
+) -> None:
+    """The problem in one sentence, the fix as a hint: each line short beyond place and values.
+
+    What a command writes on standard error is measured, and the report of
+    ``validate`` and ``check-cluster`` on standard output; the TF_CONFIGs and
+    tables written on standard output are data.
+    """
+    _, out, err = run(capsys, *argv)
+    said = out + err if argv[0] in ("validate", "check-cluster") else err
+    files = [*MESSAGE_FILES, *(str(ROOT / file) for file in MESSAGE_FILES)]
+    assert too_long(said, files) == []

@@ -336,11 +336,11 @@ class TestAPodOfATFJob:
         status, out, err = run(capsys, "explain", "--tf-config", DIST_MNIST)
         assert (status, out) == (2, "")
         assert err == (
-            f"estconf explain: error: {DIST_MNIST} is a Kubeflow TFJob manifest: explain the "
-            "TF_CONFIG the operator gives one of its pods, by its name with --pod NAME "
-            "(dist-mnist-chief-0, dist-mnist-ps-0 to dist-mnist-ps-1, dist-mnist-worker-0 to "
-            "dist-mnist-worker-1) or by its task with --task TYPE:INDEX (chief:0, ps:0 to ps:1, "
-            "worker:0 to worker:1)\n"
+            f"estconf explain: error: {DIST_MNIST} is a Kubeflow TFJob manifest: explain reads "
+            "the TF_CONFIG of one of its pods\n"
+            "hint: name the pod with --pod NAME (dist-mnist-chief-0, dist-mnist-ps-0 to "
+            "dist-mnist-ps-1, dist-mnist-worker-0 to dist-mnist-worker-1) or its task with "
+            "--task TYPE:INDEX (chief:0, ps:0 to ps:1, worker:0 to worker:1)\n"
         )
         for profile in ("mwms", "ps"):
             assert run(capsys, "explain", "--tf-config", DIST_MNIST, "--profile", profile)[0] == 2
@@ -564,6 +564,31 @@ class TestAPodOfATFJobWithoutAName:
         status, out, err = self.explain(capsys, tmp_path, {"name": "job", "generateName": "j-"})
         assert status == 0, err
         assert rows(out)["TF_CONFIG"].endswith("pod job-worker-0 (task worker:0)")
+
+    def test_only_a_generate_name_is_a_usage_error_with_the_command_as_its_hint(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        status, out, err = self.explain(capsys, tmp_path, {"generateName": "j-"})
+        assert (status, out) == (2, "")
+        assert err.endswith(
+            "tfjob.json: the TFJob has only generateName 'j-': the API server picks its name, "
+            "and so its pods', when the job is created\n"
+            f"hint: explain a pod of it with estconf tf-config --tfjob {tmp_path}/tfjob.json "
+            "--name NAME --task TYPE:INDEX | estconf explain --tf-config -\n"
+        )
+
+    def test_a_manifest_the_operator_cannot_read_is_said_without_pydantics_dump(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        path = "tests/data/kubeflow/v1alpha1.yaml"
+        status, out, err = run(capsys, "explain", "--tf-config", path, "--task", "worker:0")
+        assert (status, out) == (2, "")
+        assert err == (
+            f"estconf explain: error: {path}: not a TFJob the operator reads: apiVersion: a "
+            "TFJob's apiVersion is kubeflow.org/v1 (or the earlier v1beta2, v1beta1, v1alpha2, "
+            "read as v1), not 'kubeflow.org/v1alpha1'; kubeflow.org/v1alpha1 TFJobs, with a "
+            "list of replicaSpecs, are not read\n"
+        )
 
     def test_no_name_at_all_is_a_usage_error(
         self, capsys: pytest.CaptureFixture[str], tmp_path: Path

@@ -137,9 +137,11 @@ class TestTensorFlowsView:
         environment(monkeypatch, "batch-script.env")
         status, out, err = run(capsys, "tf-config", "--slurm", "--from-env")
         assert (status, out) == (1, "")
-        assert err.startswith(
+        assert err == (
             "--slurm: SLURM_STEP_NODELIST: SLURM_STEP_NODELIST not found in environment. "
-            "Not running inside a SLURM step?"
+            "Not running inside a SLURM step?\n"
+            "hint: run it in a task srun starts: srun sets the SLURM_STEP_* variables of each "
+            "task, and SLURM_JOB_* are never read\n"
         )
 
     def test_a_cpu_only_job_is_told_to_write_its_tf_configs(

@@ -208,7 +208,7 @@ class TestFromATFJob:
         assert err == (
             f"{path}: apiVersion: note: kubectl apply refuses a TFJob of kubeflow.org/{version} "
             "(the operator serves kubeflow.org/v1 only); these are the TF_CONFIGs of the same "
-            "job as kubeflow.org/v1 (hint: write apiVersion: kubeflow.org/v1)\n"
+            "job as kubeflow.org/v1\nhint: write apiVersion: kubeflow.org/v1\n"
         )
         with_v1 = (ROOT / path).read_text().replace(f"kubeflow.org/{version}", "kubeflow.org/v1")
         assert run("tf-config", "--tfjob", "-", stdin=with_v1.encode()) == (0, out, "")

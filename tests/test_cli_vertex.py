@@ -112,10 +112,14 @@ class TestFindings:
         assert (status, out) == (1, "")
         assert err.startswith(
             f"{spec('mwms-evaluator.yaml')}:25:19: workerPoolSpecs[3].replicaCount: the "
-            "evaluator replicas of workerPoolSpecs[3], under --profile mwms: "
+            "evaluator replicas, under --profile mwms: "
             "MultiWorkerMirroredStrategy counts the workers of an evaluator"
         )
-        assert "leave workerPoolSpecs[3] out" in err
+        assert err.splitlines()[1] == (
+            "hint: Vertex AI never puts the evaluators in the cluster: run them without this "
+            "reader (an evaluator of its own that reads the checkpoints), or leave "
+            "workerPoolSpecs[3] out"
+        )
 
     def test_a_ps_pool_and_an_evaluator_pool_under_mwms(
         self, capsys: pytest.CaptureFixture[str]
@@ -125,7 +129,9 @@ class TestFindings:
         assert status == 1
         assert [line.split(": ")[0] for line in err.splitlines()] == [
             f"{spec('distributed.yaml')}:17:19",
+            "hint",
             f"{spec('distributed.yaml')}:22:19",
+            "hint",
         ]
 
     def test_the_same_job_under_the_parameter_server_strategy(
@@ -197,8 +203,9 @@ class TestValidate:
         assert status == 1
         assert out.startswith(
             f"{spec('mwms-evaluator.yaml')}:25:19: workerPoolSpecs[3].replicaCount: the "
-            "evaluator replicas of workerPoolSpecs[3], under --profile mwms:"
+            "evaluator replicas, under --profile mwms:"
         )
+        assert "\nhint: Vertex AI never puts the evaluators in the cluster" in out
         assert "read as vertex_custom_job, told from its keys" in out
 
     def test_valid_under_the_estimator_and_ps(self, capsys: pytest.CaptureFixture[str]) -> None:

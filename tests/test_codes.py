@@ -18,6 +18,7 @@ from estconf._errors import Errors, custom_error, error_detail, fail
 from estconf._json import JSONInputError
 from estconf.codes import CODES, DECLARED, FAMILIES, ROWS, Code, Row, checked, declaration
 from estconf.io.errors import error, error_again, refused
+from messages import too_long
 
 ROOT = Path(__file__).resolve().parents[1]
 ERRORS = ROOT / "docs" / "errors.md"
@@ -61,6 +62,17 @@ def test_a_declaration_has_a_severity_a_one_line_summary_and_a_section(code: Cod
     assert "  " not in code.summary + code.fix
     assert code.summary
     assert code.section in anchors()
+
+
+@pytest.mark.parametrize("code", [*DECLARED, *FAMILIES.values()], ids=lambda code: code.name)
+def test_a_summary_example_and_fix_are_short(code: Code) -> None:
+    """What a code means and its fix each read at a glance: no line of more than 200 characters.
+
+    Counted without the values quoted (code spans, quoted text, names) and
+    without the address of a Markdown link.
+    """
+    for text in (code.summary, code.example.strip("`"), code.fix):
+        assert too_long(re.sub(r"\]\([^)]*\)", "]", text)) == [], code.name
 
 
 def test_the_severities_and_fixes_are_those_the_checks_give() -> None:

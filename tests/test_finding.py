@@ -199,8 +199,12 @@ def test_a_refusal_is_said_refused_in_the_text_report_and_not_in_json() -> None:
         "column",
         "code",
         "message",
+        "hint",
     }
     assert written["errors"][0]["message"].startswith("refused: ")
+    # the fix is a field of its own, not a part of the message
+    assert written["errors"][0]["hint"] == refusals[0].hint
+    assert all("(hint: " not in error["message"] for error in written["errors"])
 
 
 def test_the_kubeflow_finding_is_the_one_finding() -> None:
@@ -314,3 +318,15 @@ def test_a_pydantic_error_is_a_finding_at_its_place_less_the_documents_root() ->
 def test_a_finding_is_a_value(make: Callable[[], Finding]) -> None:
     """A finding refuses assignment and hashes by its fields: a set of findings holds each once."""
     is_a_value(make)
+
+
+def test_the_hint_of_a_pydantic_error_is_the_hint_of_its_context() -> None:
+    from estconf._errors import fail
+    from estconf.finding import hint_of
+
+    invalid = fail("T", "missing_chief", "no chief", ("cluster",), None, {"hint": "add one"})
+    (detail,) = invalid.errors(include_url=False)
+    assert hint_of(detail) == "add one"
+    assert Finding.of_error(detail).hint == "add one"
+    assert hint_of({"type": "x", "msg": "m", "loc": ()}) is None
+    assert Finding.of_error({"type": "x", "msg": "m", "loc": ()}).hint is None

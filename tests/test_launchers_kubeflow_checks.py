@@ -61,12 +61,12 @@ def test_estimator_job_without_chief() -> None:
     # a job of PS and workers is a ParameterServerStrategy's, not a MultiWorkerMirroredStrategy's
     assert (
         finding.hint is not None
-        and "(--profile ps)" in finding.hint
-        and "(--profile server)" in finding.hint
+        and "--profile ps (ParameterServerStrategy)" in finding.hint
+        and "--profile server (a TF1 job" in finding.hint
     )
     (workers_only,) = check(load("multi_worker.yaml"))
     assert workers_only.hint is not None
-    assert workers_only.hint.endswith("check it with --profile mwms")
+    assert "check the job with --profile mwms (MultiWorkerMirroredStrategy" in workers_only.hint
 
 
 def test_worker_only_job_points_at_mwms() -> None:

@@ -182,13 +182,13 @@ def test_the_evaluator_is_deleted_when_the_job_ends() -> None:
         ("tfjob_evaluator_deleted", "warning", "spec.runPolicy.cleanPodPolicy"),
         ("tfjob_evaluator_fails_job", "note", f"{SPECS}.Evaluator.restartPolicy"),
     ]
-    assert "deletes the running pods when the job ends (when its Chief succeeds)" in (
+    assert "deletes the running pods when its Chief succeeds, the evaluator's too" in (
         findings[0].message
     )
     assert findings[0].hint is not None and findings[0].hint.startswith("cleanPodPolicy: None")
     workers = {"Worker": replica(2), "Evaluator": replica(restartPolicy="OnFailure")}
     (every,) = lifecycle(job({"runPolicy": {"cleanPodPolicy": "All"}}, **workers))
-    assert "deletes the pods when the job ends (when its worker 0 succeeds)" in every.message
+    assert "deletes the pods when its worker 0 succeeds" in every.message
     for kept in ({"runPolicy": {"cleanPodPolicy": "None"}}, {}, {"cleanPodPolicy": "All"}):
         assert "tfjob_evaluator_deleted" not in {f.code for f in lifecycle(job(kept, **workers))}
     no_evaluator = {"runPolicy": {"cleanPodPolicy": "All"}}
@@ -231,8 +231,8 @@ def test_exit_code_restarts_on_a_signal_only() -> None:
         ("tfjob_restart_exit_code", "note", f"{SPECS}.{key}.restartPolicy")
         for key in ("Chief", "PS", "Worker")
     ]
-    assert "exits with 128 or more" in findings[0].message
-    assert "137" in findings[0].message and "an exit code from 1 to 127 fails the job" in (
+    assert "is killed by a signal (exit code 128 or more" in findings[0].message
+    assert "137" in findings[0].message and "an uncaught exception (exit code 1) fails the job" in (
         findings[0].message
     )
     assert findings[0].hint == "restartPolicy: OnFailure restarts the pod on any failure"
@@ -260,7 +260,7 @@ def test_on_failure_restarts_one_worker_of_a_collective() -> None:
     """
     (finding,) = lifecycle(load("mwms_on_failure.yaml"), profile="mwms")
     assert found([finding]) == [("tfjob_mwms_restart", "warning", f"{SPECS}.Worker.restartPolicy")]
-    assert "the kubelet restarts a failed worker alone" in finding.message
+    assert "a failed worker restarts alone, in its pod, and the job never fails" in finding.message
     assert finding.hint is not None and finding.hint.startswith("restartPolicy: Never")
     # MultiWorkerMirroredStrategy's concern only
     for profile in (None, "estimator", "ps"):
@@ -332,7 +332,8 @@ def test_host_network_pods_of_one_port_never_share_a_node() -> None:
         ("tfjob_host_network_port", "warning", f"{SPECS}.{key}.template.spec.hostNetwork")
         for key in ("Chief", "Worker")
     ]
-    assert "no two of the job's 9 pods on port 2222 can share a node" in findings[0].message
+    shared = "port 2222 of its node, as its hostPort: no two of the job's 9 pods can share a node"
+    assert shared in findings[0].message
     assert findings[0].hint is not None and "kubernetes.io/hostname" in findings[0].hint
     # one pod per node said outright
     assert lifecycle(load("host_network_one_per_node.yaml")) == []
@@ -460,4 +461,4 @@ def test_the_estconf_command() -> None:
         f"{DATA}/success_policy_chief.yaml:8:3: spec.successPolicy: warning: the operator reads "
         "successPolicy only in a job without Chief or Master"
     )
-    assert "(hint: remove successPolicy" in run.stdout
+    assert "\nhint: remove successPolicy (the job ends with its Chief)" in run.stdout

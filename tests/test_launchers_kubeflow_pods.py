@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -31,10 +32,10 @@ def test_a_file_without_a_tfjob_is_none_of_its_business() -> None:
 
 
 def test_a_tfjob_with_no_pod_chosen_is_a_usage_error_naming_its_pods() -> None:
-    with pytest.raises(
-        InputError, match=r"--pod NAME .*dist-mnist-worker-0 to dist-mnist-worker-1"
-    ):
+    with pytest.raises(InputError, match=r"is a Kubeflow TFJob manifest") as info:
         pod_tf_config(DIST_MNIST, "j.yaml", (None, None))
+    assert info.value.hint is not None
+    assert re.search(r"--pod NAME .*dist-mnist-worker-0 to dist-mnist-worker-1", info.value.hint)
 
 
 def test_a_pod_the_job_has_not_is_said() -> None:
@@ -102,9 +103,10 @@ def test_the_pods_named_for_a_choice_are_those_of_three_replica_types(
     with pytest.raises(InputError) as info:
         pod_tf_config(raw, "j.yaml", (None, None))
     assert str(info.value) == (
-        "j.yaml is a Kubeflow TFJob manifest: explain the TF_CONFIG the operator gives one of "
-        f"its pods, by its name with --pod NAME ({pods}) or by its task with --task TYPE:INDEX "
-        f"({tasks})"
+        "j.yaml is a Kubeflow TFJob manifest: explain reads the TF_CONFIG of one of its pods"
+    )
+    assert info.value.hint == (
+        f"name the pod with --pod NAME ({pods}) or its task with --task TYPE:INDEX ({tasks})"
     )
 
 

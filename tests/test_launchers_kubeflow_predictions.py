@@ -87,8 +87,8 @@ class TestManifest:
         assert write_notes(found.notes) == (
             "dist_mnist_v1beta1.yaml: apiVersion: note: kubectl apply refuses a TFJob of "
             "kubeflow.org/v1beta1 (the operator serves kubeflow.org/v1 only); these are the "
-            "TF_CONFIGs of the same job as kubeflow.org/v1 (hint: write apiVersion: "
-            "kubeflow.org/v1)\n"
+            "TF_CONFIGs of the same job as kubeflow.org/v1\n"
+            "hint: write apiVersion: kubeflow.org/v1\n"
         )
 
     def test_what_the_operator_refuses_is_said_at_its_path(self) -> None:

@@ -7,6 +7,8 @@ the command's tests (``tests/test_cli_validate.py``); SARIF in
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from estconf.io import REPORT_FORMATS
@@ -31,3 +33,21 @@ def test_a_github_annotation_escapes_the_line_breaks_of_a_file_name() -> None:
     results = [Result(name, "tf_config", [error(name, "syntax", "m", ())], "keys")]
     annotation = report.write_github(results).splitlines()[0]
     assert annotation.startswith("::error file=a%0D%0Ab%2C50%25.json,title=estconf syntax::")
+
+
+def test_a_hint_is_a_line_of_its_own_in_text_a_field_in_json_a_second_line_elsewhere() -> None:
+    found = error("j.yaml", "tfjob_single_replica", "warning: one pod", ("spec",), hint="add pods")
+    result = Result("j.yaml", "tfjob", [found])
+    assert report.write_text([result], quiet=True) == (
+        "j.yaml: spec: warning: one pod\nhint: add pods\n"
+    )
+    (written,) = json.loads(report.write_json([result]))["files"][0]["errors"]
+    assert (written["message"], written["hint"]) == ("warning: one pod", "add pods")
+    assert report.write_github([result]).endswith("::spec: warning: one pod%0Ahint: add pods\n")
+    sarif_log = json.loads(report.write_sarif([result]))
+    [written_result] = sarif_log["runs"][0]["results"]
+    assert written_result["message"]["text"] == "spec: warning: one pod\nhint: add pods"
+    # without a hint, nothing more
+    plain = Result("j.yaml", "tfjob", [error("j.yaml", "tfjob_single_replica", "one pod")])
+    assert report.write_text([plain], quiet=True) == "j.yaml: one pod\n"
+    assert "hint" not in json.loads(report.write_json([plain]))["files"][0]["errors"][0]

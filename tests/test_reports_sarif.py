@@ -98,8 +98,12 @@ def test_a_files_sarif_is_valid_and_each_region_is_where_the_text_report_places_
     log = sarif(capsys, "validate", path)
     text = run(capsys, "validate", "-q", path)[1]
     placed = [(m["file"], int(m["line"]), int(m["column"])) for m in PLACE.finditer(text)]
-    lines = [line for line in text.splitlines() if not line.startswith(" ")]
+    lines = [line for line in text.splitlines() if not line.startswith((" ", "hint: "))]
     assert len(log["runs"][0]["results"]) == len(lines)
+    # a hint, on its own line of the text, is the second line of its result's message
+    hints = [line for line in text.splitlines() if line.startswith("hint: ")]
+    messages = [r["message"]["text"] for r in log["runs"][0]["results"]]
+    assert [m.split("\n", 1)[1] for m in messages if "\n" in m] == hints
     assert [r for r in regions(log) if len(r) == 3] == placed
     assert all(r[0] == path for r in regions(log))
 

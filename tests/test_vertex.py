@@ -242,7 +242,9 @@ class TestCheckProfile:
         assert codes(info.value) == [
             ("missing_evaluator_job", ("workerPoolSpecs", 3, "replicaCount"))
         ]
-        assert "but Vertex AI never puts the evaluators in the cluster" in str(info.value)
+        [error] = info.value.errors()
+        assert "ctx" in error
+        assert error["ctx"]["hint"].startswith("Vertex AI never puts the evaluators in the cluster")
 
     def test_a_spec_given_as_a_model_is_checked_at_the_camel_case_keys(self) -> None:
         """A CustomJobSpec model has no file keys: its errors are at replicaCount."""
@@ -257,7 +259,11 @@ class TestCheckProfile:
         with pytest.raises(ValidationError) as info:
             vertex.check_profile(pools(1, 2, 1), "mwms")
         assert [loc for _, loc in codes(info.value)] == [("workerPoolSpecs", 2, "replicaCount")]
-        assert "leave workerPoolSpecs[2] out" in str(info.value)
+        [error] = info.value.errors()
+        assert "ctx" in error
+        assert error["ctx"]["hint"] == (
+            "if the reader uses no parameter servers, leave workerPoolSpecs[2] out"
+        )
 
     def test_each_finding_once_at_the_key_the_file_writes(self) -> None:
         spec = {

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 else:  # read as any value at run time, so that this module needs no pydantic
     _CrossNode = Any
 
-__all__ = ["NO_VALUE", "Finding", "Loc", "Severity", "show_value"]
+__all__ = ["NO_VALUE", "Finding", "Loc", "Severity", "hint_of", "show_value"]
 
 Loc = tuple[str | int, ...]
 """A path into a document: mapping keys and list positions, outermost first."""
@@ -155,7 +155,8 @@ class Finding:
     ) -> _Found:
         """The finding of one error of a pydantic ``ValidationError``, an entry of ``errors()``.
 
-        Its ``type`` is the code and its ``msg`` the message, after ``prefix``.
+        Its ``type`` is the code and its ``msg`` the message, after ``prefix``;
+        a ``hint`` in its ``ctx`` is the finding's hint.
         It is at its ``loc``, less ``root`` where the location starts with it
         (where the document sits in the model that raised), or at ``loc`` when
         given; with ``value``, its ``input`` is the finding's value.
@@ -170,7 +171,9 @@ class Finding:
             if root and loc[: len(root)] == root:
                 loc = loc[len(root) :]
         found_value = detail["input"] if value else NO_VALUE
-        return cls.at(detail["type"], prefix + detail["msg"], loc, file=file, value=found_value)
+        hint = hint_of(detail)
+        message = prefix + detail["msg"]
+        return cls.at(detail["type"], message, loc, file=file, value=found_value, hint=hint)
 
     @property
     def label(self) -> str:
@@ -201,6 +204,20 @@ class Finding:
         if self.value is not NO_VALUE and not _names_value(message, self.value):
             message += f" (got {show_value(self.value)})"
         return f"{self.path}: {message}" if self.path else message
+
+
+def hint_of(detail: Mapping[str, Any]) -> str | None:
+    """The fix an error of a pydantic ``ValidationError`` carries: the ``hint`` of its ``ctx``.
+
+    A rule that knows the fix puts it there, beside the message, so that a
+    report writes it on a line of its own.
+
+    Example:
+        >>> hint_of({"type": "x", "msg": "bad", "ctx": {"hint": "write 1"}})
+        'write 1'
+    """
+    hint = (detail.get("ctx") or {}).get("hint")
+    return hint if isinstance(hint, str) else None
 
 
 def _names_value(message: str, value: Any) -> bool:

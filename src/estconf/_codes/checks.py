@@ -385,11 +385,9 @@ SECTIONS: Final[tuple[Section, ...]] = (
             (
                 "too_many_values",
                 "error",
-                "YAML aliases expand a document to more values than the limit (`--max-values`, "
-                "`max_values`; by default as many as the text has bytes, at least 100,000): more "
-                "than its text could hold; or a YAML or TOML document holds, as written, more "
-                "than one value per 16 bytes of its text (at least 10,000), denser than any "
-                "config and slow to read",
+                "more values than a config holds: YAML aliases expand past the limit "
+                "(`--max-values`, `max_values`; by default the size in bytes, at least 100,000), "
+                "or a YAML or TOML text has over one value per 16 bytes (at least 10,000)",
                 "`many.yaml:1:1: the document expands to more than 100000 values, more than its "
                 "text could hold: are YAML aliases repeating a large value?`",
             ),
@@ -452,11 +450,10 @@ SECTIONS: Final[tuple[Section, ...]] = (
             (
                 "kubernetes_manifest",
                 "error",
-                "the file is a Kubernetes manifest (top-level `apiVersion` and `kind` strings), "
-                "or a stream of them, that sets no `TF_CONFIG` value, read as a config file or a "
-                "node's `TF_CONFIG` (found in a directory with no kind given, it is passed over): "
-                "a TFJob manifest is checked as a whole by `estconf validate` and given to "
-                "`estconf tf-config` as `--tfjob`",
+                "a Kubernetes manifest (top-level `apiVersion` and `kind`), or a stream of them, "
+                "that sets no `TF_CONFIG`, read as a config file or a node's `TF_CONFIG` (passed "
+                "over in a directory, with no kind given); `estconf validate` checks a TFJob, "
+                "`estconf tf-config` takes it as `--tfjob`",
                 "`tf_config.yaml:2:1: a Kubernetes ConfigMap manifest (apiVersion: v1), not a "
                 "TF_CONFIG file`",
             ),

@@ -243,8 +243,8 @@ SECTIONS: Final[tuple[Section, ...]] = (
                 "error",
                 "a job at the top level of `TF_CONFIG` (`chief`, `master`, `worker`, `ps`, "
                 "`evaluator`, or a misspelling of one holding tasks, `workers`): the `cluster` "
-                "wrapper was forgotten, TensorFlow ignores the key and each node runs alone; "
-                "refused by every reader, whatever the task",
+                "wrapper was forgotten, so TensorFlow ignores it and each node runs alone; every "
+                "reader refuses it",
                 '`{"worker": ["w0:2222"], "ps": ["p0:2222"], "task": {"type": "worker", "index": '
                 "0}}`",
             ),

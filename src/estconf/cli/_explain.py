@@ -115,7 +115,7 @@ def _explained(args: argparse.Namespace, read: Callable[..., Any], **options: An
             **options,
         )
     except InputError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(str(exc), hint=exc.hint) from None
     except ConfigFileError as exc:
         raise Invalid([Result(exc.file, exc.kind, exc.errors)]) from None
 

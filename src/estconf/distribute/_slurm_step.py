@@ -61,12 +61,14 @@ def _variable(environ: Mapping[str, str], name: str) -> str:
         raise fail(
             TITLE,
             "slurm_variable_missing",
-            "{name} not found in environment. Not running inside a SLURM step? "
-            "(srun sets the SLURM_STEP_* variables for each task; SLURM_JOB_* are never read, "
-            "so the resolver fails in a batch script outside srun)",
+            "{name} not found in environment. Not running inside a SLURM step?",
             ("environ", name),
             None,
-            {"name": name},
+            {
+                "name": name,
+                "hint": "run it in a task srun starts: srun sets the SLURM_STEP_* variables of "
+                "each task, and SLURM_JOB_* are never read",
+            },
         ) from None
 
 

@@ -117,9 +117,10 @@ def _derive(tf_config: TFConfig, title: str) -> _MultiWorker:
             "missing_evaluator_job",
             "MultiWorkerMirroredStrategy counts the workers of an evaluator in the "
             "cluster's 'evaluator' job, and this cluster has none (TensorFlow fails with "
-            "KeyError: 'evaluator'); add the evaluator to the cluster",
+            "KeyError: 'evaluator')",
             ("task", "type"),
             task_type,
+            {"hint": "add the evaluator to the cluster"},
         )
     check_index_not_negative(task_id, title)
     check_own_task_not_a_hole(cluster, task_type, task_id, title)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from estconf._json import type_name
+from estconf.finding import hint_of
 from estconf.io import kinds, parse
 from estconf.io._positions import Loc
 from estconf.io.checks import MAX_DEPTH, MAX_DOCUMENTS, MAX_SIZE, Limits, check_size
@@ -374,7 +375,8 @@ def _validation_errors(
                 loc, value, left_out = (*path, rest[0]), NO_VALUE, True
         if isinstance(value, (dict, list)):
             value = NO_VALUE
-        new = error_again(name, code, message, loc, value=value, on_key=on_key)
+        hint = hint_of(found)
+        new = error_again(name, code, message, loc, value=value, on_key=on_key, hint=hint)
         if rest and joinable and not left_out and _same_value(errors[-1], new):
             errors[-1] = _either(errors[-1], new)
         else:

@@ -43,7 +43,15 @@ STDIN_NAME = "<stdin>"
 
 
 class InputError(ValueError):
-    """An input given where a command cannot take it: its message says why (a usage error)."""
+    """An input given where a command cannot take it: its message says why (a usage error).
+
+    Attributes:
+        hint: how to fix it, when the fix is plain; written on a line of its own.
+    """
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.hint = hint
 
 
 class NotThisInput(ValueError):

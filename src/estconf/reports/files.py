@@ -88,6 +88,8 @@ def write_text(
 ) -> str:
     """One ``file:line:column: path: message`` line per error, then a summary line.
 
+    An error with a hint is followed by a ``hint: ...`` line.
+
     Args:
         results: the files' results.
         quiet: errors only: no notes, no summary.
@@ -109,6 +111,8 @@ def write_text(
                 where, _, rest = text.partition(": ")
                 text = f"{_paint(where, _BOLD, color)}: {rest}"
             lines.append(text)
+            if item.hint:
+                lines.append(f"hint: {item.hint}")
         note = None if quiet else kind_note(result)
         if note is not None:
             lines.append(_paint(note, _CYAN, color))
@@ -127,6 +131,8 @@ def _error_json(error: FileError) -> dict[str, Any]:
         "code": error.code,
         "message": error.message,
     }
+    if error.hint:
+        data["hint"] = error.hint
     if error.value is not NO_VALUE:
         try:
             json.dumps(error.value)
@@ -176,7 +182,8 @@ def github_annotations(findings: Sequence[Finding]) -> list[str]:
             properties.append(f"line={error.line}")
             properties.append(f"col={error.column}")
         properties.append(f"title={_escape_property(f'estconf {error.code}')}")
-        lines.append(f"::error {','.join(properties)}::{_escape_data(error.describe())}")
+        text = error.describe() + (f"\nhint: {error.hint}" if error.hint else "")
+        lines.append(f"::error {','.join(properties)}::{_escape_data(text)}")
     return lines
 
 

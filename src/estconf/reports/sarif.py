@@ -1,7 +1,7 @@
 """Findings as a SARIF 2.1.0 log, for GitHub code scanning and other SARIF readers.
 
 Each finding is a ``result``: its code is the ``ruleId``, its severity the
-``level``, its line of text the message, and its place the region of the input
+``level``, its line of text (and hint) the message, and its place the region of the input
 (``startLine`` and ``startColumn``, 1-based, as the text report writes them).
 The run's tool lists each code used as a rule, with the meaning its
 declaration in :mod:`estconf.codes` gives it (``error_codes.json``, written
@@ -87,6 +87,11 @@ def _location(finding: Finding) -> dict[str, Any]:
     return location
 
 
+def _text(finding: Finding) -> str:
+    """A result's message: the finding's line, and its hint on a line of its own."""
+    return finding.describe() + (f"\nhint: {finding.hint}" if finding.hint else "")
+
+
 def sarif_log(findings: Iterable[Finding]) -> dict[str, Any]:
     """A SARIF log of one run of estconf: a result per finding, a rule per code used."""
     rules: list[dict[str, Any]] = []
@@ -100,7 +105,7 @@ def sarif_log(findings: Iterable[Finding]) -> dict[str, Any]:
             "ruleId": finding.code,
             "ruleIndex": index[finding.code],
             "level": finding.severity,
-            "message": {"text": finding.describe()},
+            "message": {"text": _text(finding)},
         }
         location = _location(finding)
         if location:

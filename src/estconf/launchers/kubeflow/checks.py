@@ -63,9 +63,9 @@ _OTHER_TASK = re.compile(r"task ([^:\s]+):\d+ of this cluster")
 # MultiWorkerMirroredStrategy's words for a pod of a job it does not run (a ps)
 _NO_TASK_ID = re.compile(r"no id for task_type '([^']+)'")
 _HINTS: Final = {
-    "missing_chief": "tf.estimator.RunConfig without train_distribute needs one Chief replica "
-    "(replicas: 1): add one; a job of workers only is right for MultiWorkerMirroredStrategy, or "
-    "for an Estimator given train_distribute: check it with --profile mwms",
+    "missing_chief": "add a Chief (replicas: 1) for tf.estimator.RunConfig without "
+    "train_distribute; or check the job with --profile mwms (MultiWorkerMirroredStrategy, or an "
+    "Estimator given train_distribute)",
     "multiple_chiefs": "set replicas: 1 on the Chief (or Master)",
     "chief_with_master": "keep one of Chief and Master",
     "evaluator_with_master": "rename Master to Chief: an evaluator needs a Chief",
@@ -80,10 +80,9 @@ _HINTS: Final = {
 }
 # missing_chief in a job with PS replicas: the job of a ParameterServerStrategy
 _MISSING_CHIEF_PS_HINT: Final = (
-    "tf.estimator.RunConfig without train_distribute needs one Chief replica (replicas: 1): add "
-    "one; a job of PS and Worker replicas is right for ParameterServerStrategy (--profile ps) "
-    "and for a TF1 program that starts its own tf.train.Server, as dist-mnist does "
-    "(--profile server): check it with the one it runs"
+    "add a Chief (replicas: 1) for tf.estimator.RunConfig without train_distribute; or check "
+    "the job with --profile ps (ParameterServerStrategy) or --profile server (a TF1 job such "
+    "as dist-mnist)"
 )
 _OTHER_TASK_HINTS: Final = {
     "ps": "drop the PS replicas (MultiWorkerMirroredStrategy has no parameter servers), or "

@@ -213,9 +213,8 @@ def _evaluator(tfjob: TFJob, run_policy: Mapping[str, Any]) -> list[Finding]:
             Finding.at(
                 checked("tfjob_evaluator_deleted"),
                 f"with cleanPodPolicy {clean} the operator deletes the "
-                f"{'pods' if clean == 'All' else 'running pods'} when the job ends (when "
-                f"{ends}), the evaluator's too, which is then usually still evaluating the "
-                "last checkpoint: the last evaluation is lost",
+                f"{'pods' if clean == 'All' else 'running pods'} when {ends}, the evaluator's "
+                "too, which is then usually still evaluating the last checkpoint",
                 ("spec", "runPolicy", "cleanPodPolicy"),
                 severity="warning",
                 hint="cleanPodPolicy: None lets the evaluator finish (add "
@@ -230,8 +229,8 @@ def _evaluator(tfjob: TFJob, run_policy: Mapping[str, Any]) -> list[Finding]:
             Finding.at(
                 checked("tfjob_evaluator_fails_job"),
                 "with restartPolicy Never (the default) a failed evaluator pod fails the "
-                "whole job: the operator marks a TFJob failed when a pod of any replica type "
-                "fails, while its chief and workers may still be training",
+                "whole job, as a failed pod of any replica type does, while its chief and "
+                "workers may still be training",
                 (*_SPECS, key, "restartPolicy") if restart else (*_SPECS, key),
                 severity="note",
                 hint="give the Evaluator restartPolicy: OnFailure to restart it instead",
@@ -276,11 +275,10 @@ def _restart_policies(
             findings.append(
                 Finding.at(
                     checked("tfjob_restart_exit_code"),
-                    "with restartPolicy ExitCode the operator restarts a pod only when "
-                    "its tensorflow container exits with 128 or more, killed by a signal (137: "
-                    "SIGKILL, as when out of memory; 143: SIGTERM, as when evicted; 130: "
-                    "SIGINT); an exit code from 1 to 127 fails the job, and Python exits with 1 "
-                    "on an uncaught exception",
+                    "with restartPolicy ExitCode the operator restarts a pod only when its "
+                    "tensorflow container is killed by a signal (exit code 128 or more: 137 when "
+                    "out of memory, 143 when evicted); an uncaught exception (exit code 1) fails "
+                    "the job",
                     at,
                     severity="note",
                     hint="restartPolicy: OnFailure restarts the pod on any failure",
@@ -296,13 +294,9 @@ def _restart_policies(
             findings.append(
                 Finding.at(
                     checked("tfjob_mwms_restart"),
-                    f"with restartPolicy {policy} the kubelet restarts a failed "
-                    f"{replica_type.lower()} alone, in its pod, and the operator never fails the "
-                    "job: MultiWorkerMirroredStrategy runs every worker in one collective, "
-                    "which the restarted one cannot rejoin mid-step, so the others wait in it "
-                    "or fail in turn (TensorFlow: when a worker becomes unavailable, other "
-                    "workers will fail, possibly after a timeout), and a worker that always "
-                    "fails restarts without end",
+                    f"with restartPolicy {policy} a failed {replica_type.lower()} restarts "
+                    "alone, in its pod, and the job never fails: it cannot rejoin "
+                    "MultiWorkerMirroredStrategy's collective mid-step, so the others hang or fail",
                     at,
                     severity="warning",
                     hint="restartPolicy: Never, so that a failed worker fails the job (start it "
@@ -366,9 +360,8 @@ def _host_network(tfjob: TFJob, prediction: Prediction) -> list[Finding]:
                     checked("tfjob_host_network_dns"),
                     f"a pod with hostNetwork and dnsPolicy {dns or 'ClusterFirst'} "
                     f"{'(the default) ' if dns is None else ''}resolves names as its node "
-                    "does, whose resolver knows no Service unless the node is set up to ask the "
-                    f"cluster's DNS: the addresses of TF_CONFIG ({prediction.pods[0].address}, "
-                    "...) do not resolve",
+                    "does: unless the node asks the cluster's DNS, the addresses of TF_CONFIG "
+                    f"({prediction.pods[0].address}, ...) do not resolve",
                     (*_SPECS, key, "template", "spec", field),
                     hint="dnsPolicy: ClusterFirstWithHostNet",
                 )
@@ -381,11 +374,10 @@ def _host_network(tfjob: TFJob, prediction: Prediction) -> list[Finding]:
             findings.append(
                 Finding.at(
                     checked("tfjob_host_network_port"),
-                    f"with hostNetwork each pod listens on port {port} of its node, and "
-                    "Kubernetes makes it the pod's hostPort: no two of the job's "
-                    f"{pods} pods on port {port} can share a node, so the job needs {pods} nodes "
-                    f"with port {port} free, and the scheduler leaves the pods beyond them "
-                    "Pending (didn't have free ports for the requested pod ports)",
+                    f"with hostNetwork each pod listens on port {port} of its node, as its "
+                    f"hostPort: no two of the job's {pods} pods can share a node, and the pods "
+                    f"beyond the nodes with port {port} free stay Pending "
+                    '("didn\'t have free ports for the requested pod ports")',
                     (*_SPECS, key, "template", "spec", "hostNetwork"),
                     severity="warning",
                     hint="drop hostNetwork; or say one pod per node with a required "

@@ -17,7 +17,6 @@ from estconf.io.errors import ConfigFileError
 from estconf.io.sources import InputError
 
 if TYPE_CHECKING:
-    from estconf.finding import Finding
     from estconf.launchers.kubeflow.manifest import TFJob
     from estconf.launchers.kubeflow.operator import Job, Layout, PredictedPod
 
@@ -64,18 +63,18 @@ def pod_tf_config(
     except ConfigFileError as exc:
         raise ConfigFileError(name, exc.errors, "tfjob") from None
     except ValueError as exc:
-        raise InputError(
-            f"{name}: not a TFJob the operator reads: {' '.join(str(exc).split())}"
-        ) from None
+        from estconf.launchers.kubeflow.tfjobs import said_of
+
+        raise InputError(f"{name}: not a TFJob the operator reads: {said_of(exc)}") from None
     if not tfjobs:
         return None
     pod, task = choice
     tfjob, plan = _one(tfjobs, pod, name)
     if pod is None and task is None:
         raise InputError(
-            f"{name} is a Kubeflow TFJob manifest: explain the TF_CONFIG the operator gives one "
-            f"of its pods, by its name with --pod NAME ({_names(plan)}) or by its task with "
-            f"--task TYPE:INDEX ({_tasks(plan)})"
+            f"{name} is a Kubeflow TFJob manifest: explain reads the TF_CONFIG of one of its pods",
+            hint=f"name the pod with --pod NAME ({_names(plan)}) or its task with "
+            f"--task TYPE:INDEX ({_tasks(plan)})",
         )
     _refused(tfjob, name, note)
     predicted = _chosen(tfjob, plan, pod, task, name)
@@ -109,9 +108,9 @@ def _layout(tfjob: TFJob, name: str) -> Layout:
     if tfjob.metadata.name is None and generated:
         raise InputError(
             f"{name}: the TFJob has only generateName {generated!r}: the API server picks its "
-            "name, and so its pods', when the job is created; explain a pod of it with "
-            f"estconf tf-config --tfjob {name} --name NAME --task TYPE:INDEX | "
-            "estconf explain --tf-config -"
+            "name, and so its pods', when the job is created",
+            hint=f"explain a pod of it with estconf tf-config --tfjob {name} --name NAME "
+            "--task TYPE:INDEX | estconf explain --tf-config -",
         )
     try:
         return layout(tfjob)
@@ -148,15 +147,11 @@ def _refused(tfjob: TFJob, name: str, note: Callable[[str], object]) -> None:
     findings = check(tfjob, node_check=None)
     refused = [f for f in findings if f.refused and f.code != _OLDER_VERSION]
     if refused:
-        errors = [error(name, f.code, _message(f), f.loc, refused=True) for f in refused]
+        errors = [error(name, f.code, f.message, f.loc, hint=f.hint, refused=True) for f in refused]
         raise ConfigFileError(name, errors, "tfjob")
     for finding in findings:
         if finding.code == _OLDER_VERSION:  # its replica specs read as v1's: explained as v1
             note(f"{name}: apiVersion: note: {finding.message}")
-
-
-def _message(finding: Finding) -> str:
-    return finding.message + (f" (hint: {finding.hint})" if finding.hint else "")
 
 
 def _chosen(

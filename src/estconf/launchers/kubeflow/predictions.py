@@ -138,7 +138,7 @@ def manifest_tf_configs(
     from estconf.launchers.kubeflow.checks import check
     from estconf.launchers.kubeflow.operator import Operator, predict
     from estconf.launchers.kubeflow.size import tf_config_size
-    from estconf.launchers.kubeflow.tfjobs import one_tfjob
+    from estconf.launchers.kubeflow.tfjobs import one_tfjob, said_of
 
     operator = Operator(cluster_domain=cluster_domain)
     try:
@@ -155,16 +155,16 @@ def manifest_tf_configs(
     except InputError:
         raise
     except ValueError as exc:
-        return Predicted([], Notes([f"{shown}: {' '.join(str(exc).split())}"]), failed=True)
+        return Predicted([], Notes([f"{shown}: {said_of(exc)}"]), failed=True)
     lines = []
     if any(finding.code == _OLDER_VERSION for finding in findings):
         # kubectl apply refuses it, but its replica specs read as v1's: predicted as v1
         lines.append(
             f"{shown}: apiVersion: note: kubectl apply refuses a TFJob of "
             f"{tfjob.api_version} (the operator serves kubeflow.org/v1 only); these are "
-            "the TF_CONFIGs of the same job as kubeflow.org/v1 (hint: write apiVersion: "
-            "kubeflow.org/v1)"
+            "the TF_CONFIGs of the same job as kubeflow.org/v1"
         )
+        lines.append("hint: write apiVersion: kubeflow.org/v1")
     if prediction is None:
         lines.extend(f"{shown}: {f.path}: {f.message}" for f in refused)
         return Predicted([], Notes(lines), failed=True)

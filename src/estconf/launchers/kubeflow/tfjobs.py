@@ -21,6 +21,7 @@ import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
+from estconf.finding import hint_of
 from estconf.io import kinds, parse
 from estconf.io._positions import Loc
 from estconf.io.checks import Limits
@@ -29,6 +30,8 @@ from estconf.io.reading import documents as _documents
 from estconf.io.reading import read_stream
 
 if TYPE_CHECKING:
+    from pydantic_core import ErrorDetails
+
     from estconf.finding import Finding, Severity
     from estconf.io.errors import Result
     from estconf.launchers.kubeflow.manifest import TFJob
@@ -40,6 +43,7 @@ __all__ = [
     "cluster_check",
     "node_check",
     "one_tfjob",
+    "said_of",
 ]
 
 KIND: Final = "tfjob"
@@ -132,17 +136,7 @@ def _check_manifest(
     try:
         tfjob = TFJob.model_validate(data)
     except ValidationError as exc:
-        found = [
-            (
-                tuple(e["loc"]),
-                e["type"],
-                _trial_value(e["msg"], e["input"], trial),
-                "error",
-                None,
-                False,
-            )
-            for e in exc.errors(include_url=False)
-        ]
+        found = [_model_error(e, trial) for e in exc.errors(include_url=False)]
         # what the apiVersion alone tells is said beside what the model refuses
         older = api_version_finding(data.get("apiVersion"))
         if older is not None:
@@ -172,14 +166,30 @@ def _check_manifest(
     return document.place(errors)
 
 
-def _trial_value(message: str, value: Any, trial: Mapping[str, Any] | None) -> str:
-    """A model error on a trial parameter says that Katib fills it in, and estconf cannot."""
+def said_of(exc: ValueError) -> str:
+    """An error on one line: a model's as ``path: message; ...``, without pydantic's dump."""
+    from pydantic import ValidationError
+
+    from estconf._path import format_path
+
+    if not isinstance(exc, ValidationError):
+        return " ".join(str(exc).split())
+    found = exc.errors(include_url=False)
+    return "; ".join(f"{format_path(tuple(e['loc']))}: {' '.join(e['msg'].split())}" for e in found)
+
+
+def _model_error(
+    detail: ErrorDetails, trial: Mapping[str, Any] | None
+) -> tuple[Loc, str, str, Severity, str | None, bool]:
+    """A model error; one on a trial parameter says that Katib fills it in, and estconf cannot."""
+    loc, code, message, value = tuple(detail["loc"]), detail["type"], detail["msg"], detail["input"]
     if trial is None or not isinstance(value, str) or "${trialParameters." not in value:
-        return message
-    return (
+        return loc, code, message, "error", hint_of(detail), False
+    message = (
         f"{message}: Katib writes the trial's value in place of {value} only when it creates "
-        "a trial, and the TFJob is checked as written (write a value here to check the job)"
+        "a trial, and the TFJob is checked as written"
     )
+    return loc, code, message, "error", "write a value here to check the job", False
 
 
 def _of_trial(finding: Finding) -> Finding:
@@ -198,10 +208,9 @@ def _found(finding: Finding) -> tuple[Loc, str, str, Severity, str | None, bool]
     """A finding's place in its TFJob, code, message as reported, severity, hint and refusal.
 
     The message begins with the finding's :attr:`~estconf.finding.Finding.label`
-    (``refused: ...`` for a refusal) and ends with its hint.
+    (``refused: ...`` for a refusal); the hint stays apart, for a line of its own.
     """
-    hint = f" (hint: {finding.hint})" if finding.hint else ""
-    message = f"{finding.label}: {finding.message}{hint}"
+    message = f"{finding.label}: {finding.message}"
     return finding.loc, finding.code, message, finding.severity, finding.hint, finding.refused
 
 

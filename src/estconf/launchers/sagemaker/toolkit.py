@@ -210,15 +210,15 @@ def _setup(
                 "sagemaker_ps_outside_distribution",
                 "parameter-server mode on host {host} of the instance group {group}, which is "
                 "not a distribution instance group ({groups}): the toolkit builds no TF_CONFIG "
-                "for it, then fails starting its ps server (UnboundLocalError); list the group "
-                "in sagemaker_distribution_instance_groups or run this group without "
-                "parameter servers",
+                "for it, then fails starting its ps server (UnboundLocalError)",
                 ("resource_config", "current_group_name"),
                 config.current_group_name,
                 {
                     "host": repr(config.current_host),
                     "group": repr(config.current_group_name),
                     "groups": groups,
+                    "hint": "list the group in sagemaker_distribution_instance_groups, or run "
+                    "this group without parameter servers",
                 },
             )
         tf_config = _ps_tf_config(distribution_hosts, config.current_host)

@@ -25,6 +25,7 @@ from typing import Any, Final
 from pydantic import ValidationError
 
 from estconf._errors import Errors, fail
+from estconf.finding import hint_of
 from estconf.launchers.vertex.spec import POOL_TASK_TYPES, CustomJobSpec, SpecKeys, spec_keys
 from estconf.profiles import check_profile as check_tf_config
 
@@ -156,11 +157,11 @@ def cluster_specs(
 
 
 _FIXES: Final = {
-    2: "; if the reader uses no parameter servers, leave workerPoolSpecs[2] out",
-    3: "; but Vertex AI never puts the evaluators in the cluster: run them without this "
-    "reader (an evaluator of its own that reads the checkpoints), or leave workerPoolSpecs[3] out",
+    2: "if the reader uses no parameter servers, leave workerPoolSpecs[2] out",
+    3: "Vertex AI never puts the evaluators in the cluster: run them without this reader "
+    "(an evaluator of its own that reads the checkpoints), or leave workerPoolSpecs[3] out",
 }
-"""What to do about a pool a reader refuses, beyond the reader's own sentence."""
+"""What to do about a pool a reader refuses, beyond the reader's own sentence: the hint."""
 
 
 def _pool_of(loc: tuple[Any, ...], own: int) -> int:
@@ -215,16 +216,14 @@ def check_profile(custom_job_spec: SpecInput, profile: str) -> CustomJobSpec:
                 reported.add((error["type"], about))
                 errors.add(
                     error["type"],
-                    "the {job} replicas of workerPoolSpecs[{pool}], under --profile {profile}: "
-                    "{message}{fix}",
+                    "the {job} replicas, under --profile {profile}: {message}",
                     keys.replica_count_at(about),
                     spec.worker_pool_specs[about].replica_count,
                     {
                         "job": POOL_TASK_TYPES[about],
-                        "pool": about,
                         "profile": profile,
                         "message": error["msg"],
-                        "fix": _FIXES.get(about, ""),
+                        "hint": _FIXES.get(about) or hint_of(error),
                     },
                 )
     errors.raise_if_any()
