@@ -101,3 +101,16 @@ def test_without_the_bytes_a_variable_is_its_texts_utf8(monkeypatch: pytest.Monk
 def test_an_input_is_a_value(make: Callable[[], Input]) -> None:
     """An input refuses assignment and hashes by its fields: a set of inputs holds each once."""
     is_a_value(make)
+
+
+def test_an_input_error_is_a_usage_error_of_the_command_and_a_value_error_of_the_api() -> None:
+    """A command that raises one exits 2 with its hint; the Python API sees a ValueError."""
+    from estconf._arguments import UsageError
+    from estconf.io.sources import InputError
+
+    error = InputError("f.yaml is a Kubeflow TFJob manifest", hint="give it as --tfjob f.yaml")
+    assert isinstance(error, UsageError) and isinstance(error, ValueError)
+    assert (str(error), error.hint) == (
+        "f.yaml is a Kubeflow TFJob manifest",
+        "give it as --tfjob f.yaml",
+    )

@@ -319,9 +319,7 @@ class RunConfig(KnownKeys):
         refuses a fraction under a stricter rule of its own; one that
         TensorFlow refuses as well is refused in its words.
         """
-        if isinstance(value, numbers.Number) and not isinstance(
-            value, (numbers.Integral, complex)
-        ):
+        if isinstance(value, numbers.Number) and not isinstance(value, (numbers.Integral, complex)):
             assert info.field_name is not None
             check_bound(info.field_name, value)
         return value

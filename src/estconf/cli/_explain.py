@@ -103,7 +103,6 @@ def _explained(args: argparse.Namespace, read: Callable[..., Any], **options: An
     """What ``read`` (:mod:`estconf.inputs.tf_config_source`) reads of the options given."""
     from estconf.io.checks import limits_of
     from estconf.io.errors import ConfigFileError, Result
-    from estconf.io.sources import InputError
 
     try:
         return read(
@@ -114,8 +113,6 @@ def _explained(args: argparse.Namespace, read: Callable[..., Any], **options: An
             note=_note,
             **options,
         )
-    except InputError as exc:
-        raise UsageError(str(exc), hint=exc.hint) from None
     except ConfigFileError as exc:
         raise Invalid([Result(exc.file, exc.kind, exc.errors)]) from None
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from estconf.profiles.check import ESTIMATOR_VALUES
+
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
@@ -19,14 +21,7 @@ if TYPE_CHECKING:
 __all__ = ["Explained", "Readers", "profile_facts", "reader_views", "run_config_facts"]
 
 _EXPLAINED = (
-    "task_type",
-    "task_id",
-    "master",
-    "evaluation_master",
-    "is_chief",
-    "num_ps_replicas",
-    "num_worker_replicas",
-    "global_id_in_cluster",
+    *(name for name in ESTIMATOR_VALUES if name != "cluster_spec"),
     "cluster_spec",
     "service",
     "model_dir",

@@ -14,7 +14,7 @@ the reporters of :mod:`estconf.reports` write.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypedDict
 
 from estconf._path import format_path
 from estconf.finding import NO_VALUE, Finding, Severity, show_value
@@ -22,11 +22,13 @@ from estconf.io._positions import Loc, Position
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
+    from typing_extensions import Unpack
 
 __all__ = [
     "NO_VALUE",
     "UNREADABLE_CODES",
     "ConfigFileError",
+    "Details",
     "FileError",
     "Result",
     "error",
@@ -52,18 +54,19 @@ class FileError(Finding):
     """
 
 
+class Details(TypedDict, total=False):
+    """What an error says besides its file, code, message and place (:func:`error_again`)."""
+
+    position: Position | None
+    value: Any
+    on_key: bool
+    severity: Severity
+    hint: str | None
+    refused: bool
+
+
 def error(
-    file: str,
-    code: str,
-    message: str,
-    loc: Loc = (),
-    *,
-    position: Position | None = None,
-    value: Any = NO_VALUE,
-    on_key: bool = False,
-    severity: Severity = "error",
-    hint: str | None = None,
-    refused: bool = False,
+    file: str, code: str, message: str, loc: Loc = (), **details: Unpack[Details]
 ) -> FileError:
     """Make a :class:`FileError` at ``loc`` of ``file``, with its path written out.
 
@@ -73,18 +76,7 @@ def error(
     from estconf.codes import declaration  # imported when an error is first raised
 
     declaration(code)
-    return error_again(
-        file,
-        code,
-        message,
-        loc,
-        position=position,
-        value=value,
-        on_key=on_key,
-        severity=severity,
-        hint=hint,
-        refused=refused,
-    )
+    return error_again(file, code, message, loc, **details)
 
 
 def error_again(

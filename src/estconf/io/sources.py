@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from estconf._arguments import UsageError
 from estconf.io import kinds, parse
 from estconf.io.checks import MAX_SIZE, read_stream
 from estconf.io.errors import ConfigFileError
@@ -42,16 +43,13 @@ STDIN_NAME = "<stdin>"
 """Standard input's name in what is said about it."""
 
 
-class InputError(ValueError):
-    """An input given where a command cannot take it: its message says why (a usage error).
+class InputError(UsageError, ValueError):
+    """An input given where a command cannot take it: its message says why.
 
-    Attributes:
-        hint: how to fix it, when the fix is plain; written on a line of its own.
+    It is a usage error: a command that raises it exits 2, its ``hint``
+    (how to fix it, when the fix is plain) on a line of its own.  It is a
+    ``ValueError`` for the Python API.
     """
-
-    def __init__(self, message: str, *, hint: str | None = None) -> None:
-        super().__init__(message)
-        self.hint = hint
 
 
 class NotThisInput(ValueError):

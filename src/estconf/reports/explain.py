@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from estconf.profiles.check import ESTIMATOR_VALUES
+
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
@@ -200,15 +202,9 @@ def _rows(rows: list[tuple[str, str]], reasons: dict[str, str]) -> str:
 def _table(facts: dict[str, Any], reasons: dict[str, str]) -> str:
     rows: list[tuple[str, str]] = [("TF_CONFIG from", facts["tf_config_source"])]
     rows.append(("task", f"{facts['task_type']}:{facts['task_id']}"))
-    for key in (
-        "master",
-        "evaluation_master",
-        "is_chief",
-        "num_ps_replicas",
-        "num_worker_replicas",
-        "global_id_in_cluster",
-    ):
-        rows.append((key, _cell(facts[key])))
+    for key in ESTIMATOR_VALUES:
+        if key not in ("cluster_spec", "task_type", "task_id"):  # the rows above and below
+            rows.append((key, _cell(facts[key])))
     rows += _cluster_rows(facts["cluster_spec"])
     session_config = facts["session_config"] or {}
     filters = session_config.get("device_filters")

@@ -34,7 +34,7 @@ class Cluster:
     def tf_configs(self, args: argparse.Namespace) -> TFConfigs:
         """The TF_CONFIG of each task of the cluster file; failed when one is refused."""
         from estconf.io.errors import UNREADABLE_CODES, ConfigFileError
-        from estconf.io.sources import InputError, NotThisInput
+        from estconf.io.sources import NotThisInput
         from estconf.launchers.cluster.files import read_cluster_file, task_tf_configs, tasks_of
 
         limits = limits_of(args)
@@ -47,8 +47,6 @@ class Cluster:
             return TFConfigs(None, notes=notes, failed=True, unreadable=unreadable)
         except NotThisInput as exc:
             return TFConfigs(None, notes=Notes([str(exc)]), failed=True)
-        except InputError as exc:
-            raise UsageError(str(exc)) from None
         tasks = [args.task] if args.task else tasks_of(template.get("cluster"))
         try:
             found = task_tf_configs(name, template, tasks, args.profile, limits)

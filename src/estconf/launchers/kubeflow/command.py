@@ -15,6 +15,7 @@ from estconf.io.checks import limits_of
 from estconf.launchers.base import Notes, TFConfigs, refuse_larger_output
 
 if TYPE_CHECKING:
+    from estconf.launchers.kubeflow.predictions import Predicted
     from estconf.launchers.kubeflow.size import TFConfigSize
 
 REPLICA_TYPES: Final = ("Chief", "Master", "Worker", "PS", "Evaluator")
@@ -97,28 +98,23 @@ class Job:
 
     def tf_configs(self, args: argparse.Namespace) -> TFConfigs:
         """The TF_CONFIGs the operator writes for a TFJob of these replica counts, checked."""
-        from estconf.io.sources import InputError
         from estconf.launchers.kubeflow.predictions import replica_tf_configs
 
         counts = {t: getattr(args, t.lower()) for t in REPLICA_TYPES if getattr(args, t.lower())}
         if not counts:
             raise UsageError("give replica counts: --chief 1 --worker N, ...")
         name = f"--job {args.job}"
-        try:
-            found = replica_tf_configs(
-                args.job,
-                counts,
-                namespace=args.namespace,
-                port=args.port,
-                cluster_domain=args.cluster_domain,
-                task=args.task,
-                profile=args.profile,
-                before=lambda size: _refuse_too_large(size, args, name),
-            )
-        except InputError as exc:
-            raise UsageError(str(exc)) from None
-        outputs = None if found.failed else found.outputs
-        return TFConfigs(outputs, notes=found.notes, failed=found.failed)
+        found = replica_tf_configs(
+            args.job,
+            counts,
+            namespace=args.namespace,
+            port=args.port,
+            cluster_domain=args.cluster_domain,
+            task=args.task,
+            profile=args.profile,
+            before=lambda size: _refuse_too_large(size, args, name),
+        )
+        return _given(found)
 
 
 class TFJobManifest:
@@ -162,7 +158,7 @@ class TFJobManifest:
     def tf_configs(self, args: argparse.Namespace) -> TFConfigs:
         """The TF_CONFIGs the operator would write for a TFJob manifest, unjudged."""
         from estconf.io.errors import ConfigFileError
-        from estconf.io.sources import InputError, read_given, shown_as
+        from estconf.io.sources import read_given, shown_as
         from estconf.launchers.kubeflow.predictions import manifest_tf_configs
 
         name = args.tfjob
@@ -173,20 +169,23 @@ class TFJobManifest:
             notes = Notes(findings=exc.errors, counted=True)
             return TFConfigs(None, notes=notes, failed=True)
         shown = shown_as(name)
-        try:
-            found = manifest_tf_configs(
-                text,
-                shown,
-                limits,
-                job_name=args.name,
-                cluster_domain=args.cluster_domain,
-                task=args.task,
-                before=lambda size: _refuse_too_large(size, args, shown),
-            )
-        except InputError as exc:
-            raise UsageError(str(exc)) from None
-        outputs = None if found.failed else found.outputs
-        return TFConfigs(outputs, notes=found.notes, failed=found.failed)
+        found = manifest_tf_configs(
+            text,
+            shown,
+            limits,
+            job_name=args.name,
+            cluster_domain=args.cluster_domain,
+            task=args.task,
+            before=lambda size: _refuse_too_large(size, args, shown),
+        )
+        return _given(found)
+
+
+def _given(found: Predicted) -> TFConfigs:
+    """What ``tf-config`` gives of a prediction: nothing is written when it failed."""
+    return TFConfigs(
+        None if found.failed else found.outputs, notes=found.notes, failed=found.failed
+    )
 
 
 def _refuse_too_large(size: TFConfigSize, args: argparse.Namespace, name: str) -> None:

@@ -153,22 +153,18 @@ def _read_object(path: str, args: argparse.Namespace, what: str) -> dict[str, An
     try:
         return json_object(path, limits_of(args))
     except InputError as exc:
-        raise UsageError(f"{what} {exc}") from None
+        raise UsageError(f"{what} {exc}", hint=exc.hint) from None
 
 
 def _configs(args: argparse.Namespace) -> list[tuple[str, Mapping[str, Any]]]:
     """Each host's name (its file, or its host name) and ``resourceconfig.json``."""
-    from estconf.io.sources import InputError
     from estconf.launchers.sagemaker.hosts import job_resource_configs
 
     if args.resource_config is not None:
         return [
             (path, _read_object(path, args, "--resource-config")) for path in args.resource_config
         ]
-    try:
-        return job_resource_configs(args.instance_count, args.instance_groups, args.instance_type)
-    except InputError as exc:
-        raise UsageError(str(exc)) from None
+    return job_resource_configs(args.instance_count, args.instance_groups, args.instance_type)
 
 
 def _refuse_too_large(

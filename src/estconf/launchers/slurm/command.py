@@ -155,15 +155,13 @@ def _tf_configs(args: argparse.Namespace) -> TFConfigs:
         try:
             environ = step_environ(args.from_env, args.nodelist, args.tasks_per_node)
         except InputError as exc:
-            raise UsageError(f"--from-env: {exc}") from None
+            raise UsageError(f"--from-env: {exc}", hint=exc.hint) from None
         views, misplaced = ranks(
             step,
             environ,
             write=args.write,
             before=lambda wanted, one: _refuse_too_large(args, wanted, one),
         )
-    except InputError as exc:
-        raise UsageError(str(exc)) from None
     except ValidationError as exc:
         return TFConfigs(None, notes=refusal_notes(exc, args.from_env), failed=True)
     return TFConfigs(

@@ -79,7 +79,7 @@ def _document(name: str, args: argparse.Namespace) -> Document:
     try:
         return vertex_spec(name, limits_of(args))
     except InputError as exc:
-        raise UsageError(f"--vertex {exc}") from None
+        raise UsageError(f"--vertex {exc}", hint=exc.hint) from None
 
 
 def _refuse_too_large(args: argparse.Namespace, replicas: dict[str, Any], shown: str) -> None:
