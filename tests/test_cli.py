@@ -143,6 +143,7 @@ class TestValidate:
             "line": 4,
             "column": 12,
             "code": "string_type",
+            "severity": "error",
             "message": "Task address 2223 must be bytes or unicode",
             "value": 2223,
         }

@@ -198,6 +198,7 @@ def test_a_refusal_is_said_refused_in_the_text_report_and_not_in_json() -> None:
         "line",
         "column",
         "code",
+        "severity",
         "message",
         "hint",
     }

@@ -51,3 +51,48 @@ def test_a_hint_is_a_line_of_its_own_in_text_a_field_in_json_a_second_line_elsew
     plain = Result("j.yaml", "tfjob", [error("j.yaml", "tfjob_single_replica", "one pod")])
     assert report.write_text([plain], quiet=True) == "j.yaml: one pod\n"
     assert "hint" not in json.loads(report.write_json([plain]))["files"][0]["errors"][0]
+
+
+def _one_of_each_severity() -> list[Result]:
+    found = [
+        error("j.yaml", "tfjob_restart_policy_invalid", "error: bad", ("a",)),
+        error(
+            "j.yaml", "tfjob_success_policy_ignored", "warning: ignored", ("b",), severity="warning"
+        ),
+        error("j.yaml", "tfjob_restart_exit_code", "note: read so", ("c",), severity="note"),
+    ]
+    return [Result("j.yaml", "tfjob", found), Result("ok.json", "tf_config", [])]
+
+
+@pytest.mark.parametrize(
+    ("severities", "summary", "valid"),
+    [
+        (("error", "warning", "note"), "1 error, 1 warning, 1 note in 1 of 2 files", False),
+        (("warning",), "1 warning in 1 of 2 files", True),
+        (("note", "note"), "2 notes in 1 of 2 files", True),
+        ((), "2 files valid", True),
+    ],
+)
+def test_the_summary_counts_each_severity_and_only_an_error_makes_a_file_invalid(
+    severities: tuple[str, ...], summary: str, valid: bool
+) -> None:
+    kept = [
+        e for e in _one_of_each_severity()[0].errors for _ in range(severities.count(e.severity))
+    ]
+    results = [Result("j.yaml", "tfjob", kept), Result("ok.json", "tf_config", [])]
+    assert report.summary(results) == summary
+    assert results[0].valid is valid
+    assert results[0].fails() is not valid
+    assert results[0].fails(strict=True) is (not valid or "warning" in severities)
+
+
+def test_every_reporter_says_each_findings_severity() -> None:
+    results = _one_of_each_severity()
+    text = report.write_text(results, quiet=True)
+    assert [line.split(": ")[2] for line in text.splitlines()] == ["error", "warning", "note"]
+    errors = json.loads(report.write_json(results))["files"][0]["errors"]
+    assert [e["severity"] for e in errors] == ["error", "warning", "note"]
+    github = report.write_github(results).splitlines()
+    assert [line.split(" ", 1)[0] for line in github] == ["::error", "::warning", "::notice"]
+    sarif = json.loads(report.write_sarif(results))["runs"][0]["results"]
+    assert [r["level"] for r in sarif] == ["error", "warning", "note"]

@@ -142,11 +142,11 @@ class Invalid(Exception):
         self.results = results
 
 
-def exit_status(results: list[Result]) -> int:
-    """0 when every input is valid, 2 when one cannot be read, else 1."""
+def exit_status(results: list[Result], *, strict: bool = False) -> int:
+    """2: an input cannot be read; 1: one has an error (``strict``: or a warning); else 0."""
     from estconf.inputs.checks import Report
 
     report = Report(tuple(results))
     if report.unreadable:
         return EXIT_USAGE
-    return EXIT_OK if report.valid else EXIT_INVALID
+    return EXIT_INVALID if any(r.fails(strict=strict) for r in results) else EXIT_OK

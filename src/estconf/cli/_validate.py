@@ -39,8 +39,9 @@ keys (a RunConfig argument makes a RunConfig file, a TF_CONFIG key a TF_CONFIG
 file). -v shows the kind of each file and how it was told."""
 
 _VALIDATE_EPILOG = """\
-exit status: 0 all files valid, 1 some file invalid, 2 usage error or a file
-that cannot be read (or a Helm template: render it first).
+exit status: 0 all files valid (a warning passes, but not with --strict), 1 some
+file invalid, 2 usage error or a file that cannot be read (or a Helm template:
+render it first).
 
 examples:
   estconf validate run_config.yaml tf_config.json
@@ -81,6 +82,11 @@ def register(validate: argparse.ArgumentParser, words: Sequence[str] = ()) -> No
         "also checks every task of the file's cluster "
         "(default: the estimator's rules, this task only)",
     )
+    validate.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 on a warning too (by default only errors fail; warnings and notes pass)",
+    )
     add_input_format(validate)
     verbosity = validate.add_mutually_exclusive_group()
     verbosity.add_argument("-q", "--quiet", action="store_true", help="print errors only")
@@ -116,4 +122,4 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     results = list(report.results)
     out(_write(results, args))
-    return exit_status(results)
+    return exit_status(results, strict=args.strict)

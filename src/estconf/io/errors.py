@@ -161,8 +161,16 @@ class Result:
 
     @property
     def valid(self) -> bool:
-        """Whether the file is valid (a file passed over has no error)."""
-        return not self.errors
+        """Whether the file is valid: no finding of it is an error (warnings and notes pass)."""
+        return all(found.severity != "error" for found in self.errors)
+
+    def count(self, severity: Severity) -> int:
+        """How many findings of the file are of ``severity``."""
+        return sum(found.severity == severity for found in self.errors)
+
+    def fails(self, *, strict: bool = False) -> bool:
+        """Whether the file fails the check: an error, or with ``strict`` a warning too."""
+        return not self.valid or (strict and self.count("warning") > 0)
 
 
 def refused(

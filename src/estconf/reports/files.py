@@ -49,12 +49,16 @@ def summary(results: list[Result]) -> str:
     checked = [r for r in results if r.skipped is None]
     skipped = len(results) - len(checked)
     passed_over = f", {plural(skipped, 'other file')} passed over" if skipped else ""
-    invalid = [r for r in checked if not r.valid]
-    if not invalid:
+    with_findings = [r for r in checked if r.errors]
+    if not with_findings:
         return f"{plural(len(checked), 'file')} valid{passed_over}"
-    errors = sum(len(r.errors) for r in invalid)
-    found = f"{plural(errors, 'error')} in {len(invalid)} of {plural(len(checked), 'file')}"
-    return found + passed_over
+    counts = [(sum(r.count(s) for r in with_findings), s) for s in SEVERITIES]
+    found = ", ".join(plural(count, severity) for count, severity in counts if count)
+    return f"{found} in {len(with_findings)} of {plural(len(checked), 'file')}{passed_over}"
+
+
+SEVERITIES: Final = ("error", "warning", "note")
+"""The severities of a finding, the worst first, as the summary counts them."""
 
 
 _BOLD, _RED, _GREEN, _CYAN, _RESET = "\033[1m", "\033[31m", "\033[32m", "\033[36m", "\033[0m"
@@ -129,6 +133,7 @@ def _error_json(error: FileError) -> dict[str, Any]:
         "line": error.line,
         "column": error.column,
         "code": error.code,
+        "severity": error.severity,
         "message": error.message,
     }
     if error.hint:
@@ -173,8 +178,15 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
+_GITHUB_COMMANDS: Final = {"error": "error", "warning": "warning", "note": "notice"}
+"""The GitHub Actions workflow command of each severity."""
+
+
 def github_annotations(findings: Sequence[Finding]) -> list[str]:
-    """One GitHub Actions ``::error`` workflow command per finding, at its file, line and column."""
+    """One GitHub Actions annotation per finding, at its file, line and column.
+
+    An error is an ``::error``, a warning a ``::warning``, a note a ``::notice``.
+    """
     lines = []
     for error in findings:
         properties = [f"file={_escape_property(error.file)}"]
@@ -183,12 +195,13 @@ def github_annotations(findings: Sequence[Finding]) -> list[str]:
             properties.append(f"col={error.column}")
         properties.append(f"title={_escape_property(f'estconf {error.code}')}")
         text = error.describe() + (f"\nhint: {error.hint}" if error.hint else "")
-        lines.append(f"::error {','.join(properties)}::{_escape_data(text)}")
+        command = _GITHUB_COMMANDS[error.severity]
+        lines.append(f"::{command} {','.join(properties)}::{_escape_data(text)}")
     return lines
 
 
 def write_github(results: list[Result]) -> str:
-    """One GitHub Actions ``::error`` workflow command per error."""
+    """One GitHub Actions annotation per finding: ``::error``, ``::warning`` or ``::notice``."""
     lines = []
     for result in results:
         lines.extend(github_annotations(result.errors))
