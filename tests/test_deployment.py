@@ -8,6 +8,7 @@ import datetime
 import json
 import math
 from collections.abc import Callable, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -285,6 +286,13 @@ class TestClaims:
         )
         assert "job 'worker' has the tasks 1" in only(report, "task_not_in_cluster").message
         assert "task_unclaimed" in codes(report)
+
+    def test_a_job_is_listed_by_its_first_ten_tasks_and_how_many_more(self) -> None:
+        cluster = {"chief": ["c:1"], "worker": {str(i): f"w{i}:1" for i in range(1, 12)}}
+        report = check_cluster([("w", node("worker", 0, cluster=cluster))], each_node=False)
+        assert only(report, "task_not_in_cluster").message.endswith(
+            "job 'worker' has the tasks 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 1 more"
+        )
 
     def test_a_task_with_an_empty_type_claims_none(self) -> None:
         blank = [(f"blank-{i}", node("", 0)) for i in range(2)]
@@ -646,6 +654,25 @@ class TestInputs:
         line = f"export TF_CONFIG='{value}' OTHER=1"
         assert list(read_env_lines(line, "run.sh", shell=True)) == [("run.sh:1", value)]
 
+    @pytest.mark.parametrize(
+        ("cluster", "code", "loc"),
+        [
+            ({b"worker": ["w0:2222"]}, "string_type", ("cluster", "b'worker'")),
+            (MappingProxyType({"worker": ["w0:2222"]}), "dict_type", ("cluster",)),
+        ],
+        ids=["a job named by bytes", "a mapping that is no dict"],
+    )
+    def test_a_nodes_cluster_is_read_strictly_as_the_tf_config_alone_is(
+        self, cluster: Any, code: str, loc: tuple[str, ...]
+    ) -> None:
+        """What TFConfig refuses in a TF_CONFIG of one node, the whole job refuses there."""
+        tf_config = {"cluster": cluster, "task": {"type": "worker", "index": 0}}
+        with pytest.raises(ValidationError) as info:
+            TFConfig.model_validate(tf_config, strict=True)
+        assert info.value.errors()[0]["type"] == code
+        finding = only(check_cluster([("w.json", tf_config)]), code)
+        assert (finding.loc, finding.nodes) == (loc, ("w.json",))
+
     def test_no_nodes(self) -> None:
         report = check_cluster(read_json_lines(""))
         assert codes(report) == ["no_nodes"]
@@ -779,6 +806,9 @@ class TestReport:
         assert place("nodes.jsonl:3") == ("nodes.jsonl", 3, 1)
         assert place("host-a:worker") == ("host-a:worker", None, None)
         assert place("pods.yaml:") == ("pods.yaml:", None, None)
+
+    def test_text_ends_with_the_summary_line_and_its_newline(self) -> None:
+        assert check_cluster(job()).to_text() == "5 nodes, 1 cluster: valid\n"
 
     def test_text_has_a_line_per_finding_and_a_summary(self) -> None:
         text = check_cluster([*job(), ("stray", node("worker", 7))]).to_text()

@@ -10,6 +10,7 @@ from estconf import RunConfig, TFConfig
 from estconf.inputs.explain import Explained, profile_facts, reader_views, run_config_facts
 from estconf.profiles import check_profile
 from estconf.tpu import RunConfig as TPURunConfig
+from values import refuses_assignment
 
 PS_CLUSTER = {
     "cluster": {
@@ -168,3 +169,9 @@ class TestReaders:
         found = reader_views(TFConfig.model_validate(tf_config), "env")
         assert not found.accepted
         assert all(view["values"] is None for view in found.views)
+
+
+def test_what_a_reader_derives_refuses_assignment() -> None:
+    """The facts of one reader and the views of each: a record that holds dicts and lists."""
+    refuses_assignment(run_config_facts(run_config(PS_CLUSTER), "env", why=True))
+    refuses_assignment(reader_views(TFConfig.model_validate(PS_CLUSTER), "env"))

@@ -162,3 +162,32 @@ class TestOtherDocuments:
     def test_a_file_of_a_kind_is_named_by_its_title(self) -> None:
         assert kinds.file_of(KINDS["tf_config"]) == "a TF_CONFIG file"
         assert kinds.file_of(None) == "a config file of a kind estconf reads"
+
+
+@pytest.mark.parametrize("key", ["workerPoolSpecs", "worker_pool_specs", "jobSpec", "job_spec"])
+def test_a_vertex_custom_job_is_told_by_any_one_of_its_keys(key: str) -> None:
+    """A spec's worker pools in either spelling, or a whole CustomJob's spec in either."""
+    assert resolve({key: {}}, "job.yaml") == kinds.Resolved(KINDS["vertex_custom_job"], "keys")
+
+
+class TestUnderProfile:
+    TF_CONFIG = {
+        "cluster": {"worker": ["w0:2222", "w1:2222"]},
+        "task": {"type": "worker", "index": 0},
+    }
+    OTHERS = "(this cluster is valid for --profile mwms or --profile server)"
+
+    def message(self, kind: kinds.Kind) -> str:
+        with pytest.raises(ValueError) as info:
+            kind.validate(self.TF_CONFIG)
+        return str(info.value)
+
+    def test_the_estimators_errors_name_the_profiles_that_accept_the_tf_config(self) -> None:
+        """Unless told not to (a file with errors of its own), under a profile or none."""
+        tf_config = KINDS["tf_config"]
+        assert tf_config.under_profile(None) is tf_config
+        assert self.OTHERS in self.message(tf_config)
+        assert self.OTHERS in self.message(tf_config.under_profile("estimator"))
+        for profile in (None, "estimator"):
+            told = tf_config.under_profile(profile, name_others=False)
+            assert self.OTHERS not in self.message(told)

@@ -157,6 +157,7 @@ class TestBase:
 
     def test_what_a_launcher_gives_is_a_value(self) -> None:
         refuses_assignment(TFConfigs([]))
+        refuses_assignment(Notes(lines=["a note"], hints=["a hint"]))
 
     def test_what_a_launcher_gives_says_nothing_and_fails_nothing_by_default(self) -> None:
         found = TFConfigs([(("worker", 0), "{}")])

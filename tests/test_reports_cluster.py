@@ -95,3 +95,15 @@ def test_a_cluster_report_in_json_is_indented_by_two_spaces() -> None:
     cluster = ClusterReport(profile="estimator", nodes=("a.json",), clusters=1, findings=())
     lines = write_cluster(cluster, "json").splitlines()
     assert lines[:2] == ["{", '  "profile": "estimator",']
+
+
+def test_a_format_named_at_run_time_is_the_format_of_that_name() -> None:
+    """A format read from the command line is a string of its own, not the one spelled here."""
+    cluster = ClusterReport(profile="estimator", nodes=("a.json",), clusters=1, findings=())
+    assert json.loads(write_cluster(cluster, "".join(["js", "on"])))["valid"] is True
+
+
+def test_a_cluster_report_in_json_writes_text_as_it_is() -> None:
+    """A node's name outside ASCII is written as its characters, not as ``\\u`` escapes."""
+    cluster = ClusterReport(profile="estimator", nodes=("nœud-0.json",), clusters=1, findings=())
+    assert '"nœud-0.json"' in write_cluster(cluster, "json")

@@ -901,6 +901,27 @@ class TestDeviceFnThroughTensorFlowDecorators:
         [(code, _, _)] = errors_of(device_fn=device_fn)
         assert code == "device_fn"
 
+    def test_a_decorator_without_a_target_ends_the_unwrapping(self) -> None:
+        """As ``tf_decorator.unwrap`` stops there: its argspec decides, and the check ends.
+
+        Run in a process of its own, so that a check that never ends fails the test.
+        """
+        code = (
+            "import inspect\n"
+            "from estconf import RunConfig\n"
+            "class TFDecorator:\n"
+            "    __module__ = 'tensorflow.python.util.tf_decorator'\n"
+            "def op_device(op): return ''\n"
+            "def device_fn(*args): return ''\n"
+            "device_fn._tf_decorator = TFDecorator()\n"
+            "device_fn._tf_decorator.decorator_argspec = inspect.getfullargspec(op_device)\n"
+            "print(RunConfig(device_fn=device_fn).device_fn is device_fn)\n"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=30
+        )
+        assert (done.stdout, done.stderr) == ("True\n", "")
+
 
 class TestPythonOnlyArguments:
     def test_kept_in_python_left_out_of_dumps_and_schema(self) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
@@ -234,6 +235,15 @@ class TestWholeNumbersOfOtherTypes:
         with pytest.raises(ValidationError) as info:
             INTEGER_READERS[reader](_NumpyBool(True))
         assert "Input should be an integer, not a boolean (True)" in str(info.value)
+
+    def test_a_numpy_type_is_told_by_its_module_name_made_at_run_time(self) -> None:
+        """A type an extension makes (``PyType_FromSpec``) names it with a string of its own."""
+        made = type("float32", (_NumpyFloat32,), {"__module__": "".join(["num", "py"])})
+        assert made.__module__ == "numpy" and made.__module__ is not sys.intern("numpy")
+        read = _types.whole_number(made(2.0))
+        assert read == 2 and type(read) is int
+        with pytest.raises(PydanticCustomError, match=r"whole number, got numpy\.float32\(1\.5\)"):
+            _types.whole_number(made(1.5))
 
     def test_a_decimal_of_too_many_digits_is_refused_before_it_is_written_out(self) -> None:
         with pytest.raises(PydanticCustomError) as info:
