@@ -647,6 +647,36 @@ class TestUsageInProcess:
         assert status == 2
         assert said in err
 
+    def test_a_name_with_replica_counts_is_refused_as_it_goes_with_a_tfjob(self) -> None:
+        """``--name`` names the TFJob of a manifest: with ``--job``, the older spelling, exit 2."""
+        argv = ("tf-config", "--job", "mnist", "--chief", "1", "--worker", "2")
+        assert run(*argv)[0] == 0
+        assert run(*argv, "--name", "x") == (
+            2,
+            "",
+            "estconf tf-config: error: --name goes with --tfjob\n",
+        )
+
+    def test_a_cluster_file_that_cannot_be_read_ends_with_the_count_of_its_errors(
+        self, tmp_path: Path
+    ) -> None:
+        """As ``validate`` says it: each error, then how many in how many files."""
+        path = tmp_path / "cluster.json"
+        path.write_text('{"chief": ["c:1"],}', encoding="utf-8")
+        assert run("tf-config", "cluster", str(path)) == (
+            1,
+            "",
+            f"{path}:1:19: invalid JSON: Expecting property name enclosed in double quotes "
+            "(a trailing comma: JSON allows none after the last item)\n"
+            "1 error in 1 of 1 file\n",
+        )
+        missing = tmp_path / "missing.json"
+        assert run("tf-config", "cluster", str(missing)) == (
+            2,
+            "",
+            f"{missing}: no such file\n1 error in 1 of 1 file\n",
+        )
+
     def test_the_vertex_outputs_size_is_worked_out_before_it_is_written(self) -> None:
         from estconf.vertex import tf_configs
 

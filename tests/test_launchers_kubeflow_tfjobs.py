@@ -63,3 +63,42 @@ def test_only_a_katib_experiment_has_a_trial_spec_that_is_a_tfjob() -> None:
     )
     assert other != KATIB_EXPERIMENT
     assert check_text(other, "yaml", "e.yaml", "estimator") is None
+
+
+OLDER_WITH_MODEL_ERRORS = b"""\
+&key apiVersion: kubeflow.org/v1beta2
+kind: TFJob
+metadata: {name: mnist}
+spec:
+  tfReplicaSpecs:
+    Worker:
+      replicas: x
+      template:
+        spec:
+          containers: [*key, *key]
+"""
+"""An earlier apiVersion, and values the model refuses: the containers alias the key's text."""
+
+
+def test_an_earlier_api_version_is_reported_before_the_models_errors_at_its_place() -> None:
+    """The containers are aliases of the ``apiVersion`` key: their errors are placed at it too."""
+    checked = check_text(OLDER_WITH_MODEL_ERRORS, "yaml", "j.yaml", "estimator")
+    assert checked is not None
+    assert [(e.line, e.column, e.path, e.code) for e in checked.errors] == [
+        (1, 1, "apiVersion", "tfjob_api_version"),
+        (1, 1, "spec.tfReplicaSpecs.Worker.template.spec.containers[0]", "model_type"),
+        (1, 1, "spec.tfReplicaSpecs.Worker.template.spec.containers[1]", "model_type"),
+        (7, 7, "spec.tfReplicaSpecs.Worker.replicas", "int_type"),
+    ]
+
+
+def test_what_the_model_refuses_is_an_error_and_the_earlier_api_version_a_refusal() -> None:
+    """``kubectl apply`` refuses the apiVersion; the model's errors are errors, not refusals."""
+    checked = check_text(OLDER_WITH_MODEL_ERRORS, "yaml", "j.yaml", "estimator")
+    assert checked is not None
+    assert [(e.code, e.label, e.refused) for e in checked.errors] == [
+        ("tfjob_api_version", "refused", True),
+        ("model_type", "error", False),
+        ("model_type", "error", False),
+        ("int_type", "error", False),
+    ]

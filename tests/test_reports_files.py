@@ -96,3 +96,25 @@ def test_every_reporter_says_each_findings_severity() -> None:
     assert [line.split(" ", 1)[0] for line in github] == ["::error", "::warning", "::notice"]
     sarif = json.loads(report.write_sarif(results))["runs"][0]["results"]
     assert [r["level"] for r in sarif] == ["error", "warning", "note"]
+
+
+class _Elementwise:
+    """A value compared item by item, as a numpy array is: its ``!=`` is no bool."""
+
+    def __ne__(self, other: object) -> _Elementwise:  # type: ignore[override]
+        return self
+
+    def __bool__(self) -> bool:
+        raise ValueError("the truth value of an array with more than one element is ambiguous")
+
+    __hash__ = object.__hash__
+
+    def __str__(self) -> str:
+        return "[1 2]"
+
+
+def test_a_value_json_cannot_hold_is_written_as_its_text_whatever_its_comparisons() -> None:
+    found = error("f.json", "int_type", "should be an integer", ("index",), value=_Elementwise())
+    result = Result("f.json", "tf_config", [found])
+    (written,) = json.loads(report.write_json([result]))["files"][0]["errors"]
+    assert written["value"] == "[1 2]"

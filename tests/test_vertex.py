@@ -293,6 +293,12 @@ class TestCheckProfile:
     def test_workers_alone_under_mwms(self) -> None:
         vertex.check_profile(pools(1, 4), "mwms")
 
+    def test_what_a_reader_refuses_is_raised_as_errors_of_the_custom_job_spec(self) -> None:
+        with pytest.raises(ValidationError) as info:
+            vertex.check_profile(pools(1, 2, 1), "mwms")
+        assert info.value.title == "CustomJobSpec"
+        assert str(info.value).startswith("1 validation error for CustomJobSpec\n")
+
 
 def test_a_worker_pool_spec_is_a_value() -> None:
     """A pool refuses assignment and hashes by its replica count."""
