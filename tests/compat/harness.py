@@ -778,7 +778,7 @@ def _dims_rules(dims: Any, cores: Any) -> set[str]:
                 rules.add("type")
             elif any(d < 1 for d in leaf):
                 rules.add("value")
-            elif isinstance(cores, (int, float)) and math.prod(leaf) != cores:
+            elif isinstance(cores, (int, float)) and math.prod(map(int, leaf)) != cores:
                 rules.add("invariant")
     return rules
 
