@@ -23,7 +23,7 @@ import enum
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar, get_args
 
 from estconf._path import format_nodes, format_path
 
@@ -32,13 +32,17 @@ if TYPE_CHECKING:
 else:  # read as any value at run time, so that this module needs no pydantic
     _CrossNode = Any
 
-__all__ = ["NO_VALUE", "Finding", "Loc", "Severity", "hint_of", "show_value"]
+__all__ = ["NO_VALUE", "SEVERITIES", "Finding", "Loc", "Severity", "hint_of", "show_value"]
 
 Loc = tuple[str | int, ...]
 """A path into a document: mapping keys and list positions, outermost first."""
 
 Severity = Literal["error", "warning", "note"]
-"""How bad a finding is: ``error`` fails the check, ``warning`` too, ``note`` does not."""
+"""How bad a finding is: ``error`` fails the check; ``warning`` fails it only when
+asked to (``validate --strict``); ``note`` never does."""
+
+SEVERITIES: Final[tuple[Severity, ...]] = get_args(Severity)
+"""The severities, the worst first."""
 
 
 class _NoValue(enum.Enum):

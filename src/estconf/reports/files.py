@@ -14,6 +14,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
+from estconf.finding import SEVERITIES
 from estconf.io import REPORT_FORMATS
 from estconf.io.errors import NO_VALUE, FileError
 
@@ -55,10 +56,6 @@ def summary(results: list[Result]) -> str:
     counts = [(sum(r.count(s) for r in with_findings), s) for s in SEVERITIES]
     found = ", ".join(plural(count, severity) for count, severity in counts if count)
     return f"{found} in {len(with_findings)} of {plural(len(checked), 'file')}{passed_over}"
-
-
-SEVERITIES: Final = ("error", "warning", "note")
-"""The severities of a finding, the worst first, as the summary counts them."""
 
 
 _BOLD, _RED, _GREEN, _CYAN, _RESET = "\033[1m", "\033[31m", "\033[32m", "\033[36m", "\033[0m"
