@@ -369,8 +369,8 @@ CLI: dict[str, Callable[[Input, Path], None]] = {
     "estconf validate --profile ps --format json": _cli(
         "validate", "--profile", "ps", "--format", "json", "{}"
     ),
-    "estconf validate --profile server --format github": _cli(
-        "validate", "--profile", "server", "--format", "github", "{}"
+    "estconf validate --profile server --format github --strict": _cli(
+        "validate", "--profile", "server", "--format", "github", "--strict", "{}"
     ),
     "estconf validate -": _cli_stdin("validate", "--input-format", "{format}", "-v", "-"),
     "estconf validate (pyproject.toml)": _validate_under_pyproject,
