@@ -580,6 +580,18 @@ class TestOutput:
         _, out, _ = run(capsys, "validate", *argv, f"{DATA}/invalid/syntax.json")
         assert "\033[" not in out  # captured output is not a terminal
 
+    def test_options_read_from_the_command_line_choose_as_their_names_say(
+        self, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """The words of argv are strings made at run time, not the constants of the code."""
+        monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+        auto, text = "".join(["au", "to"]), "".join(["te", "xt"])
+        _, out, _ = run(capsys, "validate", "--color", auto, f"{DATA}/invalid/syntax.json")
+        assert "\033[31m" in out
+        argv = ["--format", text, "--color", "always", f"{DATA}/invalid/syntax.json"]
+        _, out, _ = run(capsys, "validate", *argv)
+        assert "\033[31m" in out
+
     def test_auto_honours_no_color(
         self, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
     ) -> None:

@@ -331,3 +331,8 @@ def test_the_hint_of_a_pydantic_error_is_the_hint_of_its_context() -> None:
     assert Finding.of_error(detail).hint == "add one"
     assert hint_of({"type": "x", "msg": "m", "loc": ()}) is None
     assert Finding.of_error({"type": "x", "msg": "m", "loc": ()}).hint is None
+
+
+def test_a_value_is_shown_with_its_characters_as_written() -> None:
+    """Not as JSON's \\u escapes: a path or host name reads as the file wrote it."""
+    assert show_value({"model_dir": "/data/café"}) == '{"model_dir": "/data/café"}'

@@ -142,7 +142,7 @@ class Invalid(Exception):
         self.results = results
 
 
-def exit_status(results: list[Result], *, strict: bool = False) -> int:
+def exit_status(results: list[Result], *, strict: bool) -> int:
     """2: an input cannot be read; 1: one has an error (``strict``: or a warning); else 0."""
     from estconf.inputs.checks import Report
 

@@ -131,14 +131,14 @@ def run(args: argparse.Namespace) -> int:
             return _other_readers(args)
         except Invalid as exc:
             out(write_text(exc.results), sys.stderr)
-            return exit_status(exc.results)
+            return exit_status(exc.results, strict=False)
     from estconf.inputs.tf_config_source import run_config_to_explain
 
     try:
         config, source = _explained(args, run_config_to_explain, config_file=args.config)
     except Invalid as exc:
         out(write_text(exc.results), sys.stderr)
-        return exit_status(exc.results)
+        return exit_status(exc.results, strict=False)
     from estconf.reports.explain import explain_run_config
 
     out(
