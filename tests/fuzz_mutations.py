@@ -89,9 +89,9 @@ OPTIONS = (
     "--gpus-per-node", "--rank", "--write", "--sagemaker", "--instance-count",
     "--instance-groups", "--instance-type", "--distribution", "--distribution-groups",
     "--resource-config", "--hyperparameters", "--vertex", "--cluster-spec", "--job-id",
-    "--job", "--namespace", "--port", "--chief", "--master", "--worker", "--ps", "--evaluator",
-    "--tfjob", "--name", "--cluster-domain", "--task", "--format", "--profile", "--max-size",
-    "--max-depth", "--max-values", "--max-documents",
+    "--trial", "--job", "--namespace", "--port", "--chief", "--master", "--worker", "--ps",
+    "--evaluator", "--tfjob", "--name", "--cluster-domain", "--task", "--format", "--profile",
+    "--max-size", "--max-depth", "--max-values", "--max-documents",
 )  # fmt: skip
 """The options of ``estconf tf-config``: the launchers' first."""
 

@@ -309,6 +309,8 @@ def _api_launchers(given: Input, path: Path) -> None:
     with contextlib.suppress(ValueError):
         vertex.tf_configs(data)
     with contextlib.suppress(ValueError):
+        vertex.tf_configs(data, trial=1)
+    with contextlib.suppress(ValueError):
         vertex.cluster_specs(data)
     for hyperparameters in ({}, {"sagemaker_parameter_server_enabled": True}):
         with contextlib.suppress(ValueError):
@@ -318,6 +320,8 @@ def _api_launchers(given: Input, path: Path) -> None:
     if isinstance(data, dict):
         with contextlib.suppress(ValueError):
             sagemaker.tf_config({"current_host": "algo-1", "hosts": ["algo-1"]}, data)
+        with contextlib.suppress(ValueError):
+            sagemaker.check_hyperparameters(data)
 
 
 def _api_slurm(given: Input, path: Path) -> None:

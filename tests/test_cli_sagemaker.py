@@ -265,3 +265,69 @@ def test_no_text_option_takes_bytes_that_are_not_utf8(argv: tuple[str | bytes, .
     )
     assert (done.returncode, done.stdout) == (2, b"")
     assert b" is not UTF-8 text: byte 0xff at position " in done.stderr
+
+
+FLAG_FILE = str(DATA / "flag-string.hyperparameters.json")
+FLAG_WARNING = (
+    f'{FLAG_FILE}:7:41: sagemaker_parameter_server_enabled: warning: the text "False" is no '
+    'JSON boolean: the toolkit tests it for truth, and any text but "" is true, so '
+    "parameter-server mode is on, and on two hosts or more it wins over multi-worker mirrored "
+    "mode\n"
+    'hint: write false to turn it off (the JSON false: "false" in hyperparameters.json, as the '
+    "SDK writes it), true to turn it on, or leave the key out\n"
+)
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "shell", "env", "k8s"])
+def test_a_flag_written_as_text_is_predicted_on_and_warned_at_its_line(
+    capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    """``"False"`` beside a true multi-worker flag: parameter servers, as the toolkit runs it."""
+    argv = ("sagemaker", "--instance-count", "3", "--hyperparameters", FLAG_FILE)
+    status, out, err = run(capsys, "tf-config", *argv, "--format", fmt)
+    assert (status, err) == (0, FLAG_WARNING)
+    hps = json.loads(Path(FLAG_FILE).read_text(encoding="utf-8"))
+    predicted = [sagemaker.tf_config(config, hps) for config in sagemaker.resource_configs(3)]
+    assert [config["task"]["type"] for config in predicted if config] == [
+        "master",
+        "worker",
+        "worker",
+    ]
+    if fmt == "jsonl":
+        assert lines(out) == predicted
+    else:
+        assert "ps server ps:2 at algo-3:2223" in out
+
+
+def test_the_warning_comes_after_the_hosts_problems(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ("sagemaker", "--instance-count", "2", "--hyperparameters", FLAG_FILE)
+    status, _, err = run(capsys, "tf-config", *argv, "--profile", "mwms")
+    assert status == 1  # the master job, which MultiWorkerMirroredStrategy refuses
+    said = err.splitlines()
+    assert said[0].startswith("--sagemaker --profile mwms: algo-1: cluster.master: ")
+    assert "\n".join(said[1:3]) + "\n" == FLAG_WARNING
+    assert said[3].startswith("hint: SageMaker's parameter-server mode writes a master job")
+
+
+def test_a_flag_the_distribution_sets_is_not_warned(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ("sagemaker", "--instance-count", "2", "--hyperparameters", FLAG_FILE)
+    status, _, err = run(capsys, "tf-config", *argv, "--distribution", "parameter_server")
+    assert (status, err) == (0, "")
+
+
+def test_a_true_flag_written_as_text_is_warned_too(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    given = tmp_path / "hyperparameters.json"
+    given.write_text('{"sagemaker_multi_worker_mirrored_strategy_enabled": "True"}\n')
+    argv = ("sagemaker", "--instance-count", "2", "--hyperparameters", str(given))
+    status, out, err = run(capsys, "tf-config", *argv, "--profile", "mwms")
+    assert status == 0
+    assert [c["task"] for c in lines(out)] == [  # type: ignore[index]
+        {"index": 0, "type": "worker"},
+        {"index": 1, "type": "worker"},
+    ]
+    assert err.startswith(
+        f"{given}:1:54: sagemaker_multi_worker_mirrored_strategy_enabled: warning: the text "
+        '"True" is no JSON boolean'
+    )

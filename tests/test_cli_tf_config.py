@@ -571,7 +571,7 @@ class TestEachLauncherByName:
             "sagemaker": {"--instance-count", "--instance-groups", "--instance-type"}
             | {"--distribution", "--distribution-groups", "--resource-config"}
             | {"--hyperparameters", "--profile"},
-            "vertex": {"--cluster-spec", "--job-id", "--task", "--profile"},
+            "vertex": {"--cluster-spec", "--job-id", "--trial", "--task", "--profile"},
         }[entry.name]
         shared = {"--format", "--out-dir", "--max-size", "--max-depth"}
         shared |= {"--max-values", "--max-documents"}

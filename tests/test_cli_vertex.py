@@ -162,6 +162,132 @@ class TestFindings:
         assert "MultiWorkerMirroredStrategy counts the workers of an evaluator" in out
 
 
+class TestTrial:
+    """``--trial N``: a hyperparameter-tuning trial's replicas, ``"trial": "N"`` in each task."""
+
+    def test_every_replica_of_the_trial(self, capsys: pytest.CaptureFixture[str]) -> None:
+        argv = ("vertex", spec("distributed.yaml"), "--trial", "12", "--job-id", "ab")
+        status, out, err = run(capsys, "tf-config", *argv)
+        assert (status, err) == (0, "")
+        written = lines(out)
+        expected = vertex.tf_configs(read_data(spec("distributed.yaml")), trial=12)
+        assert written == list(expected.values())
+        assert {c["task"]["trial"] for c in written} == {"12"}  # type: ignore[index]
+
+    def test_check_cluster_reads_them_under_every_profile_that_reads_the_job(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        for trial in (None, "3"):
+            extra = () if trial is None else ("--trial", trial)
+            argv = ("vertex", spec("custom-job.json"), "--job-id", "ab", *extra)
+            _, out, _ = run(capsys, "tf-config", *argv)
+            (tmp_path / f"{trial}.jsonl").write_text(out, encoding="utf-8")
+        for profile in ("estimator", "mwms", "ps", "server"):
+            plain = run(capsys, "check-cluster", "--profile", profile, str(tmp_path / "None.jsonl"))
+            tuned = run(capsys, "check-cluster", "--profile", profile, str(tmp_path / "3.jsonl"))
+            assert tuned[0] == plain[0]
+            assert tuned[1].replace("3.jsonl", "None.jsonl") == plain[1]
+
+    def test_with_cluster_specs_and_one_task(self, capsys: pytest.CaptureFixture[str]) -> None:
+        argv = ("vertex", spec("custom-job.json"), "--cluster-spec", "--trial", "1")
+        status, out, _ = run(capsys, "tf-config", *argv, "--task", "workerpool1:1")
+        assert status == 0
+        assert [c["task"] for c in lines(out)] == [
+            {"type": "workerpool1", "index": 1, "trial": "1"}
+        ]
+
+    @pytest.mark.parametrize(
+        "trial", ["0", "-1", "2147483648", "99999999999999999999", "1.5", "x", "", "٣", "1e3"]
+    )
+    def test_no_trials_number_is_refused(
+        self, capsys: pytest.CaptureFixture[str], trial: str
+    ) -> None:
+        status, out, err = run(
+            capsys, "tf-config", "vertex", spec("custom-job.json"), "--trial", trial
+        )
+        assert (status, out) == (2, "")
+        assert err.splitlines()[-1].startswith(
+            "estconf tf-config vertex: error: argument --trial: expected a number, "
+            "from 1 to 2147483647, not "
+        )
+
+    def test_the_largest_trial(self, capsys: pytest.CaptureFixture[str]) -> None:
+        argv = ("vertex", spec("custom-job.json"), "--trial", "2147483647", "--task", "chief:0")
+        status, out, _ = run(capsys, "tf-config", *argv)
+        assert status == 0
+        assert lines(out)[0]["task"] == {"type": "chief", "index": 0, "trial": "2147483647"}
+
+    def test_the_options_bound_is_the_apis(self) -> None:
+        from estconf.launchers.vertex import command
+
+        assert command.MAX_TRIAL == vertex.MAX_TRIAL
+
+    def test_it_goes_with_vertex(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, _, err = run(capsys, "tf-config", "--job", "x", "--worker", "2", "--trial", "1")
+        assert (status, err) == (2, "estconf tf-config: error: --trial goes with --vertex\n")
+
+
+class TestReductionServer:
+    """A pool 2 that runs Vertex AI's Reduction Server (reduction-server.yaml: 1, 4 and 16)."""
+
+    NOTE = (
+        ":29:17: workerPoolSpecs[2].containerSpec.imageUri: note: its 16 replicas run Vertex "
+        "AI's Reduction Server, no TensorFlow and no parameter server: estconf leaves them out "
+        "of the cluster and writes no TF_CONFIG for them, as Vertex AI does not document one\n"
+    )
+
+    @pytest.mark.parametrize("fmt", ["jsonl", "json", "shell", "env", "k8s"])
+    def test_no_ps_finding_under_mwms_and_the_pool_said_in_every_format(
+        self, capsys: pytest.CaptureFixture[str], fmt: str
+    ) -> None:
+        argv = ("vertex", spec("reduction-server.yaml"), "--profile", "mwms", "--job-id", "8f3c")
+        status, out, err = run(capsys, "tf-config", *argv, "--format", fmt)
+        assert status == 0
+        assert err == spec("reduction-server.yaml") + self.NOTE
+        assert "cmle-training-workerpool2" not in out
+
+    def test_the_chief_and_workers_alone(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, _ = run(capsys, "tf-config", "vertex", spec("reduction-server.yaml"))
+        assert status == 0
+        written = lines(out)
+        assert [c["task"] for c in written] == [{"type": "chief", "index": 0}] + [
+            {"type": "worker", "index": i} for i in range(4)
+        ]
+        clusters = [c["cluster"] for c in written]
+        assert all(isinstance(c, dict) and set(c) == {"chief", "worker"} for c in clusters)
+
+    def test_the_job_id_note_first(self, capsys: pytest.CaptureFixture[str]) -> None:
+        _, _, err = run(capsys, "tf-config", "vertex", spec("reduction-server.yaml"))
+        assert err.splitlines()[0].startswith("note: Vertex AI names each replica's host")
+        assert err.splitlines()[1] == (spec("reduction-server.yaml") + self.NOTE).rstrip("\n")
+
+    def test_check_cluster_finds_the_predicted_job_whole(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        _, out, _ = run(
+            capsys, "tf-config", "vertex", spec("reduction-server.yaml"), "--trial", "2"
+        )
+        (tmp_path / "replicas.jsonl").write_text(out, encoding="utf-8")
+        status, said, _ = run(
+            capsys, "check-cluster", "--profile", "mwms", str(tmp_path / "replicas.jsonl")
+        )
+        assert (status, said) == (0, "5 nodes, 1 cluster: valid\n")
+
+    def test_cluster_specs_keep_the_reducers(self, capsys: pytest.CaptureFixture[str]) -> None:
+        argv = ("vertex", spec("reduction-server.yaml"), "--cluster-spec", "--job-id", "8f3c")
+        status, out, err = run(capsys, "tf-config", *argv)
+        assert status == 0
+        assert [c["task"]["type"] for c in lines(out)].count("workerpool2") == 16  # type: ignore[index]
+        assert err.endswith(
+            "note: its 16 replicas run Vertex AI's Reduction Server, not TensorFlow; "
+            "CLUSTER_SPEC lists them as workerpool2, as it lists every pool\n"
+        )
+
+    def test_validate_finds_no_ps_under_mwms(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, _ = run(capsys, "validate", "--profile", "mwms", spec("reduction-server.yaml"))
+        assert (status, out.splitlines()[-1]) == (0, "1 file valid")
+
+
 class TestUsage:
     @pytest.mark.parametrize(
         ("argv", "status", "message"),

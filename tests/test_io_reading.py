@@ -19,6 +19,7 @@ from estconf.io.errors import ConfigFileError
 from estconf.io.reading import (
     READERS,
     Read,
+    json_document,
     json_object,
     read_env_lines,
     read_json_lines,
@@ -186,3 +187,12 @@ class TestJSONObject:
         with pytest.raises(InputError) as info:
             json_object(str(path), Limits())
         assert str(info.value).startswith(f"{path}: {said}")
+        with pytest.raises(InputError):
+            json_document(str(path), Limits())
+
+    def test_the_document_places_its_values(self, tmp_path: Path) -> None:
+        path = tmp_path / "hyperparameters.json"
+        path.write_text('{\n  "epochs": "10",\n  "x": "False"\n}\n', encoding="utf-8")
+        document = json_document(str(path), Limits())
+        assert document.data == json_object(str(path), Limits()) == {"epochs": "10", "x": "False"}
+        assert document.locate([("x",)])[("x",)].value.line == 3

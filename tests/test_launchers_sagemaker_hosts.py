@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
+from estconf.io.checks import Limits
+from estconf.io.reading import json_document
 from estconf.io.sources import InputError
 from estconf.launchers.base import Notes
 from estconf.launchers.sagemaker.hosts import (
@@ -17,6 +20,7 @@ from estconf.launchers.sagemaker.hosts import (
     job_report,
     job_resource_configs,
     refused_by_the_reader,
+    string_flags,
 )
 from estconf.reports.launchers import write_notes
 from estconf.sagemaker import resource_configs
@@ -172,3 +176,54 @@ def test_a_job_sagemaker_refuses() -> None:
 def test_what_is_found_of_the_hosts_cannot_be_changed(record: object) -> None:
     """Each refuses assignment; each holds lists or a TF_CONFIG's dict, so it is not hashed."""
     refuses_assignment(record)
+
+
+FLAG_FILE = Path(__file__).parent / "data/launchers/sagemaker/flag-string.hyperparameters.json"
+
+
+class TestStringFlags:
+    def test_a_flag_written_as_text_is_a_warning_at_its_line(self) -> None:
+        document = json_document(str(FLAG_FILE), Limits())
+        given = document.data
+        [found] = string_flags(given, job_hyperparameters(given), "hps.json", document)
+        assert (found.file, found.line, found.column, found.path) == (
+            "hps.json",
+            7,
+            41,
+            "sagemaker_parameter_server_enabled",
+        )
+        assert (found.code, found.severity) == ("sagemaker_flag_string", "warning")
+        assert found.message.startswith('warning: the text "False" is no JSON boolean')
+
+    def test_without_the_document_it_is_at_its_key_alone(self) -> None:
+        given = {"sagemaker_multi_worker_mirrored_strategy_enabled": "True"}
+        [found] = string_flags(given, job_hyperparameters(given), "hps.json")
+        assert (found.line, found.path) == (
+            None,
+            "sagemaker_multi_worker_mirrored_strategy_enabled",
+        )
+
+    def test_a_flag_the_distribution_sets_is_not_the_files(self) -> None:
+        given = {"sagemaker_parameter_server_enabled": "False"}
+        hps = job_hyperparameters(given, "parameter_server")
+        assert string_flags(given, hps, "hps.json") == []
+
+    def test_hyperparameters_the_toolkit_fails_on_are_said_at_each_host_instead(self) -> None:
+        given = {"sagemaker_parameter_server_enabled": "[" * 100 + "]" * 100}
+        assert string_flags(given, job_hyperparameters(given), "hps.json") == []
+
+    def test_the_report_says_them_after_the_hosts_and_fails_nothing(self) -> None:
+        given = json.loads(FLAG_FILE.read_text(encoding="utf-8"))
+        hps = job_hyperparameters(given)
+        flags = string_flags(given, hps, "hps.json")
+        job = job_report(hosts(configs(2), hps), "estimator", flags)
+        assert not job.failed
+        assert [task for task, _ in job.outputs] == [("master", 0), ("worker", 0)]
+        assert write_notes(job.notes) == (
+            'hps.json: sagemaker_parameter_server_enabled: warning: the text "False" is no '
+            'JSON boolean: the toolkit tests it for truth, and any text but "" is true, so '
+            "parameter-server mode is on, and on two hosts or more it wins over multi-worker "
+            "mirrored mode\n"
+            'hint: write false to turn it off (the JSON false: "false" in hyperparameters.json, '
+            "as the SDK writes it), true to turn it on, or leave the key out\n"
+        )

@@ -125,6 +125,68 @@ class TestVertexReplicas:
             "replica, the chief: its replicaCount must be 1, not 4"
         )
 
+    def test_a_trial_in_each_task(self) -> None:
+        name = self.spec("distributed.yaml")
+        found = vertex_replicas(vertex_spec(name, Limits()), name, job_id="ab", trial=4)
+        tasks = [json.loads(text)["task"] for _, text in found.outputs]
+        assert {task["trial"] for task in tasks} == {"4"}
+        assert found.labels[0] == "workerpool0-0: chief:0"
+
+    def test_a_reduction_server_pool_is_said_at_its_image(self) -> None:
+        name = self.spec("reduction-server.yaml")
+        found = vertex_replicas(vertex_spec(name, Limits()), "job.yaml", job_id="ab")
+        assert not found.failed
+        assert found.labels == ["workerpool0-0: chief:0"] + [
+            f"workerpool1-{i}: worker:{i}" for i in range(4)
+        ]
+        [note] = found.notes.findings
+        assert (note.code, note.severity, note.line, note.column) == (
+            "vertex_reduction_server",
+            "note",
+            29,
+            17,
+        )
+        assert write_notes(found.notes) == (
+            "job.yaml:29:17: workerPoolSpecs[2].containerSpec.imageUri: note: its 16 replicas "
+            "run Vertex AI's Reduction Server, no TensorFlow and no parameter server: estconf "
+            "leaves them out of the cluster and writes no TF_CONFIG for them, as Vertex AI does "
+            "not document one\n"
+        )
+
+    def test_a_reduction_server_pool_in_the_cluster_specs(self) -> None:
+        name = self.spec("reduction-server.yaml")
+        found = vertex_replicas(
+            vertex_spec(name, Limits()), "job.yaml", cluster_spec=True, job_id="ab"
+        )
+        assert found.labels[-1] == "workerpool2-15"
+        assert write_notes(found.notes).endswith(
+            "note: its 16 replicas run Vertex AI's Reduction Server, not TensorFlow; "
+            "CLUSTER_SPEC lists them as workerpool2, as it lists every pool\n"
+        )
+
+    def test_a_reduction_server_pool_is_said_beside_what_the_reader_refuses(
+        self, tmp_path: Path
+    ) -> None:
+        path = tmp_path / "job.json"
+        image = "us-docker.pkg.dev/vertex-ai-restricted/training/reductionserver:latest"
+        spec = {
+            "workerPoolSpecs": [
+                {"replicaCount": 1},
+                {"replicaCount": 1},
+                {"replicaCount": 1, "container_spec": {"image_uri": image}},
+                {"replicaCount": 1},
+            ]
+        }
+        path.write_text(json.dumps(spec, indent=1), encoding="utf-8")
+        found = vertex_replicas(vertex_spec(str(path), Limits()), "job.json", profile="mwms")
+        assert found.failed
+        assert [(f.code, f.path) for f in found.notes.findings] == [
+            ("vertex_reduction_server", "workerPoolSpecs[2].container_spec.image_uri"),
+            ("missing_evaluator_job", "workerPoolSpecs[3].replicaCount"),
+        ]
+        assert "its replica runs Vertex AI's Reduction Server" in write_notes(found.notes)
+        assert "estconf leaves it out of the cluster" in write_notes(found.notes)
+
     def test_a_spec_that_is_no_object(self, tmp_path: Path) -> None:
         path = tmp_path / "job.yaml"
         path.write_text("- 1\n", encoding="utf-8")

@@ -673,3 +673,88 @@ class TestPinnedRules:
         assert schema["properties"]["hosts"]["items"]["description"] == (
             "A container's name on the job's network."
         )
+
+
+FLAGS = ("sagemaker_parameter_server_enabled", "sagemaker_multi_worker_mirrored_strategy_enabled")
+
+
+class TestFlagsWrittenAsText:
+    """A flag written as text (``str(False)``): the toolkit keeps the text, which is true."""
+
+    @pytest.mark.parametrize("flag", FLAGS)
+    @pytest.mark.parametrize("text", ["False", "True", "no", "None", "off", '"False"', '"false"'])
+    def test_text_turns_the_mode_on_and_is_warned_at_the_flag(self, flag: str, text: str) -> None:
+        config = host("algo-2", ["algo-1", "algo-2"])
+        assert sagemaker.tf_config(config, {flag: text}) is not None
+        [found] = sagemaker.check_hyperparameters({flag: text})
+        assert (found.code, found.severity, found.loc, found.path) == (
+            "sagemaker_flag_string",
+            "warning",
+            (flag,),
+            flag,
+        )
+        assert found.value == (json.loads(text) if text.startswith('"') else text)
+        assert found.hint is not None and found.hint.startswith("write false to turn it off")
+
+    @pytest.mark.parametrize("flag", FLAGS)
+    @pytest.mark.parametrize("value", ["false", "true", "0", "1", "", "null", "[]", True, False, 0])
+    def test_json_and_the_empty_text_are_not_warned(self, flag: str, value: Any) -> None:
+        assert sagemaker.check_hyperparameters({flag: value}) == []
+
+    def test_the_message_names_the_text_and_the_mode(self) -> None:
+        [found] = sagemaker.check_hyperparameters({FLAGS[1]: "False"})
+        assert str(found) == (
+            'sagemaker_multi_worker_mirrored_strategy_enabled: the text "False" is no JSON '
+            'boolean: the toolkit tests it for truth, and any text but "" is true, so '
+            "multi-worker mirrored mode is on"
+        )
+
+    def test_a_false_parameter_server_flag_beside_multi_worker_mode_wins(self) -> None:
+        """The ``str(False)`` slip: MultiWorkerMirroredStrategy asked for, parameter servers run."""
+        hps = {FLAGS[0]: "False", FLAGS[1]: "true"}
+        config = host("algo-1", ["algo-1", "algo-2"])
+        tf_config = sagemaker.tf_config(config, hps)
+        assert tf_config is not None and "master" in tf_config["cluster"]
+        [found] = sagemaker.check_hyperparameters(hps)
+        assert found.message.endswith(
+            "so parameter-server mode is on, and on two hosts or more it wins over "
+            "multi-worker mirrored mode"
+        )
+
+    def test_other_keys_are_not_flags(self) -> None:
+        assert sagemaker.check_hyperparameters({"sagemaker_mpi_enabled": "False", "x": "no"}) == []
+
+    def test_each_flag_in_the_order_of_the_flags(self) -> None:
+        hps = {FLAGS[1]: "True", FLAGS[0]: "False"}
+        assert [f.path for f in sagemaker.check_hyperparameters(hps)] == list(FLAGS)
+
+    def test_a_model_given_as_a_model(self) -> None:
+        hps = Hyperparameters.model_validate({FLAGS[0]: "False"})
+        assert hps.flags_as_text() == {FLAGS[0]: "False"}
+        assert [f.code for f in sagemaker.check_hyperparameters(hps)] == ["sagemaker_flag_string"]
+
+    def test_hyperparameters_the_toolkit_fails_on_are_refused(self) -> None:
+        with pytest.raises(ValidationError) as info:
+            sagemaker.check_hyperparameters({"sagemaker_job_name": "2024", FLAGS[0]: "False"})
+        assert [e["type"] for e in info.value.errors()] == ["sagemaker_not_text"]
+
+    @given(st.text(max_size=8), st.sampled_from(FLAGS))
+    def test_warned_exactly_where_the_flag_is_text_and_on(self, text: str, flag: str) -> None:
+        """The decoded value is what the toolkit tests: warned when it is text, and true."""
+        hps = Hyperparameters.model_validate({flag: text})
+        decoded = getattr(hps, flag)
+        warned = bool(sagemaker.check_hyperparameters(hps))
+        assert warned == (isinstance(decoded, str) and bool(decoded))
+        on = hps.parameter_server if flag == FLAGS[0] else hps.multi_worker_mirrored
+        assert on == bool(decoded)
+        if warned:
+            assert on
+
+    def test_the_flag_string_file(self) -> None:
+        """The real-shaped file: ``"False"`` beside a true multi-worker flag."""
+        hps = json.loads((DATA / "flag-string.hyperparameters.json").read_text(encoding="utf-8"))
+        [found] = sagemaker.check_hyperparameters(hps)
+        assert found.path == FLAGS[0]
+        configs = sagemaker.resource_configs(3)
+        tasks = [sagemaker.tf_config(config, hps) for config in configs]
+        assert [t["task"]["type"] for t in tasks if t] == ["master", "worker", "worker"]

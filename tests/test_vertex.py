@@ -13,6 +13,12 @@ documentation, each citing its page:
   (the spec of gcloud ai custom-jobs create --config);
 - REST: https://cloud.google.com/vertex-ai/docs/reference/rest/v1/CustomJobSpec
   (workerPoolSpecs[], replicaCount an int64 string in JSON).
+
+DISTRIBUTED also says that pool 2 runs "Parameter servers, Reduction Server",
+and sets the Reduction Server up with the image
+``us-docker.pkg.dev/vertex-ai-restricted/training/reductionserver:latest`` in
+pool 2; what TF_CONFIG its replicas get, neither page says.  DETAILS gives
+``task.trial``, the trial's number from 1, in a hyperparameter-tuning job.
 """
 
 from __future__ import annotations
@@ -22,7 +28,8 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from estconf import vertex
+from estconf import TFConfig, vertex
+from estconf.deployment import PROFILES
 from estconf.profiles import check_profile as check_tf_config
 from estconf.vertex import CustomJobSpec
 from values import is_a_value, refuses_assignment
@@ -341,3 +348,214 @@ class TestSpecEdges:
             CustomJobSpec.model_validate(built)
         [error] = raised.value.errors()
         assert error["loc"] == ("workerPoolSpecs", 0, "replicaCount")
+
+
+REDUCTION_SERVER = "us-docker.pkg.dev/vertex-ai-restricted/training/reductionserver:latest"
+"""The image of worker pool 2 in DISTRIBUTED's Reduction Server example."""
+
+
+def with_reduction_server(spec: dict[str, Any], image: str = REDUCTION_SERVER) -> dict[str, Any]:
+    """``spec`` whose pool 2 runs ``image``, on the reducers' machine type of the example."""
+    spec["workerPoolSpecs"][2]["machineSpec"] = {"machineType": "n1-highcpu-16"}
+    spec["workerPoolSpecs"][2]["containerSpec"] = {"imageUri": image}
+    return spec
+
+
+class TestTrial:
+    """DETAILS, "task": ``trial``, the trial's number as a string, from 1, in a tuning job."""
+
+    def test_each_replicas_task_holds_the_trial_as_a_string(self) -> None:
+        configs = vertex.tf_configs(pools(1, 2, 1, 1), trial=3)
+        assert [c["task"] for c in configs.values()] == [
+            {"type": "chief", "index": 0, "trial": "3"},
+            {"type": "worker", "index": 0, "trial": "3"},
+            {"type": "worker", "index": 1, "trial": "3"},
+            {"type": "ps", "index": 0, "trial": "3"},
+            {"type": "evaluator", "index": 0, "trial": "3"},
+        ]
+
+    def test_without_a_trial_there_is_no_trial_key(self) -> None:
+        for config in vertex.tf_configs(pools(1, 2)).values():
+            assert set(config["task"]) == {"type", "index"}
+
+    def test_the_trial_changes_the_task_alone(self) -> None:
+        plain = vertex.tf_configs(pools(1, 2, 1))
+        tuned = vertex.tf_configs(pools(1, 2, 1), trial=12)
+        for name, config in tuned.items():
+            task = dict(config["task"])
+            assert task.pop("trial") == "12"
+            assert {**config, "task": task} == plain[name]
+
+    def test_the_cluster_spec_holds_the_trial_too(self) -> None:
+        # DISTRIBUTED, "CLUSTER_SPEC format": task.trial, "starting at 1"
+        specs = vertex.cluster_specs(pools(1, 2), trial="7")
+        assert specs["workerpool1-1"]["task"] == {"type": "workerpool1", "index": 1, "trial": "7"}
+
+    @pytest.mark.parametrize("trial", [1, "1", 2.0, vertex.MAX_TRIAL])
+    def test_a_trials_number(self, trial: object) -> None:
+        task = vertex.tf_configs(pools(1), trial=trial)["workerpool0-0"]["task"]  # type: ignore[arg-type]
+        assert task["trial"] == str(int(trial))  # type: ignore[call-overload]
+
+    @pytest.mark.parametrize(
+        "trial",
+        [
+            0,
+            -1,
+            vertex.MAX_TRIAL + 1,
+            True,
+            False,
+            1.5,
+            "",
+            "0",
+            "-1",
+            "3a",
+            "٣",
+            b"3",
+            [3],
+            "9" * 99,
+        ],
+    )
+    def test_no_trials_number_is_refused(self, trial: object) -> None:
+        with pytest.raises(ValidationError) as info:
+            vertex.tf_configs(pools(1), trial=trial)  # type: ignore[arg-type]
+        assert codes(info.value) == [("vertex_trial", ("trial",))]
+        message = info.value.errors()[0]["msg"]
+        assert message.startswith(
+            "trial is the number of a hyperparameter-tuning trial, from 1 (Vertex AI numbers "
+            "them from 1) to 2,147,483,647, not "
+        )
+        assert len(message) < 200
+
+    def test_cluster_specs_refuse_it_alike(self) -> None:
+        with pytest.raises(ValidationError) as info:
+            vertex.cluster_specs(pools(1), trial=0)
+        assert codes(info.value) == [("vertex_trial", ("trial",))]
+
+    @pytest.mark.parametrize("profile", sorted(PROFILES))
+    def test_every_reader_reads_a_trials_tf_config_as_it_reads_the_trial_less_one(
+        self, profile: str
+    ) -> None:
+        """``task.trial`` is kept by the models, and changes no reader's answer."""
+        for counts in ((1,), (1, 2), (1, 2, 1), (1, 2, None, 1)):
+            plain = vertex.tf_configs(pools(*counts))
+            tuned = vertex.tf_configs(pools(*counts), trial=5)
+            for name, config in tuned.items():
+                assert _verdict(config, profile) == _verdict(plain[name], profile)
+                assert TFConfig.model_validate(config).task.model_dump()["trial"] == "5"
+
+
+def _verdict(config: dict[str, Any], profile: str) -> list[tuple[str, tuple[Any, ...]]] | None:
+    """What the reader of ``profile`` refuses in ``config``: None when it reads it."""
+    try:
+        check_tf_config(config, profile)
+    except ValidationError as error:
+        return codes(error)
+    return None
+
+
+class TestReductionServer:
+    """DISTRIBUTED: pool 2 runs "Parameter servers, Reduction Server"; the reducers' image."""
+
+    @pytest.mark.parametrize(
+        "image",
+        [
+            REDUCTION_SERVER,
+            "us-docker.pkg.dev/vertex-ai-restricted/training/reductionserver",
+            "europe-docker.pkg.dev/vertex-ai-restricted/training/reductionserver:20220524",
+            "asia-docker.pkg.dev/vertex-ai-restricted/training/reductionserver@sha256:" + "0a" * 32,
+            "us-docker.pkg.dev/vertex-ai-restricted/training/reductionserver:v1@sha256:" + "f" * 64,
+            "localhost:5000/vertex-ai-restricted/training/reductionserver:latest",
+            "vertex-ai-restricted/training/reductionserver:latest",
+        ],
+    )
+    def test_its_image_from_any_host_with_any_tag_or_digest(self, image: str) -> None:
+        assert vertex.is_reduction_server_image(image)
+
+    @pytest.mark.parametrize(
+        "image",
+        [
+            "us-docker.pkg.dev/my-project/training/mnist:latest",
+            "us-docker.pkg.dev/vertex-ai/training/tf-gpu.2-12.py310:latest",
+            "us-docker.pkg.dev/vertex-ai-restricted/training/reductionserver-fork:latest",
+            "us-docker.pkg.dev/my-project/vertex-ai-restricted/training/reductionserver:latest",
+            "us-docker.pkg.dev/vertex-ai-restricted/training/reductionserver:",
+            "us-docker.pkg.dev/vertex-ai-restricted/training/reductionserver@sha256:abc",
+            " us-docker.pkg.dev/vertex-ai-restricted/training/reductionserver",
+            "US-DOCKER.PKG.DEV/VERTEX-AI-RESTRICTED/TRAINING/REDUCTIONSERVER",
+            "",
+        ],
+    )
+    def test_other_images_are_not_it(self, image: str) -> None:
+        assert not vertex.is_reduction_server_image(image)
+
+    @pytest.mark.parametrize("image", [None, 3, ["x"], {"imageUri": REDUCTION_SERVER}])
+    def test_no_text_is_no_image(self, image: object) -> None:
+        assert not vertex.is_reduction_server_image(image)
+
+    def test_its_replicas_get_no_tf_config_and_are_not_in_the_cluster(self) -> None:
+        configs = vertex.tf_configs(with_reduction_server(pools(1, 4, 16)))
+        assert list(configs) == [
+            f"workerpool{p}-{i}" for p, i in ((0, 0), *((1, i) for i in range(4)))
+        ]
+        for config in configs.values():
+            assert set(config["cluster"]) == {"chief", "worker"}
+        assert (
+            CustomJobSpec.model_validate(
+                with_reduction_server(pools(1, 4, 16))
+            ).reduction_server_replicas
+            == 16
+        )
+
+    def test_the_cluster_spec_keeps_them_as_workerpool2(self) -> None:
+        specs = vertex.cluster_specs(with_reduction_server(pools(1, 2, 3)))
+        assert len(specs["workerpool2-2"]["cluster"]["workerpool2"]) == 3
+        assert specs["workerpool2-2"]["task"] == {"type": "workerpool2", "index": 2}
+
+    def test_no_ps_finding_under_mwms(self) -> None:
+        """The same job with its own parameter servers in pool 2 is refused under mwms."""
+        with pytest.raises(ValidationError):
+            vertex.check_profile(pools(1, 2, 2), "mwms")
+        spec = vertex.check_profile(with_reduction_server(pools(1, 2, 2)), "mwms")
+        assert spec.reduction_server_replicas == 2
+
+    def test_an_evaluator_beside_it_is_still_refused_under_mwms(self) -> None:
+        with pytest.raises(ValidationError) as info:
+            vertex.check_profile(with_reduction_server(pools(1, 2, 2, 1)), "mwms")
+        assert codes(info.value) == [
+            ("missing_evaluator_job", ("workerPoolSpecs", 3, "replicaCount"))
+        ]
+
+    @pytest.mark.parametrize("profile", sorted(PROFILES))
+    def test_each_reader_reads_the_training_replicas_as_a_job_without_pool_2(
+        self, profile: str
+    ) -> None:
+        with_it = vertex.tf_configs(with_reduction_server(pools(1, 2, 2)))
+        without = vertex.tf_configs(pools(1, 2))
+        assert list(with_it) == list(without)
+        for name, config in with_it.items():
+            assert _verdict(config, profile) == _verdict(without[name], profile)
+
+    def test_its_image_in_snake_case_and_in_a_whole_custom_job(self) -> None:
+        spec = {
+            "displayName": "bert",
+            "jobSpec": {
+                "worker_pool_specs": [
+                    {"replica_count": 1},
+                    {"replica_count": 2},
+                    {"replica_count": 2, "container_spec": {"image_uri": REDUCTION_SERVER}},
+                ]
+            },
+        }
+        assert set(vertex.tf_configs(spec)["workerpool1-0"]["cluster"]) == {"chief", "worker"}
+
+    @pytest.mark.parametrize("pool", [1, 3])
+    def test_only_pool_2_runs_it(self, pool: int) -> None:
+        spec = pools(1, 2, 1, 1)
+        spec["workerPoolSpecs"][pool]["containerSpec"] = {"imageUri": REDUCTION_SERVER}
+        assert CustomJobSpec.model_validate(spec).reduction_server_replicas == 0
+        assert "ps" in vertex.tf_configs(spec)["workerpool0-0"]["cluster"]
+
+    def test_a_python_package_pool_is_no_reduction_server(self) -> None:
+        spec = pools(1, 2, 1)
+        spec["workerPoolSpecs"][2]["pythonPackageSpec"] = {"executorImageUri": REDUCTION_SERVER}
+        assert "ps" in vertex.tf_configs(spec)["workerpool0-0"]["cluster"]

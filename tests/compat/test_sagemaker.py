@@ -22,10 +22,14 @@ The oracle, for every host:
   that failure.
 
 Cases: every instance count from 1 to 40, in each mode (parameter server,
-multi-worker mirrored, both flags, neither), and generated heterogeneous
-jobs (``SAGEMAKER_EXAMPLES``, default 200): instance groups, distribution
-groups, flags written as SageMaker and people write them, and hosts lists
-that disagree with the groups.
+multi-worker mirrored, both flags, neither); each flag written as text
+(``"False"``, ``"True"``, ``""``, ...: ``FLAG_TEXTS``), as a person's
+``str(False)`` writes it, where estconf's warning (``sagemaker_flag_string``)
+must name exactly the flags the toolkit reads as text and on, and the job
+of ``tests/data/launchers/sagemaker/flag-string.hyperparameters.json``; and
+generated heterogeneous jobs (``SAGEMAKER_EXAMPLES``, default 200): instance
+groups, distribution groups, flags written as SageMaker and people write
+them, and hosts lists that disagree with the groups.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from unittest import mock
 
@@ -258,6 +263,51 @@ def test_the_documented_heterogeneous_example() -> None:
     assert runs[2].ps_server is not None and runs[2].ps_server.address is None
 
 
+FLAG_TEXTS = ("False", "True", "false", "true", "0", "1", "", "no", "None", "null", '"False"')
+"""A flag as hyperparameters.json may hold it: as the SDK writes it, or as a person's ``str()``."""
+
+FLAGS = ("sagemaker_parameter_server_enabled", "sagemaker_multi_worker_mirrored_strategy_enabled")
+
+
+def toolkit_flags(hyperparameters: Mapping[str, Any]) -> dict[str, Any]:
+    """Each flag as the toolkit's ``read_hyperparameters`` decodes it from the file."""
+    with _stubbed():
+        with open(environment.hyperparameters_file_dir, "w", encoding="utf-8") as file:
+            json.dump(hyperparameters, file)
+        decoded = environment.read_hyperparameters()
+    return {key: decoded[key] for key in FLAGS if key in decoded}
+
+
+@pytest.mark.parametrize("text", FLAG_TEXTS)
+@pytest.mark.parametrize("flag", FLAGS)
+def test_a_flag_written_as_text(flag: str, text: str) -> None:
+    """The mode the toolkit runs for the text, and the warning on exactly the texts it keeps."""
+    hps = {flag: text}
+    for count in (1, 2, 3):
+        for config in sagemaker.resource_configs(count):
+            check_host(config, hps)
+    value = toolkit_flags(hps)[flag]
+    warned = {f.path for f in sagemaker.check_hyperparameters(hps)}
+    assert warned == ({flag} if isinstance(value, str) and value else set()), (text, value)
+    on = sagemaker.tf_config(sagemaker.resource_configs(2)[0], hps) is not None
+    assert on == bool(value)
+
+
+def test_the_flag_string_job_of_the_tests_data() -> None:
+    """``"False"`` beside a true multi-worker flag: parameter servers, as the toolkit runs it."""
+    path = Path(__file__).resolve().parents[1] / "data/launchers/sagemaker"
+    hps = json.loads((path / "flag-string.hyperparameters.json").read_text(encoding="utf-8"))
+    runs = [check_host(config, hps) for config in sagemaker.resource_configs(3)]
+    assert [run.tf_config["task"] for run in runs if run.tf_config] == [
+        {"index": 0, "type": "master"},
+        {"index": 0, "type": "worker"},
+        {"index": 1, "type": "worker"},
+    ]
+    assert [f.path for f in sagemaker.check_hyperparameters(hps)] == [
+        "sagemaker_parameter_server_enabled"
+    ]
+
+
 FLAG_VALUES = st.sampled_from(
     ["true", "false", True, False, "1", "0", "False", "True", "", "null", "[]", "yes"]
 )
@@ -324,3 +374,11 @@ def test_generated_jobs(job: tuple[list[dict[str, Any]], dict[str, Any]]) -> Non
     configs, hps = job
     for config in configs:
         check_host(config, hps)
+    with_text = {
+        key for key, value in toolkit_flags(hps).items() if isinstance(value, str) and value
+    }
+    try:
+        warned = {f.path for f in sagemaker.check_hyperparameters(hps)}
+    except ValidationError:  # a value the toolkit fails on, checked at each host above
+        return
+    assert warned == with_text

@@ -207,6 +207,17 @@ SECTIONS: Final[tuple[Section, ...]] = (
                 "two instance groups of one name",
                 '`[{"InstanceGroupName": "a", ...}, {"InstanceGroupName": "a", ...}]`',
             ),
+            (
+                "sagemaker_flag_string",
+                "warning",
+                "`sagemaker_parameter_server_enabled` or "
+                "`sagemaker_multi_worker_mirrored_strategy_enabled` is text that is no JSON "
+                '(`"False"`, `"True"`, `"no"`): the toolkit keeps it as text and tests it for '
+                'truth, so any text but `""` turns the mode on',
+                '`"sagemaker_parameter_server_enabled": "False"`',
+                'write the JSON false or true (`"false"`, `"true"` in hyperparameters.json), '
+                "or leave the key out",
+            ),
         ),
     ),
     (
@@ -236,6 +247,23 @@ SECTIONS: Final[tuple[Section, ...]] = (
                 "error",
                 "a job id that cannot be part of a host name (lowercase letters and digits)",
                 '`job_id="Not An Id"`',
+            ),
+            (
+                "vertex_trial",
+                "error",
+                "a trial that is no hyperparameter-tuning trial's number (1 to 2,147,483,647: "
+                "Vertex AI numbers trials from 1)",
+                "`trial=0`",
+            ),
+            (
+                "vertex_reduction_server",
+                "note",
+                "note: pool 2 runs Vertex AI's Reduction Server (its image is "
+                "`vertex-ai-restricted/training/reductionserver`): no TensorFlow, no parameter "
+                "server; its replicas are left out of the `TF_CONFIG` cluster and get no "
+                "`TF_CONFIG`, since what Vertex AI gives them is not documented",
+                "`workerPoolSpecs[2].containerSpec.imageUri: us-docker.pkg.dev/"
+                "vertex-ai-restricted/training/reductionserver:latest`",
             ),
         ),
     ),

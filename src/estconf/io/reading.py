@@ -37,6 +37,7 @@ __all__ = [
     "Read",
     "Reader",
     "documents",
+    "json_document",
     "json_object",
     "read_config",
     "read_env_lines",
@@ -201,10 +202,20 @@ def json_object(path: str, limits: Limits) -> dict[str, Any]:
         InputError: the file cannot be read, or holds no JSON object: its
             first problem, after the file's name.
     """
+    data: dict[str, Any] = json_document(path, limits).data
+    return data
+
+
+def json_document(path: str, limits: Limits) -> Document:
+    """:func:`json_object`'s file as a document, which places what is found at its lines.
+
+    Raises:
+        InputError: as :func:`json_object`.
+    """
     try:
         [read] = read_config(read_file(path, limits.max_size), path, "json", limits)
     except ConfigFileError as exc:
         raise InputError(f"{path}: {exc.errors[0].message}") from None
-    if not isinstance(read.data, dict):
+    if read.document is None or not isinstance(read.data, dict):
         raise InputError(f"{path}: expected a JSON object")
-    return read.data
+    return read.document

@@ -10,7 +10,9 @@ This package gives exactly the same, without the toolkit:
 - :func:`tf_config`: the training process's ``TF_CONFIG`` on one host (or None);
 - :func:`ps_server`: the ``(cluster, job_name, task_index)`` of its ps server (or None);
 - :func:`resource_configs`: each host's ``resourceconfig.json`` for a job of
-  ``instance_count`` hosts or of instance groups, to check a job before launching it.
+  ``instance_count`` hosts or of instance groups, to check a job before launching it;
+- :func:`check_hyperparameters`: a flag written as text (``"False"``), which
+  turns its mode on, as a warning.
 
 What users trip on: parameter-server mode writes a ``master`` job (never
 ``chief``), which ``tf.distribute``'s strategies refuse; a one-host job gets
@@ -34,7 +36,13 @@ from estconf.launchers.sagemaker.inputs import (
     InstanceGroupSpec,
     ResourceConfig,
 )
-from estconf.launchers.sagemaker.toolkit import PSServer, ps_server, resource_configs, tf_config
+from estconf.launchers.sagemaker.toolkit import (
+    PSServer,
+    check_hyperparameters,
+    ps_server,
+    resource_configs,
+    tf_config,
+)
 
 __all__ = [
     "Hyperparameters",
@@ -42,6 +50,7 @@ __all__ = [
     "InstanceGroupSpec",
     "PSServer",
     "ResourceConfig",
+    "check_hyperparameters",
     "ps_server",
     "resource_configs",
     "tf_config",

@@ -16,12 +16,15 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from estconf._arguments import UsageError, number_argument, text_argument
 from estconf.io.checks import limits_of
 from estconf.launchers.base import TFConfigs, refuse_larger_output
 from estconf.launchers.sagemaker.hosts import DISTRIBUTIONS
+
+if TYPE_CHECKING:
+    from estconf.io.parse import Document
 
 
 def _groups(text: str) -> list[dict[str, Any]]:
@@ -81,15 +84,24 @@ class SageMaker:
 
     def tf_configs(self, args: argparse.Namespace) -> TFConfigs:
         """Each host's ``TF_CONFIG``; failed when a host meets a trap of the toolkit."""
-        from estconf.launchers.sagemaker.hosts import hosts, job_hyperparameters, job_report
+        from estconf.launchers.sagemaker.hosts import (
+            hosts,
+            job_hyperparameters,
+            job_report,
+            string_flags,
+        )
 
-        given = None
+        document = None
         if args.hyperparameters is not None:
-            given = _read_object(args.hyperparameters, args, "--hyperparameters")
+            document = _read_document(args.hyperparameters, args, "--hyperparameters")
+        given = None if document is None else document.data
         hps = job_hyperparameters(given, args.distribution, args.distribution_groups)
+        flags = []
+        if document is not None:  # a flag written as text, at its line
+            flags = string_flags(document.data, hps, args.hyperparameters, document)
         configs = _configs(args)
         _refuse_too_large(args, configs)
-        job = job_report(hosts(configs, hps), args.profile)
+        job = job_report(hosts(configs, hps), args.profile, flags)
         outputs = job.outputs or None
         return TFConfigs(outputs, job.labels, notes=job.notes, notes_after=True, failed=job.failed)
 
@@ -147,11 +159,17 @@ _OPTIONS: Final = (
 
 def _read_object(path: str, args: argparse.Namespace, what: str) -> dict[str, Any]:
     """A JSON object read from ``path`` under the command's limits; a usage error if unreadable."""
-    from estconf.io.reading import json_object
+    data: dict[str, Any] = _read_document(path, args, what).data
+    return data
+
+
+def _read_document(path: str, args: argparse.Namespace, what: str) -> Document:
+    """:func:`_read_object`'s file, read: its object, and where each of its values is."""
+    from estconf.io.reading import json_document
     from estconf.io.sources import InputError
 
     try:
-        return json_object(path, limits_of(args))
+        return json_document(path, limits_of(args))
     except InputError as exc:
         raise UsageError(f"{what} {exc}", hint=exc.hint) from None
 

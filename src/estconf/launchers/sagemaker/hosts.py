@@ -14,7 +14,7 @@ label, its traps and their fixes.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
@@ -23,6 +23,8 @@ from estconf.launchers.base import Notes
 if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
 
+    from estconf.io.errors import FileError
+    from estconf.io.parse import Document
     from estconf.launchers.sagemaker.toolkit import PSServer
 
 __all__ = [
@@ -35,6 +37,7 @@ __all__ = [
     "job_report",
     "job_resource_configs",
     "refused_by_the_reader",
+    "string_flags",
 ]
 
 DISTRIBUTIONS: Final = {
@@ -124,6 +127,49 @@ def job_resource_configs(
     except ValidationError as exc:
         raise InputError(f"--sagemaker: {exc.errors()[0]['msg']}") from None
     return [(config["current_host"], config) for config in configs]
+
+
+def string_flags(
+    given: Mapping[str, Any],
+    hyperparameters: Mapping[str, Any],
+    file: str,
+    document: Document | None = None,
+) -> list[FileError]:
+    """The flags ``file`` writes as text (``"False"``), each a warning at its key.
+
+    Args:
+        given: the content of the job's ``hyperparameters.json``, ``file``.
+        hyperparameters: the job's hyperparameters: ``given``, then what
+            ``--distribution`` sets (a flag it sets is not the file's).
+        file: the file's name, as the findings say it.
+        document: the file, read, to place each finding at its line.
+    """
+    from pydantic import ValidationError
+
+    from estconf.io.errors import error
+    from estconf.launchers.sagemaker.inputs import MODES
+    from estconf.launchers.sagemaker.toolkit import check_hyperparameters
+
+    kept = {
+        key: given[key] for key in MODES if key in given and hyperparameters.get(key) is given[key]
+    }
+    try:
+        found = check_hyperparameters(kept)
+    except ValidationError:  # what the toolkit fails on is said at each host
+        return []
+    errors = [
+        error(
+            file,
+            finding.code,
+            f"{finding.label}: {finding.message}",
+            finding.loc,
+            value=finding.value,
+            severity=finding.severity,
+            hint=finding.hint,
+        )
+        for finding in found
+    ]
+    return errors if document is None else document.place(errors)
 
 
 @dataclass(frozen=True)
@@ -255,8 +301,12 @@ class JobReport:
     failed: bool
 
 
-def job_report(found: Iterable[Host], profile: str) -> JobReport:
-    """What ``--sagemaker`` writes and says of the hosts ``found``, read by ``profile``'s reader."""
+def job_report(found: Iterable[Host], profile: str, flags: Sequence[FileError] = ()) -> JobReport:
+    """What ``--sagemaker`` writes and says of the hosts ``found``, read by ``profile``'s reader.
+
+    ``flags`` are the warnings on the hyperparameters (:func:`string_flags`),
+    said after the hosts' notes and problems; they fail nothing.
+    """
     found = list(found)
     outputs: list[tuple[tuple[str, int], str]] = []
     labels: list[str] = []
@@ -284,7 +334,7 @@ def job_report(found: Iterable[Host], profile: str) -> JobReport:
     one_host_ps = any("one-host parameter-server" in note for note in notes)
     if one_host_ps:
         hints.append(_ONE_HOST_PS)
-    lines = Notes([*notes, *problems], hints=hints)
+    lines = Notes([*notes, *problems], findings=flags, hints=hints)
     return JobReport(outputs, labels, lines, bool(problems) or one_host_ps)
 
 

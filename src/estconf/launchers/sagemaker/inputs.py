@@ -12,9 +12,10 @@ them as the toolkit does:
   ``homogeneousCluster``; without ``instance_groups`` (or with none) every
   host of ``hosts`` is a distribution host;
 - each string value of the hyperparameters is decoded as JSON where it is JSON
-  (``"true"`` is true, ``"false"`` false) and kept as text where it is not;
-  a flag is on when that value is true for Python: ``"False"`` and ``"no"``
-  stay text, so they turn the flag **on**.
+  (``"true"`` is true, ``"false"`` false, ``"0"`` 0) and kept as text where
+  it is not; a flag is on when that value is true for Python: ``"False"``,
+  ``"True"`` and ``"no"`` stay text, so they turn the flag **on**, and ``""``
+  turns it off (:meth:`Hyperparameters.flags_as_text` lists such flags).
 
 :class:`InstanceGroupSpec` is the other shape of an instance group, the one a
 job is asked for with (``CreateTrainingJob``'s ``InstanceGroups``, camelCase,
@@ -47,6 +48,7 @@ from estconf._types import Integer
 
 __all__ = [
     "HOMOGENEOUS_CLUSTER",
+    "MODES",
     "Hyperparameters",
     "InstanceGroup",
     "InstanceGroupSpec",
@@ -132,6 +134,12 @@ FLAGS = (
     "sagemaker_torch_distributed_enabled",
 )
 """The flags any of which puts the current group in the distribution (without the list)."""
+
+MODES = {
+    "sagemaker_parameter_server_enabled": "parameter-server mode",
+    "sagemaker_multi_worker_mirrored_strategy_enabled": "multi-worker mirrored mode",
+}
+"""The flags that choose the toolkit's ``TF_CONFIG``, and the mode each turns on."""
 
 TEXT_KEYS = ("sagemaker_job_name", "sagemaker_region")
 """Keys whose value the toolkit puts into ``os.environ``: they must decode to text."""
@@ -250,6 +258,21 @@ class Hyperparameters(BaseModel):
     def multi_worker_mirrored(self) -> bool:
         """Whether ``sagemaker_multi_worker_mirrored_strategy_enabled`` is on."""
         return bool(self.sagemaker_multi_worker_mirrored_strategy_enabled)
+
+    def flags_as_text(self) -> dict[str, str]:
+        """The flags of :data:`MODES` that are text once decoded, and so on: their text.
+
+        ``"False"`` is no JSON: the toolkit keeps it as text, which is true
+        for Python, and the mode is on.  Only ``""``, false as text, is left out.
+
+        Example:
+            >>> Hyperparameters.model_validate(
+            ...     {"sagemaker_parameter_server_enabled": "False"}
+            ... ).flags_as_text()
+            {'sagemaker_parameter_server_enabled': 'False'}
+        """
+        given = {key: getattr(self, key) for key in MODES if key in self.model_fields_set}
+        return {key: value for key, value in given.items() if isinstance(value, str) and value}
 
     def distribution_groups(self, current_group: str) -> DistributionGroups:
         """The distribution groups: the key's value, else the current group if any flag is on."""

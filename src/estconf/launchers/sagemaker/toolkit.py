@@ -35,8 +35,11 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from estconf._errors import fail
+from estconf.codes import checked
+from estconf.finding import Finding, show_value
 from estconf.launchers.sagemaker.inputs import (
     HOMOGENEOUS_CLUSTER,
+    MODES,
     Hyperparameters,
     InstanceGroupSpec,
     ResourceConfig,
@@ -48,6 +51,7 @@ __all__ = [
     "PS_PORT",
     "WORKER_PORT",
     "PSServer",
+    "check_hyperparameters",
     "ps_server",
     "resource_configs",
     "tf_config",
@@ -302,6 +306,57 @@ def ps_server(
         ('ps', 1, 'algo-2:2223')
     """
     return _setup(resource_config, hyperparameters or {}).ps_server
+
+
+PARAMETER_SERVER = "sagemaker_parameter_server_enabled"
+
+FLAG_FIX = (
+    'write false to turn it off (the JSON false: "false" in hyperparameters.json, as the SDK '
+    "writes it), true to turn it on, or leave the key out"
+)
+"""The fix of a flag written as text."""
+
+
+def check_hyperparameters(
+    hyperparameters: Hyperparameters | Mapping[str, Any],
+) -> list[Finding]:
+    """What the toolkit reads otherwise than it looks: each flag written as text, a warning.
+
+    ``"sagemaker_parameter_server_enabled": "False"`` (Python's ``str(False)``)
+    is no JSON: the toolkit keeps the text and tests it for truth, so the
+    mode is **on**, as :func:`tf_config` predicts.  Each such flag is a
+    ``sagemaker_flag_string`` warning at its key, with the fix as its hint.
+
+    Raises:
+        pydantic.ValidationError: as :func:`tf_config` does, for the hyperparameters.
+
+    Example:
+        >>> [found] = check_hyperparameters({"sagemaker_parameter_server_enabled": "False"})
+        >>> found.code, found.severity, found.path
+        ('sagemaker_flag_string', 'warning', 'sagemaker_parameter_server_enabled')
+    """
+    hps = _read(Hyperparameters, hyperparameters, "hyperparameters")
+    return [
+        Finding.at(
+            checked("sagemaker_flag_string"),
+            _flag_message(key, text, hps),
+            (key,),
+            value=text,
+            severity="warning",
+            hint=FLAG_FIX,
+        )
+        for key, text in hps.flags_as_text().items()
+    ]
+
+
+def _flag_message(key: str, text: str, hps: Hyperparameters) -> str:
+    message = (
+        f"the text {show_value(text)} is no JSON boolean: the toolkit tests it for truth, "
+        f'and any text but "" is true, so {MODES[key]} is on'
+    )
+    if key == PARAMETER_SERVER and hps.multi_worker_mirrored:
+        message += ", and on two hosts or more it wins over multi-worker mirrored mode"
+    return message
 
 
 def _instance_groups(

@@ -12,12 +12,15 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any, Final
 
-from estconf._arguments import UsageError, text_argument
+from estconf._arguments import UsageError, number_argument, text_argument
 from estconf.io.checks import limits_of
 from estconf.launchers.base import Notes, TFConfigs, refuse_larger_output
 
 if TYPE_CHECKING:
     from estconf.io.reading import Document
+
+MAX_TRIAL: Final = 2**31 - 1
+"""The largest ``--trial``: ``estconf.vertex.MAX_TRIAL``, known here without importing it."""
 
 _SPEC_HELP: Final = (
     "a CustomJob spec file (gcloud ai custom-jobs create --config; '-': standard "
@@ -48,7 +51,11 @@ class Vertex:
     def check_usage(self, args: argparse.Namespace, *, chosen: bool) -> None:
         """Refuse the options of a CustomJob without ``--vertex``."""
         if not chosen:
-            for flag, given in (("--cluster-spec", args.cluster_spec), ("--job-id", args.job_id)):
+            for flag, given in (
+                ("--cluster-spec", args.cluster_spec),
+                ("--job-id", args.job_id),
+                ("--trial", args.trial is not None),
+            ):
                 if given:
                     raise UsageError(f"{flag} goes with --vertex")
 
@@ -68,6 +75,12 @@ def _add_job_arguments(vertex: argparse._ArgumentGroup) -> None:
         type=text_argument,
         metavar="ID",
         help="the job's id in the host names, known once the job is created (default: ab)",
+    )
+    vertex.add_argument(
+        "--trial",
+        type=number_argument(1, MAX_TRIAL),
+        metavar="N",
+        help='trial N of a hyperparameter-tuning job: "trial": "N" in each task (from 1)',
     )
 
 
@@ -110,6 +123,7 @@ def _tf_configs(args: argparse.Namespace) -> TFConfigs:
         profile=args.profile,
         cluster_spec=args.cluster_spec,
         job_id=args.job_id,
+        trial=args.trial,
         task=args.task,
         before=lambda replicas: _refuse_too_large(args, replicas, shown),
     )

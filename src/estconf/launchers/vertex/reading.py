@@ -21,6 +21,7 @@ from estconf.io.sources import STDIN, STDIN_NAME, InputError, format_of, read_fi
 from estconf.launchers.base import Notes
 
 if TYPE_CHECKING:
+    from estconf.io.errors import FileError
     from estconf.io.parse import Document
 
 __all__ = ["Replicas", "vertex_replicas", "vertex_spec"]
@@ -61,8 +62,8 @@ class Replicas:
         outputs: each replica's task (type, index) and its ``TF_CONFIG`` (or
             ``CLUSTER_SPEC``) as JSON text.
         labels: each output's label: the replica, and its task.
-        notes: what the reader refuses, at the spec's lines; or the note on the
-            job's id (empty when there is none).
+        notes: what the reader refuses, at the spec's lines; the note on the
+            job's id; the note on a Reduction Server pool, at its image.
         failed: the spec is refused: nothing is to be written.
     """
 
@@ -79,6 +80,7 @@ def vertex_replicas(
     profile: str = "estimator",
     cluster_spec: bool = False,
     job_id: str | None = None,
+    trial: int | None = None,
     task: tuple[str, int] | None = None,
     before: Callable[[dict[str, Any]], object] = lambda replicas: None,
 ) -> Replicas:
@@ -91,6 +93,8 @@ def vertex_replicas(
             (a ``CLUSTER_SPEC`` under the default profile is not).
         cluster_spec: each replica's ``CLUSTER_SPEC`` instead.
         job_id: the job's id in the host names (None: a stand-in, with a note).
+        trial: the hyperparameter-tuning trial the replicas run, in each task;
+            None outside one.
         task: one replica's alone, or every replica's (None).
         before: given every replica's, by name, before they are written: a
             job of many replicas may be refused there.
@@ -109,19 +113,19 @@ def vertex_replicas(
         if profile != "estimator" or not cluster_spec:
             vertex.check_profile(data, profile)
         build = vertex.cluster_specs if cluster_spec else vertex.tf_configs
-        replicas = build(data, job_id=given)
+        replicas = build(data, job_id=given, trial=trial)
     except ValidationError as exc:
-        placed = document.place(errors_of(exc, shown))
-        return Replicas([], [], Notes(findings=placed), failed=True)
+        placed = errors_of(exc, shown) + _reduction_server(data, shown, cluster_spec=cluster_spec)
+        return Replicas([], [], Notes(findings=document.place(placed)), failed=True)
     before(replicas)
-    notes = Notes()
+    lines = []
     if job_id is None:
-        notes = Notes(
-            [
-                f"note: Vertex AI names each replica's host after the job's id, chosen when the "
-                f"job is created; these use {given!r} (--job-id ID for another)"
-            ]
+        lines.append(
+            f"note: Vertex AI names each replica's host after the job's id, chosen when the "
+            f"job is created; these use {given!r} (--job-id ID for another)"
         )
+    found = document.place(_reduction_server(data, shown, cluster_spec=cluster_spec))
+    notes = Notes(lines, findings=found)
     outputs = []
     labels = []
     for replica, config in replicas.items():
@@ -131,3 +135,34 @@ def vertex_replicas(
         outputs.append(((own["type"], own["index"]), json.dumps(config, separators=(",", ":"))))
         labels.append(replica if cluster_spec else f"{replica}: {own['type']}:{own['index']}")
     return Replicas(outputs, labels, notes)
+
+
+def _reduction_server(data: dict[str, Any], shown: str, *, cluster_spec: bool) -> list[FileError]:
+    """The note on a pool 2 that runs Vertex AI's Reduction Server, at its image; else none."""
+    from pydantic import ValidationError
+
+    from estconf.io.errors import error
+    from estconf.launchers.vertex.spec import REDUCTION_SERVER_POOL, CustomJobSpec, image_uri_at
+
+    try:
+        count = CustomJobSpec.model_validate(data).reduction_server_replicas
+    except ValidationError:
+        return []
+    if not count:
+        return []
+    several = count != 1
+    replicas = f"its {count:,} replicas" if several else "its replica"
+    run, them = ("run", "them") if several else ("runs", "it")
+    if cluster_spec:
+        given = (
+            f"{replicas} {run} Vertex AI's Reduction Server, not TensorFlow; CLUSTER_SPEC "
+            f"lists {them} as workerpool{REDUCTION_SERVER_POOL}, as it lists every pool"
+        )
+    else:
+        given = (
+            f"{replicas} {run} Vertex AI's Reduction Server, no TensorFlow and no parameter "
+            f"server: estconf leaves {them} out of the cluster and writes no TF_CONFIG for "
+            f"{them}, as Vertex AI does not document one"
+        )
+    at = image_uri_at(data, REDUCTION_SERVER_POOL)
+    return [error(shown, "vertex_reduction_server", f"note: {given}", at, severity="note")]

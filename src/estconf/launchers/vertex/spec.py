@@ -7,23 +7,28 @@ number or a string of digits, as protobuf's JSON mapping reads it.  Up to
 four worker pools, each with its role by position
 (https://cloud.google.com/vertex-ai/docs/training/distributed-training):
 
-====  ==========  ==============================
+====  ==========  ==================================================
 pool  task type   role
-====  ==========  ==============================
+====  ==========  ==================================================
 0     chief       the primary replica: exactly one
 1     worker      workers
-2     ps          parameter servers
+2     ps          parameter servers, or Vertex AI's Reduction Server
 3     evaluator   evaluators
-====  ==========  ==============================
+====  ==========  ==================================================
 
-An unused pool is written ``{}``.  Only what decides each replica's
-``TF_CONFIG`` is modelled; the other fields of a pool (``machineSpec``,
-``containerSpec``, ``pythonPackageSpec``, ``diskSpec``, ...) and of the job
-are kept as written.
+An unused pool is written ``{}``.  Pool 2 runs the Reduction Server when
+its container image is Vertex AI's reduction server
+(``us-docker.pkg.dev/vertex-ai-restricted/training/reductionserver:latest``,
+from any registry host, with any tag or digest): its replicas run no
+TensorFlow (:attr:`CustomJobSpec.reduction_server_replicas`).  Only what
+decides each replica's ``TF_CONFIG`` is modelled; the other fields of a
+pool (``machineSpec``, ``containerSpec``, ``pythonPackageSpec``,
+``diskSpec``, ...) and of the job are kept as written.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Final, NamedTuple
 
 from pydantic import (
@@ -42,9 +47,12 @@ from estconf._errors import custom_error, fail
 __all__ = [
     "MAX_POOLS",
     "POOL_TASK_TYPES",
+    "REDUCTION_SERVER_POOL",
     "CustomJobSpec",
     "SpecKeys",
     "WorkerPoolSpec",
+    "image_uri_at",
+    "is_reduction_server_image",
     "spec_keys",
 ]
 
@@ -53,6 +61,27 @@ POOL_TASK_TYPES: Final = ("chief", "worker", "ps", "evaluator")
 MAX_POOLS: Final = len(POOL_TASK_TYPES)
 MAX_REPLICAS: Final = 100_000
 """The most replicas a pool may have here: more than any job Vertex AI runs."""
+REDUCTION_SERVER_POOL: Final = 2
+"""The pool of Vertex AI's Reduction Server, when its container image is the reduction server's."""
+_REDUCTION_SERVER_IMAGE: Final = re.compile(
+    r"(?:[a-z0-9.-]+(?::[0-9]+)?/)?vertex-ai-restricted/training/reductionserver"
+    r"(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(?:@[a-z0-9]+(?:[+._-][a-z0-9]+)*:[0-9a-fA-F]{32,})?"
+)
+"""Vertex AI's reduction server image (``us-docker.pkg.dev/vertex-ai-restricted/training/
+reductionserver:latest``), from any registry host, with any tag or digest."""
+
+
+def is_reduction_server_image(image_uri: object) -> bool:
+    """Whether ``image_uri`` names Vertex AI's reduction server image, whatever its host and tag.
+
+    Example:
+        >>> is_reduction_server_image(
+        ...     "us-docker.pkg.dev/vertex-ai-restricted/training/reductionserver:latest")
+        True
+        >>> is_reduction_server_image("us-docker.pkg.dev/my-project/training/mnist:latest")
+        False
+    """
+    return isinstance(image_uri, str) and _REDUCTION_SERVER_IMAGE.fullmatch(image_uri) is not None
 
 
 class SpecKeys(NamedTuple):
@@ -88,6 +117,28 @@ def spec_keys(data: Any) -> SpecKeys | None:
         for pool in (listed if isinstance(listed, list) else [])
     ]
     return SpecKeys(prefix, pools, counts)
+
+
+def image_uri_at(data: Any, pool: int) -> tuple[str | int, ...]:
+    """Where pool ``pool``'s container image is in the file, as the file writes its keys.
+
+    camelCase where the file writes both spellings, as :attr:`WorkerPoolSpec.image_uri` reads it.
+    """
+    keys = spec_keys(data) or SpecKeys((), "workerPoolSpecs", [])
+    for key in keys.prefix:
+        data = data[key]
+    listed = data.get(keys.pools) if isinstance(data, dict) else None
+    spec = listed[pool] if isinstance(listed, list) and pool < len(listed) else None
+    spec = spec if isinstance(spec, dict) else {}
+    container = next((k for k in _CONTAINER_KEYS if k in spec), _CONTAINER_KEYS[0])
+    held = spec.get(container)
+    held = held if isinstance(held, dict) else {}
+    image = next((k for k in _IMAGE_KEYS if k in held), _IMAGE_KEYS[0])
+    return (*keys.prefix, keys.pools, pool, container, image)
+
+
+_CONTAINER_KEYS: Final = ("containerSpec", "container_spec")
+_IMAGE_KEYS: Final = ("imageUri", "image_uri")
 
 
 def _replica_count(value: Any) -> Any:
@@ -144,6 +195,21 @@ class WorkerPoolSpec(BaseModel):
     def replicas(self) -> int:
         """The pool's number of replicas: 0 for an unused pool."""
         return self.replica_count or 0
+
+    @property
+    def image_uri(self) -> str | None:
+        """The pool's container image (``containerSpec.imageUri``), if it has one as text."""
+        extra = self.model_extra or {}
+        container = next((extra[k] for k in _CONTAINER_KEYS if k in extra), None)
+        if not isinstance(container, dict):
+            return None
+        image = next((container[k] for k in _IMAGE_KEYS if k in container), None)
+        return image if isinstance(image, str) else None
+
+    @property
+    def runs_reduction_server(self) -> bool:
+        """Whether the pool's container image is Vertex AI's reduction server."""
+        return is_reduction_server_image(self.image_uri)
 
 
 class CustomJobSpec(BaseModel):
@@ -205,6 +271,19 @@ class CustomJobSpec(BaseModel):
                 {"count": "absent" if primary.replica_count is None else primary.replicas},
             )
         return spec
+
+    @property
+    def reduction_server_replicas(self) -> int:
+        """The replicas of pool 2 when its image is Vertex AI's reduction server, else 0.
+
+        They run the Reduction Server (gradients summed for the workers' NCCL
+        all-reduce), no TensorFlow program and no parameter server.
+        """
+        pools = self.worker_pool_specs
+        if len(pools) <= REDUCTION_SERVER_POOL:
+            return 0
+        pool = pools[REDUCTION_SERVER_POOL]
+        return pool.replicas if pool.runs_reduction_server else 0
 
     def replica_counts(self) -> dict[str, int]:
         """Each task type's number of replicas, pools beyond the spec's counted 0."""
