@@ -410,6 +410,9 @@ CLI: dict[str, Callable[[Input, Path], None]] = {
     "estconf check-cluster --profile server --format github": _cli(
         "check-cluster", "--profile", "server", "--format", "github", "{}"
     ),
+    "estconf check-cluster --profile mwms --format sarif": _cli(
+        "check-cluster", "--profile", "mwms", "--format", "sarif", "{}"
+    ),
     "estconf check-cluster -": _cli_stdin("check-cluster", "-"),
     "estconf tf-config --vertex": _cli("tf-config", "--vertex", "{}"),
     "estconf tf-config --vertex --cluster-spec --profile mwms": _cli(

@@ -852,7 +852,10 @@ class TestProfiles:
         assert self.estconf("validate", "--profile", "mwms", path) == (
             1,
             f"{path}:5:12: cluster.ps[0]: task ps:0 of this cluster: "
-            "There is no id for task_type 'ps'\n1 error in 1 of 1 file\n",
+            "There is no id for task_type 'ps'\n"
+            "hint: MultiWorkerMirroredStrategy takes no ps: drop the ps job, or check the job "
+            "under the ps profile (--profile ps)\n"
+            "1 error in 1 of 1 file\n",
         )
         assert self.estconf("validate", "--profile", "ps", path)[0] == 0
 
@@ -860,7 +863,10 @@ class TestProfiles:
         path = "tests/data/valid/tf_config_ps_without_worker.json"
         assert self.estconf("validate", "--profile", "ps", path) == (
             1,
-            f"{path}:2:14: cluster: There must be at least one worker.\n1 error in 1 of 1 file\n",
+            f"{path}:2:14: cluster: There must be at least one worker.\n"
+            "hint: add a job 'worker' to the cluster: ParameterServerStrategy trains on the "
+            "workers, and the chief only coordinates them\n"
+            "1 error in 1 of 1 file\n",
         )
 
     def test_the_profile_is_for_tf_config_files_only(self) -> None:

@@ -241,8 +241,51 @@ class TestProfiles:
         assert (status, out) == (
             1,
             "workers_only.jsonl:1, workers_only.jsonl:2: cluster: There must be at least one "
-            "ps.\n2 nodes, 1 cluster: 1 finding\n",
+            "ps.\n"
+            "hint: add a job 'ps' to the cluster; a cluster without parameter servers is one for "
+            "MultiWorkerMirroredStrategy: check it under the mwms profile (--profile mwms)\n"
+            "2 nodes, 1 cluster: 1 finding\n",
         )
+
+    NO_PS = (
+        "MultiWorkerMirroredStrategy takes no ps: drop the ps job, or check the job under the ps "
+        "profile (--profile ps)"
+    )
+
+    def test_mwms_refuses_a_ps_node_and_names_the_fix(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        status, out, _ = run(capsys, "--profile", "mwms", "mwms_with_ps.jsonl")
+        assert (status, out) == (
+            1,
+            "mwms_with_ps.jsonl:4: task.type: There is no id for task_type 'ps'\n"
+            f"hint: {self.NO_PS}\n"
+            "4 nodes, 1 cluster: 1 finding\n",
+        )
+        assert run(capsys, "--profile", "ps", "mwms_with_ps.jsonl")[:2] == (
+            0,
+            "4 nodes, 1 cluster: valid\n",
+        )
+
+    def test_the_fix_in_json_github_and_sarif(self, capsys: pytest.CaptureFixture[str]) -> None:
+        argv = ("--profile", "mwms", "mwms_with_ps.jsonl")
+        [finding] = json.loads(run(capsys, "--format", "json", *argv)[1])["findings"]
+        assert (finding["code"], finding["nodes"], finding["hint"]) == (
+            "no_id_for_task_type",
+            ["mwms_with_ps.jsonl:4"],
+            self.NO_PS,
+        )
+        assert run(capsys, "--format", "github", *argv)[1] == (
+            "::error file=mwms_with_ps.jsonl,line=4,col=1,title=estconf no_id_for_task_type::"
+            "mwms_with_ps.jsonl:4: task.type: There is no id for task_type 'ps'"
+            f"%0Ahint: {self.NO_PS}\n"
+        )
+        [result] = json.loads(run(capsys, "--format", "sarif", *argv)[1])["runs"][0]["results"]
+        assert result["message"]["text"] == (
+            "mwms_with_ps.jsonl:4: task.type: There is no id for task_type 'ps'\n"
+            f"hint: {self.NO_PS}"
+        )
+        assert result["locations"][0]["physicalLocation"]["region"]["startLine"] == 4
 
 
 class TestFormats:

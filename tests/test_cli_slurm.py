@@ -154,6 +154,29 @@ class TestTensorFlowsView:
             "hint: --write writes each rank a TF_CONFIG that needs no GPU"
         )
 
+    def test_a_step_of_no_task_is_told_the_flag_that_gives_tasks(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        argv = ("--slurm", "--nodelist", "node[9-10]", "--tasks-per-node", "0")
+        status, out, err = run(capsys, "tf-config", *argv, "--gpus-per-node", "2")
+        assert (status, out) == (1, "")
+        assert err.splitlines() == [
+            "--slurm: --gpus-per-node: no node has a task, so GPUs per task cannot be worked out "
+            "(TensorFlow fails with: integer division or modulo by zero)",
+            "hint: give each node a task: --tasks-per-node 1 or more",
+        ]
+
+    def test_a_nodelist_slurm_cannot_read_is_told_how_slurm_writes_one(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        argv = ("--slurm", "--nodelist", "node[9-", "--tasks-per-node", "2")
+        status, _, err = run(capsys, "tf-config", *argv, "--gpus-per-node", "2")
+        assert status == 1
+        assert err.splitlines()[1] == (
+            "hint: write the nodelist as SLURM does: hosts separated by commas, a run of numbered "
+            "hosts in brackets (node[01-04,07],gpu1)"
+        )
+
     def test_no_gpu_count_names_the_flag(self, capsys: pytest.CaptureFixture[str]) -> None:
         status, _, err = run(capsys, "tf-config", *NODE9_10)
         assert status == 1

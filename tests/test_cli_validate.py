@@ -721,3 +721,76 @@ def test_an_error_of_a_profile_holds_the_value_it_is_about(
     assert status == 1
     [error] = json.loads(out)["files"][0]["errors"]
     assert (error["path"], error.get("value", "no value")) == (path, value)
+
+
+class TestDistributeRefusalsNameTheirFix:
+    """validate --profile: each refusal of a tf.distribute reader is followed by its fix."""
+
+    MWMS_PS = f"{DATA}/profiles/mwms_with_ps.tf_config.json"
+    NO_PS = (
+        "MultiWorkerMirroredStrategy takes no ps: drop the ps job, or check the job under the ps "
+        "profile (--profile ps)"
+    )
+
+    def test_text(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, _ = run(capsys, "validate", "--profile", "mwms", self.MWMS_PS)
+        assert (status, out) == (
+            1,
+            f"{self.MWMS_PS}:5:12: cluster.ps[0]: task ps:0 of this cluster: There is no id for "
+            f"task_type 'ps'\nhint: {self.NO_PS}\n"
+            f"{self.MWMS_PS}:5:44: cluster.ps[1]: task ps:1 of this cluster: There is no id for "
+            f"task_type 'ps'\nhint: {self.NO_PS}\n"
+            "2 errors in 1 of 1 file\n",
+        )
+        assert run(capsys, "validate", "--profile", "ps", self.MWMS_PS)[0] == 0
+
+    def test_json(self, capsys: pytest.CaptureFixture[str]) -> None:
+        argv = ("validate", "--profile", "mwms", "--format", "json", self.MWMS_PS)
+        errors = json.loads(run(capsys, *argv)[1])["files"][0]["errors"]
+        assert [(e["code"], e["path"], e["message"], e["hint"]) for e in errors] == [
+            (
+                "no_id_for_task_type",
+                f"cluster.ps[{index}]",
+                f"task ps:{index} of this cluster: There is no id for task_type 'ps'",
+                self.NO_PS,
+            )
+            for index in (0, 1)
+        ]
+
+    def test_sarif_and_github_say_the_fix_on_a_second_line(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        argv = ("validate", "--profile", "mwms", "--format", "sarif", self.MWMS_PS)
+        results = json.loads(run(capsys, *argv)[1])["runs"][0]["results"]
+        assert [r["message"]["text"].split("\n") for r in results] == [
+            [
+                f"cluster.ps[{index}]: task ps:{index} of this cluster: There is no id for "
+                "task_type 'ps'",
+                f"hint: {self.NO_PS}",
+            ]
+            for index in (0, 1)
+        ]
+        out = run(capsys, "validate", "--profile", "mwms", "--format", "github", self.MWMS_PS)[1]
+        first = out.splitlines()[0]
+        assert first.endswith(
+            "::cluster.ps[0]: task ps:0 of this cluster: There is no id for task_type 'ps'"
+            f"%0Ahint: {self.NO_PS}"
+        )
+
+    def test_the_server_profile(self, capsys: pytest.CaptureFixture[str]) -> None:
+        path = f"{DATA}/profiles/server_task_not_in_cluster.tf_config.json"
+        assert run(capsys, "validate", "--profile", "server", path)[:2] == (
+            1,
+            f"{path}:6:39: task.index: No task with index 2 in job 'worker' (its indices are "
+            "[0, 1]) (got 2)\n"
+            "hint: set task.index to this node's index in job 'worker' (0 to 1), or add task 2's "
+            "address to the job\n"
+            "1 error in 1 of 1 file\n",
+        )
+
+    def test_the_estimator_is_told_its_fix_once(self, capsys: pytest.CaptureFixture[str]) -> None:
+        """The Estimator writes its fix into its sentence: no hint line says it again."""
+        path = f"{DATA}/profiles/server_task_not_in_cluster.tf_config.json"
+        out = run(capsys, "validate", path)[1]
+        assert out.count("Fix: move task worker:0 into a job") == 1
+        assert "\nhint: " not in out

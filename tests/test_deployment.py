@@ -476,6 +476,45 @@ class TestDistributeProfiles:
         assert finding.message == "There is no id for task_type 'ps'"
         assert codes(report) == ["no_id_for_task_type"]
 
+    def test_a_refusal_keeps_its_readers_fix(self) -> None:
+        """The hint a reader gives is the finding's, in its dump and where it is placed."""
+        report = check_cluster(job(), profile="mwms")
+        fix = (
+            "MultiWorkerMirroredStrategy takes no ps: drop the ps job, or check the job under the "
+            "ps profile (--profile ps)"
+        )
+        assert only(report, "no_id_for_task_type").hint == fix
+        [dumped] = report.model_dump(mode="json")["findings"]
+        assert dumped["hint"] == fix
+        [placed] = report.located()
+        assert (placed.file, placed.hint) == ("ps-0", fix)
+        assert report.to_text().splitlines()[1] == f"hint: {fix}"
+
+    def test_the_same_sentence_with_another_fix_is_another_finding(self) -> None:
+        """A cluster of two workers and one of three refuse index 5 alike, but the fixes differ."""
+        nodes = [
+            ("a", node("worker", 5, cluster={"worker": ["w0:1", "w1:1"], "ps": ["p:1"]})),
+            ("b", node("worker", 5, cluster={"worker": ["w0:1", "w1:1", "w2:1"], "ps": ["p:1"]})),
+        ]
+        found = check_cluster(nodes, profile="ps").findings
+        refused = [f for f in found if f.code == "task_id_out_of_range"]
+        assert [(f.nodes, f.hint) for f in refused] == [
+            (
+                ("a",),
+                "set task.index to this node's index in job 'worker' (0 to 1), or add "
+                "task 5's address to the job",
+            ),
+            (
+                ("b",),
+                "set task.index to this node's index in job 'worker' (0 to 2), or add "
+                "task 5's address to the job",
+            ),
+        ]
+
+    def test_a_finding_without_a_fix_dumps_no_hint(self) -> None:
+        report = check_cluster([("a", node("worker", 0)), ("b", node("worker", 0))])
+        assert all("hint" not in f for f in report.model_dump(mode="json")["findings"])
+
     def test_ps_reads_a_chief_ps_and_workers(self) -> None:
         assert check_cluster(job(), profile="ps").valid
         out_of_range = [("w", node("worker", 5))]

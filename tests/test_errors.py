@@ -21,7 +21,7 @@ import pytest
 from pydantic import ConfigDict, Field, ValidationError
 from pydantic_core import PydanticCustomError
 
-from estconf._errors import Errors, KnownKeys, fail
+from estconf._errors import Errors, KnownKeys, details_of, fail, with_errors_of, with_hint
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "estconf"
 PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)([!:][^{}]*)?\}(?!\})")
@@ -318,3 +318,36 @@ class TestKnownKeys:
         assert error["type"] == "greater_than"
         assert error["ctx"] == {"gt": 0}
         assert error["url"].endswith("/greater_than")
+
+
+def test_an_error_raised_again_keeps_its_hint_and_nothing_else_of_its_context() -> None:
+    hinted = fail("T", "missing_ps", "no {what}", ("cluster",), {}, {"what": "ps", "hint": "add"})
+    plain = fail("T", "missing_worker", "no worker", ("cluster",), {})
+    again = ValidationError.from_exception_data("T", details_of(hinted) + details_of(plain))
+    assert [(e["msg"], e.get("ctx")) for e in again.errors()] == [
+        ("no ps", {"hint": "add"}),
+        ("no worker", None),
+    ]
+
+
+def test_the_errors_added_to_another_keep_their_hints() -> None:
+    def refuse() -> None:
+        raise fail("T", "missing_ps", "no ps", ("cluster",), {}, {"hint": "add a ps job"})
+
+    joined = with_errors_of(fail("T", "address", "bad address"), refuse)
+    assert [(e["type"], e.get("ctx")) for e in joined.errors()] == [
+        ("address", None),
+        ("missing_ps", {"hint": "add a ps job"}),
+    ]
+
+
+def test_a_rule_shared_by_readers_is_given_each_readers_hint() -> None:
+    hole = fail("T", "task_in_hole", "task worker[1] is a hole", ("task", "index"), 1)
+    [error] = with_hint(hole, "number the tasks 0 to 1").errors()
+    assert (error["type"], error["msg"], error["loc"], error["input"]) == (
+        "task_in_hole",
+        "task worker[1] is a hole",
+        ("task", "index"),
+        1,
+    )
+    assert error.get("ctx") == {"hint": "number the tasks 0 to 1"}

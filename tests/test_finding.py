@@ -333,6 +333,16 @@ def test_the_hint_of_a_pydantic_error_is_the_hint_of_its_context() -> None:
     assert Finding.of_error({"type": "x", "msg": "m", "loc": ()}).hint is None
 
 
+def test_a_hint_the_message_already_says_is_no_hint_of_its_own() -> None:
+    """A rule that writes its fix into its sentence (``... Fix: ...``) is not told it twice."""
+    from estconf.finding import hint_of
+
+    said = {"type": "x", "msg": "no chief. Fix: add one.", "ctx": {"hint": " Fix: add one."}}
+    assert hint_of(said) is None
+    assert hint_of({"type": "x", "msg": "no chief", "ctx": {"hint": " "}}) is None
+    assert hint_of({"type": "x", "msg": "no chief", "ctx": {"hint": "add one"}}) == "add one"
+
+
 def test_a_value_is_shown_with_its_characters_as_written() -> None:
     """Not as JSON's \\u escapes: a path or host name reads as the file wrote it."""
     assert show_value({"model_dir": "/data/café"}) == '{"model_dir": "/data/café"}'

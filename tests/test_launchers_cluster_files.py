@@ -129,6 +129,8 @@ class TestTaskTFConfigs:
         assert said == [
             "c.yaml (worker:0): cluster.ps[0]: task ps:0 of this cluster: There is no id for "
             "task_type 'ps'",
+            "hint: MultiWorkerMirroredStrategy takes no ps: drop the ps job, or check the job "
+            "under the ps profile (--profile ps)",
             "1 error in 1 of 1 file",
         ]
 

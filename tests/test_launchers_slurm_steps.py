@@ -98,6 +98,36 @@ def test_a_refusal_is_said_at_the_flag_with_its_fix() -> None:
     assert said.endswith("\nhint: the sizes of --jobs add up to the step's tasks\n")
 
 
+def test_the_flags_fix_stands_for_the_resolvers_own() -> None:
+    """The resolver's hint names its arguments (gpus_per_node): the flag's is said instead."""
+    said = refusal_text(refusal(Step({"worker": 4})), from_env=False)
+    assert said == (
+        "--slurm: --gpus-per-node: no GPU count: TensorFlow would run nvidia-smi --list-gpus "
+        "here, and estconf runs no program\n"
+        "hint: give --gpus-per-node N, or --write, which needs no GPU count\n"
+    )
+    no_task = refusal_text(refusal_of(gpus_per_node=2, tasks="0"), from_env=False)
+    assert no_task.endswith("\nhint: give each node a task: --tasks-per-node 1 or more\n")
+    assert "gpus_per_task" not in no_task
+
+
+def test_a_refusal_the_flags_have_no_fix_for_is_told_the_resolvers() -> None:
+    said = refusal_text(refusal_of(gpus_per_node=2, nodelist="node[9-"), from_env=False)
+    assert said.splitlines()[1:] == [
+        "hint: write the nodelist as SLURM does: hosts separated by commas, a run of numbered "
+        "hosts in brackets (node[01-04,07],gpu1)"
+    ]
+
+
+def refusal_of(
+    gpus_per_node: int, nodelist: str = "node[9-10]", tasks: str = "2"
+) -> ValidationError:
+    with pytest.raises(ValidationError) as raised:
+        step = Step({"worker": 4} if tasks != "0" else None, gpus_per_node=gpus_per_node)
+        ranks(step, step_environ(False, nodelist, tasks))
+    return raised.value
+
+
 def test_a_refusal_from_the_environment_is_said_at_the_variable() -> None:
     exc = refusal(Step({"worker": 4}))
     assert refusal_text(exc, from_env=False).startswith("--slurm: --gpus-per-node: no GPU count")

@@ -69,6 +69,24 @@ class TestEveryTaskOfTheCluster:
             )
         ]
 
+    def test_a_refused_task_of_the_cluster_names_its_fix(self) -> None:
+        """The reader's hint reaches the caller of check_profile, beside the task's sentence."""
+        with pytest.raises(ValidationError) as info:
+            check_profile(node(WITH_PS), "mwms")
+        [error] = info.value.errors()
+        assert error["msg"] == "task ps:0 of this cluster: There is no id for task_type 'ps'"
+        assert error.get("ctx", {}).get("hint") == (
+            "MultiWorkerMirroredStrategy takes no ps: drop the ps job, or check the job under "
+            "the ps profile (--profile ps)"
+        )
+
+    def test_the_estimators_fix_in_its_sentence_is_not_said_again(self) -> None:
+        with pytest.raises(ValidationError) as info:
+            check_profile(node(WORKERS), "estimator")
+        [error] = info.value.errors()
+        assert "Fix: move task worker:0" in error["msg"]
+        assert "hint" not in error.get("ctx", {})
+
     def test_each_failing_task_is_reported(self) -> None:
         found = errors(node({"worker": {"0": "w:0", "3": "w:3"}, "ps": ["p:0", "p:1"]}), "mwms")
         assert [loc for _, loc, _ in found] == [

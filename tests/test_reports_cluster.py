@@ -24,6 +24,32 @@ def test_a_cluster_report_in_text_says_the_hints_notes_and_files_passed_over() -
     ]
 
 
+def test_a_findings_fix_is_a_line_of_its_own_in_every_format() -> None:
+    finding = Finding.at(
+        "missing_ps",
+        "There must be at least one ps.",
+        ("cluster",),
+        nodes=("w0.json",),
+        hint="add a job 'ps'",
+        cross_node=CrossNode(),
+    )
+    cluster = ClusterReport(profile="ps", nodes=("w0.json",), clusters=1, findings=(finding,))
+    assert write_cluster(cluster, "text") == (
+        "w0.json: cluster: There must be at least one ps.\n"
+        "hint: add a job 'ps'\n"
+        "1 node, 1 cluster: 1 finding\n"
+    )
+    assert json.loads(write_cluster(cluster, "json"))["findings"][0]["hint"] == "add a job 'ps'"
+    assert write_cluster(cluster, "github") == (
+        "::error file=w0.json,title=estconf missing_ps::"
+        "w0.json: cluster: There must be at least one ps.%0Ahint: add a job 'ps'\n"
+    )
+    [result] = json.loads(write_cluster(cluster, "sarif"))["runs"][0]["results"]
+    assert result["message"]["text"] == (
+        "w0.json: cluster: There must be at least one ps.\nhint: add a job 'ps'"
+    )
+
+
 def test_a_cluster_finding_is_placed_at_its_first_nodes_file_and_line() -> None:
     findings = (
         Finding.at("task_claimed_twice", "m", nodes=("n.jsonl:2", "n.jsonl:3")),

@@ -23,6 +23,7 @@ from pydantic import (
 from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
 from estconf._suggest import closest
+from estconf.finding import hint_of
 
 Loc = tuple[str | int, ...]
 
@@ -89,12 +90,37 @@ def details_of(error: ValidationError) -> list[InitErrorDetails]:
 
 
 def raised_again(detail: ErrorDetails) -> InitErrorDetails:
-    """One error of a ``ValidationError``, to raise again along with others."""
+    """One error of a ``ValidationError``, to raise again along with others, its hint kept."""
     return InitErrorDetails(
-        type=PydanticCustomError(detail["type"], detail["msg"]),
+        type=PydanticCustomError(detail["type"], detail["msg"], _hint_kept(detail)),
         loc=detail["loc"],
         input=detail["input"],
     )
+
+
+def _hint_kept(detail: ErrorDetails) -> dict[str, str] | None:
+    """The ``ctx`` that keeps an error's fix (:func:`estconf.finding.hint_of`) raised again.
+
+    The message is already written, so nothing else of its ``ctx`` is kept.
+    """
+    hint = hint_of(detail)
+    return None if hint is None else {"hint": hint}
+
+
+def with_hint(error: ValidationError, hint: str) -> ValidationError:
+    """``error`` with ``hint`` as the fix of each of its errors, to raise.
+
+    For a rule written once for several readers, whose fix each reader words.
+    """
+    details = [
+        InitErrorDetails(
+            type=PydanticCustomError(detail["type"], detail["msg"], {"hint": hint}),
+            loc=detail["loc"],
+            input=detail["input"],
+        )
+        for detail in error.errors()
+    ]
+    return ValidationError.from_exception_data(error.title, details)
 
 
 Validated = TypeVar("Validated")
@@ -144,14 +170,7 @@ def with_errors_of(
         return invalid
     if not added:
         return invalid
-    details = details_of(invalid) + [
-        InitErrorDetails(
-            type=PydanticCustomError(error["type"], error["msg"]),
-            loc=error["loc"],
-            input=error["input"],
-        )
-        for error in added
-    ]
+    details = details_of(invalid) + [raised_again(error) for error in added]
     return ValidationError.from_exception_data(invalid.title, details)
 
 

@@ -214,14 +214,18 @@ def hint_of(detail: Mapping[str, Any]) -> str | None:
     """The fix an error of a pydantic ``ValidationError`` carries: the ``hint`` of its ``ctx``.
 
     A rule that knows the fix puts it there, beside the message, so that a
-    report writes it on a line of its own.
+    report writes it on a line of its own.  A ``hint`` the message already
+    says (a rule that writes its fix into its sentence) is no hint of its own.
 
     Example:
         >>> hint_of({"type": "x", "msg": "bad", "ctx": {"hint": "write 1"}})
         'write 1'
+        >>> hint_of({"type": "x", "msg": "bad. Fix: write 1", "ctx": {"hint": " Fix: write 1"}})
     """
     hint = (detail.get("ctx") or {}).get("hint")
-    return hint if isinstance(hint, str) else None
+    if not isinstance(hint, str) or not hint.strip():
+        return None
+    return None if hint.strip() in str(detail.get("msg", "")) else hint
 
 
 def _names_value(message: str, value: Any) -> bool:

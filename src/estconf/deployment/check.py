@@ -194,7 +194,7 @@ class _Checker:
         self.values: dict[str, dict[str, tuple[Any, list[int]]]] = {
             key: {} for key in MISMATCH_CODES
         }
-        self.problems: dict[tuple[str, str, str, str | None], _Nodes] = {}
+        self.problems: dict[tuple[str, str, str, str | None, str | None], _Nodes] = {}
         self.node_checks: dict[tuple[int, str], list[Said]] = {}
 
     # -- taking nodes ------------------------------------------------------------------
@@ -255,7 +255,8 @@ class _Checker:
         except ValidationError as error:
             spec = None
             problems = [
-                (Problem(p.code, p.message, ("cluster", *p.loc)), None) for p in problems_of(error)
+                (Problem(p.code, p.message, ("cluster", *p.loc), p.hint), None)
+                for p in problems_of(error)
             ]
             tasks = canonical(value)
         else:
@@ -329,7 +330,7 @@ class _Checker:
 
     def _nodes(self, problem: Problem, profile: str | None) -> _Nodes:
         loc = tuple(step for step in problem.loc if step != "[key]")
-        key = (problem.code, format_path(loc), problem.message, profile)
+        key = (problem.code, format_path(loc), problem.message, profile, problem.hint)
         found = self.problems.get(key)
         if found is None:
             found = self.problems[key] = _Nodes(loc)
@@ -351,8 +352,8 @@ class _Checker:
         findings.extend(self._not_in_cluster())
         findings.extend(self._value_mismatches())
         findings.extend(
-            _finding(code, message, nodes.names(self.names), nodes.loc, profile=profile)
-            for (code, _, message, profile), nodes in self.problems.items()
+            _finding(code, message, nodes.names(self.names), nodes.loc, hint, profile=profile)
+            for (code, _, message, profile, hint), nodes in self.problems.items()
         )
         return ClusterReport(
             profile=self.profile.name,
@@ -455,9 +456,14 @@ class _Checker:
 
 
 def _finding(
-    code: str, message: str, nodes: tuple[str, ...] = (), loc: Loc = (), **facts: Any
+    code: str,
+    message: str,
+    nodes: tuple[str, ...] = (),
+    loc: Loc = (),
+    hint: str | None = None,
+    **facts: Any,
 ) -> Finding:
-    """A finding at ``nodes`` and ``loc``, with the cross-node ``facts`` (:class:`CrossNode`).
+    """A finding at ``nodes`` and ``loc``, its fix, and the cross-node ``facts`` (``CrossNode``).
 
     The facts are of their fields' types already and are not validated again:
     validation would copy their tuples of node names, a cluster's size for each
@@ -465,7 +471,7 @@ def _finding(
     findings as tasks.
     """
     return Finding.at(
-        code, message, loc, nodes=nodes, cross_node=CrossNode.model_construct(**facts)
+        code, message, loc, nodes=nodes, hint=hint, cross_node=CrossNode.model_construct(**facts)
     )
 
 

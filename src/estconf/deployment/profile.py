@@ -45,12 +45,13 @@ __all__ = [
 class Problem(Finding):
     """A rule a TF_CONFIG breaks: a :class:`~estconf.finding.Finding` in no file yet.
 
-    Made with its stable code, TensorFlow's sentence, and where in the
-    TF_CONFIG (``loc``); the node it is found in names the file.
+    Made with its stable code, TensorFlow's sentence, where in the
+    TF_CONFIG (``loc``) and its fix, if the reader gives one (``hint``); the
+    node it is found in names the file.
     """
 
-    def __init__(self, code: str, message: str, loc: Loc = ()) -> None:
-        super().__init__("", format_path(loc), tuple(loc), code, message)
+    def __init__(self, code: str, message: str, loc: Loc = (), hint: str | None = None) -> None:
+        super().__init__("", format_path(loc), tuple(loc), code, message, hint=hint)
 
 
 class NodeReader(Protocol):
@@ -98,7 +99,7 @@ def problems_of(error: ValidationError, root: tuple[str, ...] = ()) -> list[Prob
     the TF_CONFIG.
     """
     found = (Finding.of_error(detail, root=root) for detail in error.errors(include_url=False))
-    return [Problem(problem.code, problem.message, problem.loc) for problem in found]
+    return [Problem(problem.code, problem.message, problem.loc, problem.hint) for problem in found]
 
 
 @dataclass(frozen=True)

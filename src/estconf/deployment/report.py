@@ -104,7 +104,8 @@ _FINDING_JSON: Final = WithJsonSchema(
     {
         "type": "object",
         "description": "A finding: its code, message, nodes and path, and beside them the "
-        "fields of its CrossNode (profile, job, index, reference_nodes, differences, values).",
+        "fields of its CrossNode (profile, job, index, reference_nodes, differences, values); "
+        "its hint (the fix) when it has one.",
     }
 )
 
@@ -140,8 +141,12 @@ class ClusterReport(BaseModel):
         return f"{checked}: {_plural(len(self.findings), 'finding')}"
 
     def to_text(self) -> str:
-        """One line per finding, then the summary line."""
-        return "".join(f"{finding}\n" for finding in self.findings) + self.summary() + "\n"
+        """One line per finding (and a ``hint:`` line after one with a fix), then the summary."""
+        lines = [
+            f"{finding}\n" + (f"hint: {finding.hint}\n" if finding.hint else "")
+            for finding in self.findings
+        ]
+        return "".join(lines) + self.summary() + "\n"
 
     def located(self) -> list[Finding]:
         """Each finding placed at the first node it names, with its line of text as message.
@@ -160,14 +165,25 @@ class ClusterReport(BaseModel):
             number = int(line) if line else None
             column = None if number is None else 1
             found.append(
-                Finding.at(finding.code, str(finding), file=file, line=number, column=column)
+                Finding.at(
+                    finding.code,
+                    str(finding),
+                    file=file,
+                    line=number,
+                    column=column,
+                    hint=finding.hint,
+                )
             )
         return found
 
 
 def _dumped(finding: Finding, mode: str) -> dict[str, Any]:
-    """A finding of the report as its dump has it: the fields of :class:`CrossNode` at the top."""
+    """A finding of the report as its dump has it: the fields of :class:`CrossNode` at the top.
+
+    Its ``hint`` is the last key, where the finding has a fix.
+    """
     facts = (finding.cross_node or _NO_FACTS).model_dump(mode=mode)
+    hint = {} if finding.hint is None else {"hint": finding.hint}
     return {
         "code": finding.code,
         "message": finding.message,
@@ -179,6 +195,7 @@ def _dumped(finding: Finding, mode: str) -> dict[str, Any]:
         "reference_nodes": facts["reference_nodes"],
         "differences": facts["differences"],
         "values": facts["values"],
+        **hint,
     }
 
 

@@ -14,8 +14,11 @@ from __future__ import annotations
 
 from typing import Final
 
-from estconf._errors import Errors, fail
+from pydantic import ValidationError
+
+from estconf._errors import Errors, fail, with_hint
 from estconf.cluster import ClusterSpec, check_task_not_a_hole
+from estconf.distribute import _hints
 from estconf.tf_config import TaskType, near_miss_job
 
 __all__ = [
@@ -37,6 +40,9 @@ ALLOWED_TASK_TYPES: Final = (
 """The task types (and jobs) the strategies know, in TensorFlow's order; ``None``: no task."""
 
 _ALLOWED_TEXT: Final = repr(ALLOWED_TASK_TYPES)
+
+_KNOWN_JOBS: Final = tuple(job for job in ALLOWED_TASK_TYPES if job is not None)
+"""The jobs the strategies know, which a disallowed job may misspell."""
 
 
 def num_tasks(cluster: ClusterSpec, job: str) -> int:
@@ -62,7 +68,8 @@ def validate_cluster_spec(
     ``chief`` task and one ``evaluator`` task; the index is below the number of
     tasks of its job (holes of a sparse job not counted).  A task type with no
     index makes TensorFlow fail comparing ``None`` with a number; estconf says
-    so.
+    so.  Each error's ``hint`` is its fix (:mod:`estconf.distribute._hints`);
+    some depend on the reader, named by ``title``.
 
     Raises:
         pydantic.ValidationError: the first rule that fails, with TensorFlow's sentence.
@@ -71,6 +78,7 @@ def validate_cluster_spec(
     if disallowed:
         errors = Errors(title)
         for job in disallowed:
+            meant = near_miss_job(job, _KNOWN_JOBS)
             errors.add(
                 "disallowed_job",
                 "Disallowed task type found in cluster spec. Allowed types are {allowed} and "
@@ -81,7 +89,8 @@ def validate_cluster_spec(
                     "allowed": _ALLOWED_TEXT,
                     "cluster": repr(cluster),
                     "job": job,
-                    "meant": _did_you_mean(job),
+                    "meant": "" if meant is None else f"; did you mean {meant!r}?",
+                    "hint": _hints.disallowed_job(job, meant),
                 },
             )
         errors.raise_if_any()
@@ -92,7 +101,11 @@ def validate_cluster_spec(
             "Unrecognized task_type: {task_type}, valid task types are: {allowed}",
             ("task", "type"),
             task_type,
-            {"task_type": task_type, "allowed": _ALLOWED_TEXT},
+            {
+                "task_type": task_type,
+                "allowed": _ALLOWED_TEXT,
+                "hint": _hints.unrecognized_task_type(str(task_type), cluster, title),
+            },
         )
     if task_type and task_type not in cluster.root and task_type != TaskType.EVALUATOR:
         raise fail(
@@ -101,7 +114,10 @@ def validate_cluster_spec(
             "`task_type` {task_type} not found in cluster_spec.",
             ("task", "type"),
             task_type,
-            {"task_type": repr(task_type)},
+            {
+                "task_type": repr(task_type),
+                "hint": _hints.task_type_not_in_cluster(task_type, cluster, title),
+            },
         )
     for job in (TaskType.CHIEF, TaskType.EVALUATOR):
         if num_tasks(cluster, job) > 1:
@@ -111,7 +127,7 @@ def validate_cluster_spec(
                 "There must be at most one '{job}' job.",
                 ("cluster", job),
                 cluster.as_dict()[job],
-                {"job": job},
+                {"job": job, "hint": _hints.multiple(job, num_tasks(cluster, job))},
             )
     if task_type is not None and task_type in cluster.root:
         if task_id is None:
@@ -123,7 +139,7 @@ def validate_cluster_spec(
                 "'NoneType' and 'int')",
                 ("task", "index"),
                 None,
-                {"task_type": task_type},
+                {"task_type": task_type, "hint": _hints.task_index_of(task_type, cluster)},
             )
         if task_id >= num_tasks(cluster, task_type):
             raise fail(
@@ -132,24 +148,25 @@ def validate_cluster_spec(
                 "The `task_id` {task_id} exceeds the maximum id of {task_type}.",
                 ("task", "index"),
                 task_id,
-                {"task_id": task_id, "task_type": task_type},
+                {
+                    "task_id": task_id,
+                    "task_type": task_type,
+                    "hint": _hints.task_id_out_of_range(task_type, task_id, cluster),
+                },
             )
 
 
-def _did_you_mean(job: str) -> str:
-    """``; did you mean 'worker'?`` for a job that misspells one the strategies know."""
-    known = [allowed for allowed in ALLOWED_TASK_TYPES if allowed is not None]
-    meant = near_miss_job(job, known)
-    return "" if meant is None else f"; did you mean {meant!r}?"
-
-
 def check_index_not_negative(
-    task_id: int | None, title: str, loc: tuple[str, ...] = ("task", "index")
+    task_id: int | None,
+    title: str,
+    loc: tuple[str, ...] = ("task", "index"),
+    hint: str | None = None,
 ) -> None:
     """A task index is not negative (``negative_index``, stricter than TensorFlow).
 
     TensorFlow has no lower bound: ``MultiWorkerMirroredStrategy`` gives
     worker -1 the id of the chief, and its device is ``/job:worker/task:-1``.
+    ``hint`` is the fix where the index is not ``task.index``.
 
     Raises:
         pydantic.ValidationError: ``task_id`` is below 0.
@@ -162,7 +179,7 @@ def check_index_not_negative(
             "tf.distribute readers do not refuse it, and give the task another task's id)",
             loc,
             task_id,
-            {"task_id": task_id},
+            {"task_id": task_id, "hint": hint or _hints.negative_index()},
         )
 
 
@@ -179,4 +196,7 @@ def check_own_task_not_a_hole(
     """
     if task_type is None or task_id is None or task_type not in cluster.root:
         return
-    check_task_not_a_hole(cluster, task_type, task_id, title, ("task", "index"))
+    try:
+        check_task_not_a_hole(cluster, task_type, task_id, title, ("task", "index"))
+    except ValidationError as hole:
+        raise with_hint(hole, _hints.sparse_job(task_type, cluster.num_tasks(task_type))) from None

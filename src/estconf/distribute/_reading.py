@@ -51,6 +51,11 @@ _NULL_READINGS = {
     "number, not 'NoneType'",
 }
 
+_NULL_FIXES = {
+    "type": 'leave "type" out of the task, or give this node\'s job',
+    "index": 'leave "index" out of the task, or give this node\'s index in its job',
+}
+
 
 def check_task_readable(tf_config: TFConfig) -> TFConfig:
     """The task's ``type`` and ``index`` are not ``null`` (``type``, stricter than TensorFlow).
@@ -68,11 +73,10 @@ def check_task_readable(tf_config: TFConfig) -> TFConfig:
         if key in task.model_fields_set and getattr(task, key) is None:
             errors.add(
                 "type",
-                "task {key} is null; TensorFlow's TFConfigClusterResolver {reading}. "
-                "Leave the key out or give a value",
+                "task {key} is null; TensorFlow's TFConfigClusterResolver {reading}",
                 ("task", key),
                 None,
-                {"key": key, "reading": reading},
+                {"key": key, "reading": reading, "hint": _NULL_FIXES[key]},
             )
     errors.raise_if_any()
     return tf_config

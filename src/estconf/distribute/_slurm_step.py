@@ -83,7 +83,7 @@ def integer_variable(environ: Mapping[str, str], name: str) -> int:
         "{name} should be an integer written in ASCII digits, got '{text}'",
         ("environ", name),
         text,
-        {"name": name, "text": text},
+        {"name": name, "text": text, "hint": f"give {name} a whole number, as srun sets it"},
     )
 
 
@@ -98,7 +98,12 @@ def _hosts(environ: Mapping[str, str]) -> list[str]:
             'Invalid hostlist format "{text}": {reason}',
             ("environ", NODELIST),
             text,
-            {"text": text, "reason": str(exc)},
+            {
+                "text": text,
+                "reason": str(exc),
+                "hint": "write the nodelist as SLURM does: hosts separated by commas, a run of "
+                "numbered hosts in brackets (node[01-04,07],gpu1)",
+            },
         ) from None
 
 
@@ -127,7 +132,12 @@ def host_tasks(
             'Invalid tasks-per-node list format "{text}": {reason}',
             ("environ", TASKS_PER_NODE),
             text,
-            {"text": text, "reason": str(exc)},
+            {
+                "text": text,
+                "reason": str(exc),
+                "hint": "write the tasks per node as SLURM does: counts separated by commas, "
+                "a count of several nodes in a row as N(xM) (2(x3),1)",
+            },
         ) from None
     return list(zip(hosts, counts, strict=False))
 
@@ -172,7 +182,11 @@ def check_tasks(
         "{what}: each rank's TF_CONFIG lists every task's address",
         loc,
         value,
-        {"what": what},
+        {
+            "what": what,
+            "hint": "give the step fewer tasks: srun --ntasks for the step, --ntasks-per-node "
+            "for each node",
+        },
     )
 
 
@@ -189,7 +203,13 @@ def check_gpus(count: float, loc: tuple[str, ...], name: str) -> None:
             "{name} is {count}, more than the {most} GPUs of any node",
             loc,
             count,
-            {"name": name, "count": _shown(count), "most": f"{MAX_GPUS:,}"},
+            {
+                "name": name,
+                "count": _shown(count),
+                "most": f"{MAX_GPUS:,}",
+                "hint": "give the GPUs of one node"
+                + (", listed in CUDA_VISIBLE_DEVICES (0,1,...)" if name == "the GPU count" else ""),
+            },
         )
 
 
@@ -206,9 +226,11 @@ def gpu_count(environ: Mapping[str, str]) -> int:
     raise fail(
         TITLE,
         "gpu_count_unknown",
-        "no GPU count: give gpus_per_node (the GPUs of each node) or set CUDA_VISIBLE_DEVICES; "
-        "TensorFlow would run nvidia-smi --list-gpus here, and estconf runs no program",
+        "no GPU count: TensorFlow would run nvidia-smi --list-gpus here, and estconf runs no "
+        "program",
         ("gpus_per_node",),
+        None,
+        {"hint": "give gpus_per_node (the GPUs of each node), or set CUDA_VISIBLE_DEVICES"},
     )
 
 
@@ -227,5 +249,10 @@ def check_task_count(jobs: Mapping[str, float], assigned: float) -> None:
             "must add up to the step's tasks, {assigned})",
             ("jobs",),
             dict(jobs),
-            {"requested": requested, "assigned": assigned},
+            {
+                "requested": requested,
+                "assigned": assigned,
+                "hint": f"give jobs whose sizes add up to {_shown(assigned)}, or run the step "
+                f"with {_shown(requested)} tasks (srun --ntasks)",
+            },
         )

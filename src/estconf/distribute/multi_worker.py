@@ -21,6 +21,7 @@ from pydantic import (
 
 from estconf._errors import fail
 from estconf.cluster import ClusterSpec
+from estconf.distribute import _hints
 from estconf.distribute._cluster_rules import (
     check_index_not_negative,
     check_own_task_not_a_hole,
@@ -96,6 +97,7 @@ def _derive(tf_config: TFConfig, title: str) -> _MultiWorker:
             "When `cluster_spec` is given, you must also specify `task_type` and `task_id`.",
             ("task", "type" if task_type is None else "index"),
             None,
+            {"hint": _hints.missing_task(cluster, task_type)},
         )
     validate_cluster_spec(cluster, task_type, task_id, title)
     if task_type not in _WORKERS:
@@ -105,7 +107,7 @@ def _derive(tf_config: TFConfig, title: str) -> _MultiWorker:
             "There is no id for task_type {task_type}",
             ("task", "type"),
             task_type,
-            {"task_type": repr(task_type)},
+            {"task_type": repr(task_type), "hint": _hints.no_id_for_task_type(task_type)},
         )
     if task_id < 0:
         # worker_count checks the cluster again as task 0, which fails only when
@@ -120,7 +122,7 @@ def _derive(tf_config: TFConfig, title: str) -> _MultiWorker:
             "KeyError: 'evaluator')",
             ("task", "type"),
             task_type,
-            {"hint": "add the evaluator to the cluster"},
+            {"hint": 'add the evaluator to the cluster, as a job "evaluator" of one task'},
         )
     check_index_not_negative(task_id, title)
     check_own_task_not_a_hole(cluster, task_type, task_id, title)

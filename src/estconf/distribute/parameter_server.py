@@ -20,6 +20,7 @@ from pydantic import (
 
 from estconf._errors import fail
 from estconf.cluster import ClusterSpec
+from estconf.distribute import _hints
 from estconf.distribute._cluster_rules import (
     check_index_not_negative,
     check_own_task_not_a_hole,
@@ -75,12 +76,13 @@ def _derive(tf_config: TFConfig, title: str) -> _ParameterServer:
             "Cluster spec must be non-empty in `tf.distribute.cluster_resolver.ClusterResolver`.",
             ("cluster",),
             cluster.as_dict(),
+            {"hint": _hints.empty_cluster()},
         )
     task_type, task_id = tf_config.task.type, tf_config.task.index
     validate_cluster_spec(cluster, task_type, task_id, title)
-    for job, sentence in (
-        (TaskType.PS, "at least one ps"),
-        (TaskType.WORKER, "at least one worker"),
+    for job, sentence, hint in (
+        (TaskType.PS, "at least one ps", _hints.missing_ps),
+        (TaskType.WORKER, "at least one worker", _hints.missing_worker),
     ):
         if num_tasks(cluster, job) < 1:
             raise fail(
@@ -89,7 +91,7 @@ def _derive(tf_config: TFConfig, title: str) -> _ParameterServer:
                 "There must be {sentence}.",
                 ("cluster",),
                 cluster.as_dict(),
-                {"sentence": sentence},
+                {"sentence": sentence, "hint": hint()},
             )
     check_index_not_negative(task_id, title)
     check_own_task_not_a_hole(cluster, task_type, task_id, title)

@@ -21,6 +21,7 @@ from typing_extensions import Self
 from estconf._errors import fail
 from estconf._types import String, TaskIndex
 from estconf.cluster import ClusterSpec
+from estconf.distribute import _hints
 from estconf.distribute._cluster_rules import check_index_not_negative
 from estconf.distribute._reading import ReaderTFConfig, tf_config_from_env
 from estconf.tf_config import TFConfig
@@ -136,7 +137,8 @@ class TFConfigClusterResolver(BaseModel):
     @classmethod
     def task_id_not_negative(cls, task_id: int | None) -> int | None:
         """A ``task_id`` argument is not negative (stricter than TensorFlow, on purpose)."""
-        check_index_not_negative(task_id, cls.__name__, loc=())
+        hint = _hints.negative_index("task_id")
+        check_index_not_negative(task_id, cls.__name__, loc=(), hint=hint)
         return task_id
 
     @classmethod
@@ -192,6 +194,9 @@ class TFConfigClusterResolver(BaseModel):
                 "{reason}",
                 ("tf_config", "cluster"),
                 {"task_type": task_type, "task_id": task_id},
-                {"reason": str(exc)},
+                {
+                    "reason": str(exc),
+                    "hint": _hints.task_not_in_cluster(task_type, task_id, cluster, "master()"),
+                },
             ) from None
         return f"{rpc_layer}://{address}" if rpc_layer else address

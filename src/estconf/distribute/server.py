@@ -30,6 +30,7 @@ from typing_extensions import Self
 from estconf._derived import read_back_derived
 from estconf._errors import Errors, Refused, details_of, fail
 from estconf.cluster import MAX_TASK_INDEX, ClusterSpec
+from estconf.distribute import _hints
 from estconf.distribute._strategy import StrategyConfig
 from estconf.estimator.lenient import read_like_tensorflow
 from estconf.tf_config import Task, TFConfig, parse_as_tensorflow
@@ -71,7 +72,7 @@ def _derive(tf_config: TFConfig, title: str) -> _Server:
                 "has {jobs} jobs, not one to choose)",
                 ("task", "type"),
                 None,
-                {"jobs": len(cluster.jobs)},
+                {"jobs": len(cluster.jobs), "hint": _hints.missing_job_name(cluster)},
             )
         job_name = cluster.jobs[0]
     if task_index is None:
@@ -84,7 +85,11 @@ def _derive(tf_config: TFConfig, title: str) -> _Server:
                 "{job} has {tasks} tasks, not one to choose)",
                 ("task", "index"),
                 None,
-                {"job": repr(job_name), "tasks": len(indices)},
+                {
+                    "job": repr(job_name),
+                    "tasks": len(indices),
+                    "hint": _hints.task_index_of(job_name, cluster),
+                },
             )
         task_index = indices[0]
     if not isinstance(job_name, str) or not isinstance(task_index, int):
@@ -99,17 +104,30 @@ def _derive(tf_config: TFConfig, title: str) -> _Server:
             "field of its ServerDef)",
             ("task", "index"),
             task_index,
-            {"index": task_index},
+            {"index": task_index, "hint": _index_hint(cluster, job_name)},
         )
     try:
         address = cluster.task_address(job_name, task_index)
     except ValueError as missing:
         loc = ("task", "type") if job_name not in cluster.root else ("task", "index")
         value = job_name if loc[-1] == "type" else task_index
+        hint = _hints.task_not_in_cluster(job_name, task_index, cluster)
         raise fail(
-            title, "task_not_in_cluster", "{reason}", loc, value, {"reason": str(missing)}
+            title,
+            "task_not_in_cluster",
+            "{reason}",
+            loc,
+            value,
+            {"reason": str(missing), "hint": hint},
         ) from None
     return _Server(job_name, task_index, address)
+
+
+def _index_hint(cluster: ClusterSpec, job_name: str) -> str:
+    """The fix of an index out of a protobuf ``int32``'s range: the node's index in its job."""
+    if job_name in cluster.root:
+        return _hints.task_index_of(job_name, cluster)
+    return _hints.task_not_in_cluster(job_name, None, cluster)
 
 
 def _task_indices(cluster: ClusterSpec, job_name: str, title: str) -> list[int]:
@@ -122,7 +140,7 @@ def _task_indices(cluster: ClusterSpec, job_name: str, title: str) -> list[int]:
             "{reason}",
             ("task", "type"),
             job_name,
-            {"reason": str(missing)},
+            {"reason": str(missing), "hint": _hints.task_not_in_cluster(job_name, None, cluster)},
         ) from None
 
 
@@ -153,12 +171,15 @@ def _raw_index_errors(data: Any, title: str) -> Errors:
         errors.add(
             "task_index_type",
             "task index {index} is written as a {written}; tf.train.Server gives it to an "
-            "int32 field of its ServerDef, which refuses it: "
-            + _PROTOBUF_INT
-            + ". Write the index as an integer",
+            "int32 field of its ServerDef, which refuses it: " + _PROTOBUF_INT,
             ("tf_config", "task", "index"),
             index,
-            {"index": repr(index), "kind": kind, "written": written},
+            {
+                "index": repr(index),
+                "kind": kind,
+                "written": written,
+                "hint": f'write the index as an integer: "index": {int(index)}',
+            },
         )
     return errors
 

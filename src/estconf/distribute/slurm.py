@@ -42,6 +42,7 @@ from typing_extensions import Self
 from estconf._errors import custom_error, fail, with_errors_of
 from estconf._types import Bool, Integer, JobName, String, TaskIndex, whole_number
 from estconf.cluster import ClusterSpec
+from estconf.distribute import _hints
 from estconf.distribute._slurm_step import (
     CUDA_VISIBLE_DEVICES,
     NODELIST,
@@ -68,7 +69,7 @@ def _count(value: Any) -> int | float:
     value = whole_number(value, keep_float=True)
     if isinstance(value, (int, float)):
         return value
-    raise custom_error("int_type", "Input should be a valid integer")
+    raise custom_error("int_type", "Input should be a valid integer", {"hint": "give an int"})
 
 
 _Count = Annotated[int | float, PlainValidator(_count), WithJsonSchema({"type": "integer"})]
@@ -106,7 +107,12 @@ def _check_counts(
             "{per_task} GPUs per task is more than {per_node} GPUs per node)",
             ("gpus_per_task",),
             gpus_per_task,
-            {"tasks": most, "per_task": gpus_per_task, "per_node": gpus_per_node},
+            {
+                "tasks": most,
+                "per_task": gpus_per_task,
+                "per_node": gpus_per_node,
+                "hint": _hints.gpus_of_a_node(most, gpus_per_node, gpus_per_task),
+            },
         )
     check_task_count(jobs, sum(configuration.values()))
 
@@ -155,10 +161,10 @@ def _check_ints(
             TITLE,
             "slurm_float",
             "{value} is a float where TensorFlow needs an int: its cluster_spec() fails on it "
-            "with: {reason}. Give {count}",
+            "with: {reason}",
             loc,
             value,
-            {"value": value, "reason": reason, "count": int(value)},
+            {"value": value, "reason": reason, "hint": f"give {int(value)}, an int"},
         )
 
 
@@ -259,6 +265,7 @@ def _check_port_base(port_base: int, configuration: Mapping[str, float]) -> None
         {
             "address": address,
             "reason": f"port_base is {shown}, and a port goes from 0 to {MAX_PORT}",
+            "hint": f"give port_base a port from 0 to {MAX_PORT} (8888 by default)",
         },
     )
 
@@ -286,6 +293,8 @@ def _resolve(resolver: SlurmClusterResolver) -> _View:
             "the step has no node: the nodelist or tasks_per_node is empty (TensorFlow fails "
             "on it with: max() arg is an empty sequence)",
             ("tasks_per_node",) if resolver.tasks_per_node is not None else ("environ", NODELIST),
+            None,
+            {"hint": _hints.no_nodes(resolver.tasks_per_node is not None)},
         )
     given_tasks = resolver.tasks_per_node is not None
     check_tasks(
@@ -314,9 +323,11 @@ def _resolve(resolver: SlurmClusterResolver) -> _View:
             raise fail(
                 TITLE,
                 "slurm_no_tasks",
-                "no node has a task, so GPUs per task cannot be worked out; give "
-                "gpus_per_task (TensorFlow fails with: integer division or modulo by zero)",
+                "no node has a task, so GPUs per task cannot be worked out (TensorFlow fails "
+                "with: integer division or modulo by zero)",
                 ("gpus_per_task",),
+                None,
+                {"hint": "give the nodes their tasks, or give gpus_per_task"},
             )
         gpus_per_task = gpus_per_node // most
     _check_counts(jobs, configuration, gpus_per_node, gpus_per_task)
@@ -326,11 +337,14 @@ def _resolve(resolver: SlurmClusterResolver) -> _View:
             TITLE,
             "slurm_gpus_per_task_zero",
             "0 GPUs per task ({per_node} GPUs per node, at most {most} tasks on a node): "
-            "TensorFlow's cluster_spec() fails on it with: range() arg 3 must not be zero. "
-            "A CPU-only job cannot use SlurmClusterResolver; write each task's TF_CONFIG instead",
+            "TensorFlow's cluster_spec() fails on it with: range() arg 3 must not be zero",
             ("gpus_per_task",),
             gpus_per_task,
-            {"per_node": gpus_per_node, "most": most},
+            {
+                "per_node": gpus_per_node,
+                "most": most,
+                "hint": _hints.CPU_ONLY,
+            },
         )
     sizes = {job: int(size) for job, size in jobs.items()}
     cluster, gpus = _step_cluster(
@@ -350,7 +364,12 @@ def _resolve(resolver: SlurmClusterResolver) -> _View:
                 "give it (TensorFlow fails with: list index out of range)",
                 ("environ", PROCID),
                 rank,
-                {"name": PROCID, "rank": rank, "count": len(gpus)},
+                {
+                    "name": PROCID,
+                    "rank": rank,
+                    "count": len(gpus),
+                    "hint": _hints.rank_of_the_step(len(gpus)),
+                },
             )
         visible = _visible(gpus[rank], int(gpus_per_task))
     if rank < 0:  # stricter than TensorFlow, after every failure of TensorFlow's own
@@ -361,7 +380,11 @@ def _resolve(resolver: SlurmClusterResolver) -> _View:
             "another rank's GPUs)",
             ("environ", PROCID),
             rank,
-            {"name": PROCID, "rank": rank},
+            {
+                "name": PROCID,
+                "rank": rank,
+                "hint": _hints.rank_of_the_step(),
+            },
         )
     task_type, task_id = _task(sizes, rank)
     return _View(int(gpus_per_task), cluster, task_type, task_id, visible)
@@ -546,7 +569,12 @@ class SlurmClusterResolver(BaseModel):
                 "{reason}",
                 ("jobs",),
                 {"task_type": task_type, "task_id": task_id},
-                {"reason": str(exc)},
+                {
+                    "reason": str(exc),
+                    "hint": _hints.task_not_in_cluster(
+                        task_type, task_id, self.cluster_spec(), "master()"
+                    ),
+                },
             ) from None
         layer = rpc_layer or self.rpc_layer
         return f"{layer}://{address}" if layer else address

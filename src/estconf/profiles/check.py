@@ -53,9 +53,12 @@ _ROOT: Final = ("tf_config",)
 
 
 def _detail(found: Finding, suffix: str = "") -> InitErrorDetails:
-    """The error to raise for a finding, with ``suffix`` after its message."""
+    """The error to raise for a finding, with ``suffix`` after its message and its hint kept."""
+    ctx = {"message": found.message + suffix}
+    if found.hint is not None:
+        ctx["hint"] = found.hint
     return InitErrorDetails(
-        type=PydanticCustomError(found.code, "{message}", {"message": found.message + suffix}),
+        type=PydanticCustomError(found.code, "{message}", ctx),
         loc=found.loc,
         input=found.value,
     )

@@ -26,7 +26,8 @@ def write_cluster(report: ClusterReport, format: str = "text", said: Said | None
     """A ``check-cluster`` report in one of :data:`~estconf.reports.files.FORMATS`.
 
     ``text``: a line per finding (a cluster mismatch followed by its
-    differences as the lines of a diff), the hints, the notes, the files
+    differences as the lines of a diff, a finding with a fix by its ``hint:``
+    line), the hints, the notes, the files
     passed over, then the summary; ``json``: the report as one object with
     the ``hints``, ``notes`` and ``skipped``; ``github``: an ``::error`` per
     finding at its first node's file (and line, for JSON lines), then a
@@ -54,6 +55,8 @@ def write_cluster(report: ClusterReport, format: str = "text", said: Said | None
     lines = []
     for finding in report.findings:
         lines.append(str(finding))
+        if finding.hint:
+            lines.append(f"hint: {finding.hint}")
         lines.extend(_diff(finding))
     lines.extend(f"hint: {hint}" for hint in said.hints)
     lines.extend(f"note: {note}" for note in said.notes)

@@ -53,8 +53,12 @@ _HINTS: Final = {
     "slurm_tasks": "the sizes of --jobs add up to the step's tasks",
     "slurm_too_many_tasks": "give the tasks srun starts on each node (srun --ntasks-per-node)",
     "slurm_too_many_gpus": "give the GPUs of one node (srun --gres=gpu:N)",
+    "slurm_no_tasks": "give each node a task: --tasks-per-node 1 or more",
 }
-"""The fix of each of the resolver's errors, by error code."""
+"""The fix of each of the resolver's errors, by error code, in the words of the flags.
+
+It stands for the resolver's own hint, which names its arguments (``gpus_per_node``).
+"""
 
 
 @dataclass(frozen=True)
@@ -213,7 +217,8 @@ def misplaced_notes(misplaced: list[Misplaced]) -> Notes:
 def refusal_notes(exc: ValidationError, from_env: bool) -> Notes:
     """The resolver's errors at the flags (``from_env``: the variables) that cause them.
 
-    Each is followed, once, by its fix (the hints).
+    Each is followed, once, by its fix (the hints): the flags' fix where
+    there is one (:data:`_HINTS`), else the resolver's own, after the error.
     """
     import dataclasses
 
@@ -228,10 +233,11 @@ def refusal_notes(exc: ValidationError, from_env: bool) -> Notes:
             flag = str(found.loc[-1])  # the variable
         elif found.loc[:1] == ("jobs",):
             flag = "--jobs"
-        errors.append(dataclasses.replace(found, path=flag or found.path))
         hint = _HINTS.get(found.code)
         if found.code == "address" and not _port_too_large(detail.get("input")):
             hint = None
+        own = found.hint if hint is None else None
+        errors.append(dataclasses.replace(found, path=flag or found.path, hint=own))
         if hint is not None and hint not in hints:
             hints.append(hint)
     return Notes(findings=errors, hints=hints)
