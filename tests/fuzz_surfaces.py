@@ -414,6 +414,7 @@ CLI: dict[str, Callable[[Input, Path], None]] = {
         "check-cluster", "--profile", "mwms", "--format", "sarif", "{}"
     ),
     "estconf check-cluster -": _cli_stdin("check-cluster", "-"),
+    "estconf check-cluster --strict": _cli("check-cluster", "--strict", "{}"),
     "estconf tf-config --vertex": _cli("tf-config", "--vertex", "{}"),
     "estconf tf-config --vertex --cluster-spec --profile mwms": _cli(
         "tf-config", "--vertex", "{}", "--cluster-spec", "--profile", "mwms"

@@ -424,7 +424,8 @@ _OTHER_JOBS = st.lists(
     unique=True,
 )
 _JOB_SIZES = st.integers(1, 3)
-_PORTS = st.lists(st.integers(0, 65535), min_size=10, max_size=10, unique=True)
+_PORTS = st.lists(st.integers(1, 65535), min_size=10, max_size=10, unique=True)
+_REACHABLE_HOSTS = [host for host in HOSTS if host not in ("localhost", "[::1]")]
 _SPARSE_INDICES = st.lists(st.integers(0, 8), min_size=3, max_size=3, unique=True)
 
 
@@ -435,13 +436,17 @@ def deployments(draw: st.DrawFn) -> list[dict[str, Any]]:
     The cluster has a chief and one to three other jobs (``evaluator`` among
     them sometimes), some of them sparse; every node may share a
     ``model_dir``.  Each node has its own copy of the cluster, as if parsed
-    from its own file.
+    from its own file.  Every address is one the other machines reach (a
+    port other than 0, a host other than a loopback one), so that nothing is
+    found of a valid job.
     """
     sizes = {"chief": 1, **{job: draw(_JOB_SIZES) for job in draw(_OTHER_JOBS)}}
     ports = iter(draw(_PORTS))
     cluster: dict[str, Any] = {}
     for job in draw(st.permutations(list(sizes))):
-        mine = [f"{draw(st.sampled_from(HOSTS))}:{next(ports)}" for _ in range(sizes[job])]
+        mine = [
+            f"{draw(st.sampled_from(_REACHABLE_HOSTS))}:{next(ports)}" for _ in range(sizes[job])
+        ]
         if job != "chief" and draw(st.booleans()):
             indices = sorted(draw(_SPARSE_INDICES)[: sizes[job]])
             cluster[job] = {str(i): address for i, address in zip(indices, mine, strict=True)}

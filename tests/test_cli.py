@@ -75,7 +75,11 @@ class TestConsoleScript:
             text=True,
             check=False,
         )
-        errors = sum(len(expected_output([p]).splitlines()) for p in INVALID)
+        errors = sum(
+            not line.startswith("hint: ")  # the line after an error that says its fix
+            for p in INVALID
+            for line in expected_output([p]).splitlines()
+        )
         assert done.returncode == 2  # a file cannot be read
         reported = [line for line in done.stdout.splitlines(True) if ": note: " not in line]
         assert "".join(reported) == (
@@ -492,6 +496,28 @@ class TestTFConfig:
         ]
         masters = {RunConfig(tf_config=c).master for c in configs}
         assert len(masters) == 5
+
+    def test_a_cluster_file_with_localhost_and_port_0(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """Every TF_CONFIG is written; what its addresses tell is said once, on standard error."""
+        path = "tests/data/addresses/tf_config_port_zero.yaml"
+        status, out, err = run(capsys, "tf-config", path)
+        assert (status, len(out.splitlines())) == (0, 4)
+        assert err == (
+            f"{path}: cluster.worker[0]: warning: 'trainer-worker-0.trainer:0' has port 0, any "
+            "free port: task worker:0 listens on a port chosen when it starts, which the other 3 "
+            "tasks of the cluster cannot know\n"
+            "hint: give the task a fixed port, e.g. 'trainer-worker-0.trainer:2222'\n"
+            "1 warning in 1 of 1 file\n"
+        )
+        path = "tests/data/addresses/tf_config_two_machines_localhost.json"
+        status, out, err = run(capsys, "tf-config", path, "--profile", "mwms")
+        assert (status, len(out.splitlines())) == (0, 2)
+        assert err.startswith(f"{path}: cluster.chief[0]: note: chief:0 is at a loopback address")
+        assert err.endswith("\n1 note in 1 of 1 file\n")
+        one = "tests/data/addresses/tf_config_one_task_port_zero.json"
+        assert run(capsys, "tf-config", one)[::2] == (0, "")
 
     def test_shell(self, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
         path = tmp_path / "cluster.json"

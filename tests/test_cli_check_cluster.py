@@ -314,7 +314,7 @@ class TestFormats:
         ]
 
     def test_json_is_written_byte_for_byte(self, capsys: pytest.CaptureFixture[str]) -> None:
-        """Each finding: code, message, nodes, profile, path, job, index and the facts."""
+        """Each finding: code, severity, message, hint, nodes, profile, path, job, index, facts."""
         status, out, _ = run(capsys, "--format", "json", "task_not_in_cluster.jsonl")
         nodes = [f"task_not_in_cluster.jsonl:{line}" for line in (1, 2, 3, 4)]
         message = (
@@ -331,6 +331,7 @@ class TestFormats:
             '  "findings": [\n'
             "    {\n"
             '      "code": "task_not_in_cluster",\n'
+            '      "severity": "error",\n'
             '      "message": "the node is task worker:2, which its cluster does not list: '
             "job 'worker' has the tasks 0 to 1\",\n"
             '      "nodes": [\n'
@@ -346,6 +347,7 @@ class TestFormats:
             "    },\n"
             "    {\n"
             '      "code": "task_index_out_of_range",\n'
+            '      "severity": "error",\n'
             f'      "message": "{message}",\n'
             '      "nodes": [\n'
             '        "task_not_in_cluster.jsonl:4"\n'
@@ -599,3 +601,50 @@ def test_a_lone_surrogate_in_a_node_makes_the_input_unreadable(name: str, where:
         f"{path.parent}/{where} holds \\ud800, half of a UTF-16 surrogate pair, "
         "which is not a character\n"
     )
+
+
+class TestAddresses:
+    """A task at port 0 is a warning, loopback hosts a note: both pass unless --strict."""
+
+    PORT_ZERO = (
+        "port_zero.jsonl:1, port_zero.jsonl:2, port_zero.jsonl:3: cluster.worker[0]: warning: "
+        "'w0:0' has port 0, any free port: task worker:0 listens on a port chosen when it "
+        "starts, which the other 2 tasks of the cluster cannot know\n"
+        "hint: give the task a fixed port, e.g. 'w0:2222'\n"
+        "3 nodes, 1 cluster: 1 finding (1 warning)\n"
+    )
+
+    def test_a_task_at_port_0(self, capsys: pytest.CaptureFixture[str]) -> None:
+        assert run(capsys, "port_zero.jsonl") == (0, self.PORT_ZERO, "")
+        assert run(capsys, "--strict", "port_zero.jsonl") == (1, self.PORT_ZERO, "")
+
+    def test_every_task_at_localhost(self, capsys: pytest.CaptureFixture[str]) -> None:
+        expected = (
+            "localhost.jsonl:1, localhost.jsonl:2, localhost.jsonl:3: cluster.chief[0]: note: "
+            "every task of the cluster is at a loopback address ('localhost:2222', ...): the "
+            "cluster works only when all its tasks run on the same machine\n"
+            "hint: for tasks on several machines, give each task its machine's hostname or IP "
+            "address\n"
+            "3 nodes, 1 cluster: 1 finding (1 note)\n"
+        )
+        assert run(capsys, "localhost.jsonl") == (0, expected, "")
+        assert run(capsys, "--strict", "localhost.jsonl") == (0, expected, "")
+
+    def test_beside_an_error_the_error_fails(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, _ = run(capsys, "port_zero.jsonl", "good/chief.json")
+        assert status == 1
+        assert "cluster.worker[0]: warning: 'w0:0' has port 0" in out
+        assert out.splitlines()[-1] == "4 nodes, 2 clusters: 4 findings (3 errors, 1 warning)"
+
+    def test_json_and_github(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, _ = run(capsys, "--format", "json", "port_zero.jsonl")
+        report = json.loads(out)
+        [warning] = report["findings"]
+        assert (status, report["valid"]) == (0, True)
+        assert (warning["code"], warning["severity"]) == ("port_zero", "warning")
+        assert warning["hint"] == "give the task a fixed port, e.g. 'w0:2222'"
+        status, out, _ = run(capsys, "--format", "github", "localhost.jsonl")
+        assert (status, out[: out.index("::", 2)]) == (
+            0,
+            "::notice file=localhost.jsonl,line=1,col=1,title=estconf loopback_address",
+        )

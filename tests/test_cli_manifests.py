@@ -208,6 +208,44 @@ class TestValidate:
         assert out.startswith(f"{stream}:3:1: the file holds more than one YAML document")
 
 
+class TestAddressFindings:
+    def test_a_jobs_tf_config_has_its_warnings_and_notes_at_its_value(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """Said once each, at the env value, with the fix on its own line."""
+        path = "tests/data/addresses/job_localhost.yaml"
+        status, out, _ = run(capsys, "validate", path)
+        where = f"{path}:15:22: spec.template.spec.containers[0].env[0].value: TF_CONFIG"
+        assert (status, out.splitlines()) == (
+            0,
+            [
+                f"{where} cluster.chief[0]: note: chief:0 and worker:0 are at a loopback address "
+                "('localhost:2222', ...), which each machine reads as itself: the cluster works "
+                "only when every task runs on that one machine, and it also lists "
+                "'trainer-worker-1:0'",
+                "hint: for tasks on several machines, give each task its machine's hostname or "
+                "IP address",
+                f"{where} cluster.worker[1]: warning: 'trainer-worker-1:0' has port 0, any free "
+                "port: task worker:1 listens on a port chosen when it starts, which the other 2 "
+                "tasks of the cluster cannot know",
+                "hint: give the task a fixed port, e.g. 'trainer-worker-1:2222'",
+                "1 warning, 1 note in 1 of 1 file",
+            ],
+        )
+        assert run(capsys, "validate", "--strict", path)[0] == 1
+
+    def test_an_address_refused_keeps_its_fix(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        manifest = pod({"name": "TF_CONFIG", "value": WORKERS.replace("w1:2222", "w1:02222")})
+        path = tmp_path / "pod.json"
+        path.write_text(json.dumps(manifest), encoding="utf-8")
+        status, out, _ = run(capsys, "validate", str(path))
+        assert status == 1
+        assert "'w1:02222' is not a valid task address: the port '02222' has leading zeros" in out
+        assert "\nhint: write it as 'w1:2222'\n" in out
+
+
 class TestExplain:
     """``explain --tf-config`` reads the one TF_CONFIG a manifest sets."""
 

@@ -794,3 +794,79 @@ class TestDistributeRefusalsNameTheirFix:
         out = run(capsys, "validate", path)[1]
         assert out.count("Fix: move task worker:0 into a job") == 1
         assert "\nhint: " not in out
+
+
+ADDRESSES = f"{DATA}/addresses"
+
+
+class TestAddresses:
+    """The address rule says its reason; port 0 and loopback hosts are a warning and a note."""
+
+    def test_a_port_with_leading_zeros_is_refused_with_its_fix(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        path = f"{ADDRESSES}/tf_config_leading_zeros.json"
+        assert run(capsys, "validate", path) == (
+            1,
+            f"{path}:3:15: cluster.chief[0]: 'localhost:0000' is not a valid task address: the "
+            "port '0000' has leading zeros\n"
+            "hint: write it as 'localhost:0'\n"
+            "1 error in 1 of 1 file\n",
+            "",
+        )
+
+    def test_port_0_in_a_cluster_of_one_task_is_clean(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        path = f"{ADDRESSES}/tf_config_one_task_port_zero.json"
+        assert run(capsys, "validate", "--strict", path) == (0, "1 file valid\n", "")
+        assert run(capsys, "validate", "--profile", "mwms", path) == (0, "1 file valid\n", "")
+
+    def test_port_0_among_other_tasks_is_a_warning_at_its_address(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        path = f"{ADDRESSES}/tf_config_port_zero.yaml"
+        expected = (
+            f"{path}:6:7: cluster.worker[0]: warning: 'trainer-worker-0.trainer:0' has port 0, "
+            "any free port: task worker:0 listens on a port chosen when it starts, which the "
+            "other 3 tasks of the cluster cannot know\n"
+            "hint: give the task a fixed port, e.g. 'trainer-worker-0.trainer:2222'\n"
+            "1 warning in 1 of 1 file\n"
+        )
+        assert run(capsys, "validate", path) == (0, expected, "")
+        assert run(capsys, "validate", "--strict", path) == (1, expected, "")
+
+    def test_localhost_beside_another_machine_is_a_note(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        path = f"{ADDRESSES}/tf_config_two_machines_localhost.json"
+        expected = (
+            f"{path}:3:15: cluster.chief[0]: note: chief:0 is at a loopback address "
+            "('localhost:2222'), which each machine reads as itself: the cluster works only "
+            "when every task runs on that one machine, and it also lists '10.128.0.7:2222'\n"
+            "hint: for tasks on several machines, give each task its machine's hostname or IP "
+            "address\n"
+            "1 note in 1 of 1 file\n"
+        )
+        assert run(capsys, "validate", path) == (0, expected, "")
+        assert run(capsys, "validate", "--strict", path) == (0, expected, "")  # a note passes
+
+    def test_json_gives_each_finding_its_severity_and_hint(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        path = f"{ADDRESSES}/tf_config_port_zero.yaml"
+        status, out, _ = run(capsys, "validate", "--format", "json", path)
+        report = json.loads(out)
+        [warning] = report["files"][0]["errors"]
+        assert (status, report["valid"], report["files"][0]["valid"]) == (0, True, True)
+        assert (warning["code"], warning["severity"], warning["line"]) == (
+            "port_zero",
+            "warning",
+            6,
+        )
+        assert warning["hint"] == "give the task a fixed port, e.g. 'trainer-worker-0.trainer:2222'"
+
+    def test_a_directory_of_them(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, _ = run(capsys, "validate", ADDRESSES)
+        assert status == 1
+        assert out.splitlines()[-1] == "1 error, 2 warnings, 2 notes in 4 of 5 files"

@@ -483,11 +483,23 @@ class TestIPv6Addresses:
         assert (code, loc) == ("address", ("ps", 0))
         assert "is already the address of worker[0]" in msg
 
+    @pytest.mark.parametrize("digits", ["9" * 5000, "0" * 5000 + "1"])
+    def test_a_port_of_thousands_of_digits_after_an_ipv6_host(self, digits: str) -> None:
+        """More digits than Python's int() reads: still the address rule, with its reason."""
+        [(code, loc, msg)] = errors_of({"worker": [f"fe80::1:{digits}"]})
+        assert (code, loc) == ("address", ("worker", 0))
+        assert msg.endswith(
+            "an IPv6 host goes in brackets"
+            if digits[0] == "0"
+            else "(5,000 characters) is above 65535, the highest port"
+        )
+
     @pytest.mark.parametrize("address", ["[1:2:3]:1", "[1:2:3:4:5:6:7:8:9]:1", "[1::2::3]:1"])
     def test_not_an_ipv6_address(self, address: str) -> None:
         [(code, loc, msg)] = errors_of({"worker": [address]})
         assert (code, loc) == ("address", ("worker", 0))
-        assert "bad IPv6 address" in msg
+        host = address.rpartition(":")[0]
+        assert f"the host '{host}' is not an IPv6 address (" in msg
 
 
 def test_as_dict_gives_a_list_for_a_large_dense_job() -> None:

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ValidationError
 from pydantic.json_schema import JsonSchemaMode
 
 from estconf import ClusterSpec, TFConfig
+from estconf._addresses import address_findings
 from estconf.deployment import (
     CROSS_NODE_CODES,
     MWMS,
@@ -431,6 +432,13 @@ class TestEachNode:
             expected = [(e["type"], e["msg"]) for e in error.errors()]
         else:
             expected = []
+        try:  # a valid cluster's warnings and notes, which validate says of the file too
+            cluster = ClusterSpec.model_validate(data.get("cluster", {}), strict=True)
+        except ValidationError:
+            pass
+        else:
+            said = address_findings(cluster.root)
+            expected = [(f.code, f"{f.severity}: {f.message}") for f in said] + expected
         report = check_cluster([("n", data)])
         found = [(f.code, f.message) for f in report.findings if f.code not in CROSS_NODE_CODES]
         assert found == expected
@@ -448,6 +456,59 @@ class TestEachNode:
 
 
 WORKERS = {"worker": ["worker-0:2222", "worker-1:2222"]}
+
+
+class TestAddresses:
+    """A task at port 0 and loopback hosts: a warning and a note once per cluster, not errors."""
+
+    AT_ZERO = {**CLUSTER, "worker": ["worker-0:0", "worker-1:2222", "worker-2:2222"]}
+
+    def test_a_task_at_port_0_is_a_warning_for_every_node_given_the_cluster(self) -> None:
+        report = check_cluster([(f"{t}-{i}", node(t, i, cluster=self.AT_ZERO)) for t, i in TASKS])
+        [warning] = report.findings
+        assert (warning.code, warning.severity, warning.path) == (
+            "port_zero",
+            "warning",
+            "cluster.worker[0]",
+        )
+        assert warning.nodes == tuple(f"{t}-{i}" for t, i in TASKS)
+        assert warning.message.startswith("warning: 'worker-0:0' has port 0, any free port")
+        assert warning.hint == "give the task a fixed port, e.g. 'worker-0:2222'"
+        assert about(warning).profile is None  # a rule of TF_CONFIG itself, whatever the reader
+        assert report.valid
+        assert report.count("warning") == 1 and report.count("error") == 0
+        assert report.summary() == "5 nodes, 1 cluster: 1 finding (1 warning)"
+
+    def test_beside_an_error_the_summary_counts_each_severity(self) -> None:
+        local = {"chief": ["localhost:1"], "worker": ["localhost:2"]}
+        nodes = [("c", node("chief", 0, cluster=local)), ("w", node("worker", 5, cluster=local))]
+        report = check_cluster(nodes)
+        assert [(f.code, f.severity) for f in report.findings] == [
+            ("task_unclaimed", "error"),
+            ("task_not_in_cluster", "error"),
+            ("loopback_address", "note"),
+            ("task_index_out_of_range", "error"),
+        ]
+        assert not report.valid
+        assert report.summary() == "2 nodes, 1 cluster: 4 findings (3 errors, 1 note)"
+
+    def test_clusters_written_differently_share_one_finding(self) -> None:
+        """The same task at port 0 in a dense and in a sparse job: one warning, every node."""
+        sparse = {**self.AT_ZERO, "worker": {"0": "worker-0:0", "1": "worker-1:2222"}}
+        dense = {**self.AT_ZERO, "worker": ["worker-0:0", "worker-1:2222"]}
+        nodes = [("a", node("worker", 0, cluster=dense)), ("b", node("worker", 1, cluster=sparse))]
+        report = check_cluster(nodes)
+        [warning] = [f for f in report.findings if f.code == "port_zero"]
+        assert (warning.nodes, warning.path) == (("a", "b"), "cluster.worker[0]")
+
+    def test_none_across_nodes_alone(self) -> None:
+        """``each_node=False`` (the TFJob check, which checks each pod itself) adds none."""
+        nodes = [(f"{t}-{i}", node(t, i, cluster=self.AT_ZERO)) for t, i in TASKS]
+        assert check_cluster(nodes, each_node=False).findings == ()
+
+    def test_none_of_a_cluster_of_one_task(self) -> None:
+        one = {"chief": ["localhost:0"]}
+        assert check_cluster([("c", node("chief", 0, cluster=one))]).findings == ()
 
 
 class TestDistributeProfiles:
@@ -777,9 +838,12 @@ class TestReport:
         )
 
     def test_a_report_dumps_each_finding_as_before(self) -> None:
-        """Code, message, nodes, path, and the cross-node facts beside them, in that order."""
+        """Code, severity, message, nodes, path, and the cross-node facts, in that order.
+
+        A finding with no fix has no ``hint`` key (one with a fix has it last).
+        """
         report = check_cluster([*job(), ("stray", node("worker", 7))])
-        keys = ["code", "message", "nodes", "profile", "path", "job", "index"]
+        keys = ["code", "severity", "message", "nodes", "profile", "path", "job", "index"]
         keys += ["reference_nodes", "differences", "values"]
         for mode in ("python", "json"):
             dumped = report.model_dump(mode=mode)["findings"]
@@ -787,6 +851,7 @@ class TestReport:
         outside = report.model_dump()["findings"][0]
         assert outside == {
             "code": "task_not_in_cluster",
+            "severity": "error",
             "message": outside["message"],
             "nodes": ("stray",),
             "profile": None,
@@ -869,7 +934,7 @@ def test_every_task_of_a_valid_cluster_on_its_own_node_checks_clean(
     nodes: list[dict[str, Any]],
 ) -> None:
     report = check_cluster(_named(nodes))
-    assert report.valid, report.to_text()
+    assert report.valid and not report.findings, report.to_text()
     assert report.clusters == 1
 
 

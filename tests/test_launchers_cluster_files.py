@@ -81,6 +81,24 @@ class TestTaskTFConfigs:
         assert [task for task, _ in found.outputs] == [("chief", 0), ("worker", 0), ("worker", 1)]
         assert (found.errors, found.others, write_notes(found.notes())) == ([], (), "")
 
+    def test_the_warnings_and_notes_of_its_addresses_are_said_once_after_the_errors(
+        self,
+    ) -> None:
+        local = {"cluster": {"chief": ["localhost:1"], "worker": ["localhost:0", "w:2"]}}
+        found = task_tf_configs("c.yaml", local, tasks_of(local["cluster"]))
+        assert (len(found.outputs), found.errors) == (3, [])
+        assert [(f.code, f.severity, f.path, f.line) for f in found.findings] == [
+            ("loopback_address", "note", "cluster.chief[0]", None),
+            ("port_zero", "warning", "cluster.worker[0]", None),
+        ]
+        said = write_notes(found.notes()).splitlines()
+        assert said[0].startswith("c.yaml: cluster.chief[0]: note: chief:0 and worker:0 are at")
+        assert said[-1] == "1 warning, 1 note in 1 of 1 file"
+        broken = {"cluster": {"worker": ["localhost:1", "localhost:0"]}}
+        found = task_tf_configs("c.yaml", broken, tasks_of(broken["cluster"]))
+        codes = [f.code for f in found.notes().findings]
+        assert codes == ["missing_chief", "loopback_address", "port_zero"]
+
     def test_a_cluster_the_estimator_refuses_names_the_profiles_that_read_it(self) -> None:
         workers = {"cluster": {"worker": ["w:1", "w:2"]}}
         found = task_tf_configs("c.yaml", workers, tasks_of(workers["cluster"]))

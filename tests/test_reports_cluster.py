@@ -133,3 +133,32 @@ def test_a_cluster_report_in_json_writes_text_as_it_is() -> None:
     """A node's name outside ASCII is written as its characters, not as ``\\u`` escapes."""
     cluster = ClusterReport(profile="estimator", nodes=("nœud-0.json",), clusters=1, findings=())
     assert '"nœud-0.json"' in write_cluster(cluster, "json")
+
+
+def test_a_warning_is_written_with_its_fix_and_its_severity_in_every_format() -> None:
+    cluster = {"chief": ["c0:2222"], "worker": ["w0:0"]}
+    nodes = [
+        ("n.jsonl:1", {"cluster": cluster, "task": {"type": "chief", "index": 0}}),
+        ("n.jsonl:2", {"cluster": cluster, "task": {"type": "worker", "index": 0}}),
+    ]
+    report = check_cluster(nodes)
+    message = (
+        "warning: 'w0:0' has port 0, any free port: task worker:0 listens on a port chosen when "
+        "it starts, which the other task of the cluster cannot know"
+    )
+    hint = "give the task a fixed port, e.g. 'w0:2222'"
+    assert write_cluster(report, "text", Said(hints=["h"])) == (
+        f"n.jsonl:1, n.jsonl:2: cluster.worker[0]: {message}\n"
+        f"hint: {hint}\n"
+        "hint: h\n"
+        "2 nodes, 1 cluster: 1 finding (1 warning)\n"
+    )
+    [dumped] = json.loads(write_cluster(report, "json"))["findings"]
+    assert (dumped["severity"], dumped["message"], dumped["hint"]) == ("warning", message, hint)
+    assert write_cluster(report, "github") == (
+        "::warning file=n.jsonl,line=1,col=1,title=estconf port_zero::n.jsonl:1, n.jsonl:2: "
+        f"cluster.worker[0]: {message}%0Ahint: {hint}\n"
+    )
+    [result] = json.loads(write_cluster(report, "sarif"))["runs"][0]["results"]
+    assert result["level"] == "warning"
+    assert result["message"]["text"].endswith(f"\nhint: {hint}")

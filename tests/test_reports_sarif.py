@@ -136,9 +136,8 @@ def test_a_result_names_its_rule_level_message_and_path(
         "ruleIndex": 0,
         "level": "error",
         "message": {
-            "text": "cluster.worker[1]: 'host2:22222222' is not a valid task address: expected "
-            "host:port, with a hostname, an IPv4 address or a bracketed IPv6 address, and a "
-            "port from 0 to 65535"
+            "text": "cluster.worker[1]: 'host2:22222222' is not a valid task address: the port "
+            "'22222222' is above 65535, the highest port"
         },
         "locations": [
             {

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import ast
+import ipaddress
+import re
+import string
 import sys
 from collections.abc import Callable
 from decimal import Decimal
@@ -63,28 +67,277 @@ class TestAddressFastPath:
         assert _types._fast_addresses() is _types._fast_addresses()
 
 
-class TestAddressProblem:
-    """What is wrong with an address, said once and with the fix where there is one."""
+def _parts(address: str) -> tuple[str, str | None]:
+    """An address's host and port: the port follows the last ':', or an IPv6 host's ']:'."""
+    if address.startswith("[") and "]" in address:
+        close = address.index("]")
+        rest = address[close + 1 :]
+        return address[: close + 1], rest[1:] if rest.startswith(":") else None
+    if ":" not in address:
+        return address, None
+    host, _, port = address.rpartition(":")
+    return host, port
 
-    @pytest.mark.parametrize("address", ["", "  "])
-    def test_an_empty_address(self, address: str) -> None:
-        assert address_problem(address) == "it is empty (or blank); expected host:port"
+
+def _is_ipv6(text: str) -> bool:
+    try:
+        ipaddress.IPv6Address(text.partition("%")[0])
+    except ValueError:
+        return False
+    return True
+
+
+def _not_ipv4(text: str) -> bool:
+    try:
+        ipaddress.IPv4Address(text)
+    except ValueError:
+        return True
+    return False
+
+
+_HOSTNAME_CHARACTERS = set(string.ascii_letters + string.digits + "_.-")
+
+_REASONS: list[tuple[re.Pattern[str], Callable[..., bool]]] = [
+    (re.compile(r"it is empty \(or blank\)"), lambda a: not a.strip()),
+    (
+        re.compile(r"it starts with '(.*)://': a task address is host:port alone"),
+        lambda a, scheme: a.startswith(f"{scheme}://"),
+    ),
+    (
+        re.compile(r"an IPv6 host goes in brackets"),
+        lambda a: _is_ipv6(a.rpartition(":")[0]) and a.rpartition(":")[2].isdigit(),
+    ),
+    (re.compile(r"the IPv6 host has no closing '\]'"), lambda a: a[0] == "[" and "]" not in a),
+    (
+        re.compile(r"the IPv6 host '(.*)' is followed by '(.)', not by ':'"),
+        lambda a, host, after: _parts(a)[0] == host and a[len(host)] == after != ":",
+    ),
+    (re.compile(r"it is an IPv6 address with no port"), lambda a: ":" in a and _is_ipv6(a)),
+    (re.compile(r"it has no port"), lambda a: _parts(a)[1] is None),
+    (re.compile(r"there is no port after ':'"), lambda a: _parts(a)[1] == ""),
+    (
+        re.compile(r"the port '(.*)' is negative"),
+        lambda a, port: _parts(a)[1] == port and port[0] == "-" and port[1:].isdecimal(),
+    ),
+    (
+        re.compile(r"the port '(.*)' is not a number \(the digits 0-9 alone\)"),
+        lambda a, port: _parts(a)[1] == port and re.fullmatch("[0-9]+", port) is None,
+    ),
+    (
+        re.compile(r"the port '([0-9]+)' is above 65535, the highest port"),
+        lambda a, port: _parts(a)[1] == port and int(port) > 65535,
+    ),
+    (
+        re.compile(r"the port '(0[0-9]+)' has leading zeros"),
+        lambda a, port: _parts(a)[1] == port and int(port) <= 65535,
+    ),
+    (re.compile(r"there is no host before ':'"), lambda a: _parts(a)[0] == ""),
+    (
+        re.compile(r"the host '(\[.*\])' is not an IPv6 address \(.+\)"),
+        lambda a, host: (
+            _parts(a)[0] == host
+            and not (
+                re.fullmatch(r"[0-9A-Fa-f:.]+", host[1:-1].partition("%")[0])
+                and _is_ipv6(host[1:-1])
+            )
+        ),
+    ),
+    (
+        re.compile(
+            r"the zone '(.*)' of the IPv6 host is not letters, digits, '_', '\.' and '-' alone"
+        ),
+        lambda a, zone: (
+            _parts(a)[0].endswith(f"%{zone}]") and re.fullmatch(r"[A-Za-z0-9_.-]+", zone) is None
+        ),
+    ),
+    (
+        re.compile(r"the host '([0-9.]+)' is not an IPv4 address \(.+\)"),
+        lambda a, host: _parts(a)[0] == host and _not_ipv4(host),
+    ),
+    (
+        re.compile(r"the host '(.*)' holds (.+), which no hostname holds"),
+        lambda a, host, shown: (
+            _parts(a)[0] == host
+            and ast.literal_eval(shown) in host
+            and ast.literal_eval(shown) not in _HOSTNAME_CHARACTERS
+        ),
+    ),
+    (
+        re.compile(r"the host '(.*)' starts with '\.'"),
+        lambda a, host: _parts(a)[0] == host and host[0] == ".",
+    ),
+    (
+        re.compile(r"the host '(.*)' ends with '\.'"),
+        lambda a, host: _parts(a)[0] == host and host[-1] == ".",
+    ),
+    (
+        re.compile(r"the host '(.*)' has two dots in a row"),
+        lambda a, host: _parts(a)[0] == host and ".." in host,
+    ),
+    (
+        re.compile(r"the label '(.*)' of the host (starts|ends) with '-'"),
+        lambda a, label, end: (
+            label in _parts(a)[0].split(".") and (label[0] if end == "starts" else label[-1]) == "-"
+        ),
+    ),
+]
+"""Each reason an address is refused for, and whether it is true of an address."""
+
+_ADDRESS_PARTS = st.one_of(
+    st.sampled_from(
+        [
+            "h",
+            "localhost",
+            "[",
+            "]",
+            ":",
+            "::",
+            ".",
+            "..",
+            "-",
+            "_",
+            "%",
+            "eth0",
+            " ",
+            "/",
+            "0",
+            "00",
+            "1",
+            "2222",
+            "65535",
+            "65536",
+            "99999",
+            "-1",
+            "\u0663",
+            "grpc://",
+            "fe80::1",
+            "::1",
+            "1.2.3.4",
+            "256",
+            "10.0.0.01",
+        ]
+    ),
+    st.text(alphabet="ab0:.[]-%", max_size=3),
+)
+"""Pieces of addresses, right and wrong."""
+
+_HOSTS = st.one_of(
+    st.lists(st.sampled_from(["h", "a", "-", ".", "..", "_", "0", "1.2", "256", "A"]), max_size=4),
+    st.sampled_from(["::1", "zz", "fe80::1%eth0", "fe80::1%e th", "", "1::2::3", "::1%"]).map(
+        lambda inner: ["[", inner, "]"]
+    ),
+).map("".join)
+_PORTS = st.sampled_from(["0", "1", "2222", "00", "0001", "65535", "65536", "-1", "x", ""])
+_ADDRESSES = st.one_of(
+    st.lists(_ADDRESS_PARTS, max_size=7).map("".join),
+    st.tuples(_HOSTS, _PORTS).map(":".join),
+)
+"""Addresses, right and wrong: pieces joined, and hosts and ports of each kind."""
+
+
+class TestAddressProblem:
+    """What is wrong with an address: one reason, true of it, and the fix where it is plain."""
 
     @pytest.mark.parametrize(
-        ("address", "fix"),
+        ("address", "reason", "hint"),
         [
-            ("fe80::1:2222", "[fe80::1]:2222"),
-            ("::1:80", "[::1]:80"),
-            ("2001:db8::7:0", "[2001:db8::7]:0"),
+            ("", "it is empty (or blank)", "write the task's host:port, e.g. 'worker-0:2222'"),
+            ("  ", "it is empty (or blank)", "write the task's host:port, e.g. 'worker-0:2222'"),
+            ("localhost:0000", "the port '0000' has leading zeros", "write it as 'localhost:0'"),
+            ("h1:02222", "the port '02222' has leading zeros", "write it as 'h1:2222'"),
+            ("[::1]:00", "the port '00' has leading zeros", "write it as '[::1]:0'"),
+            ("host1:99999", "the port '99999' is above 65535, the highest port", None),
+            ("h:0000065536", "the port '0000065536' is above 65535, the highest port", None),
+            ("h:-1", "the port '-1' is negative", None),
+            ("h:22 ", "the port '22 ' is not a number (the digits 0-9 alone)", None),
+            ("h:\u0663", "the port '\u0663' is not a number (the digits 0-9 alone)", None),
+            ("host1", "it has no port", "add the port the task listens on, e.g. 'host1:2222'"),
+            ("[::1]", "it has no port", "add the port the task listens on, e.g. '[::1]:2222'"),
+            ("h:", "there is no port after ':'", "add the port the task listens on, e.g. 'h:2222'"),
+            (
+                ":2222",
+                "there is no host before ':'",
+                "write the task's hostname or IP address before ':'",
+            ),
+            (
+                "grpc://h1:2222",
+                "it starts with 'grpc://': a task address is host:port alone",
+                "write it as 'h1:2222'",
+            ),
+            ("fe80::1:2222", "an IPv6 host goes in brackets", "write it as '[fe80::1]:2222'"),
+            ("::1:80", "an IPv6 host goes in brackets", "write it as '[::1]:80'"),
+            ("2001:db8::7:0", "an IPv6 host goes in brackets", "write it as '[2001:db8::7]:0'"),
+            (
+                "fe80::1",
+                "it is an IPv6 address with no port",
+                "write it in brackets, with the port the task listens on, e.g. '[fe80::1]:2222'",
+            ),
+            ("[::1:2222", "the IPv6 host has no closing ']'", None),
+            ("[::1]2222", "the IPv6 host '[::1]' is followed by '2', not by ':'", None),
+            (
+                "[zz]:1",
+                "the host '[zz]' is not an IPv6 address (At least 3 parts expected in 'zz')",
+                None,
+            ),
+            (
+                "[fe80::1%eth 0]:1",
+                "the zone 'eth 0' of the IPv6 host is not letters, digits, '_', '.' and '-' alone",
+                None,
+            ),
+            ("1.2:3", "the host '1.2' is not an IPv4 address (Expected 4 octets in '1.2')", None),
+            ("a b:1", "the host 'a b' holds ' ', which no hostname holds", None),
+            ("a:b:1", "the host 'a:b' holds ':', which no hostname holds", None),
+            (".h:1", "the host '.h' starts with '.'", None),
+            ("h.example.:1", "the host 'h.example.' ends with '.'", "write it as 'h.example:1'"),
+            ("a..b:1", "the host 'a..b' has two dots in a row", None),
+            ("-a.b:1", "the label '-a' of the host starts with '-'", None),
+            ("a.b-:1", "the label 'b-' of the host ends with '-'", None),
+            (f"{'a' * 64}:1", "the host has a label of 64 characters, more than 63", None),
         ],
     )
-    def test_an_ipv6_host_without_brackets(self, address: str, fix: str) -> None:
-        assert address_problem(address) == f"an IPv6 host goes in brackets: write it as {fix}"
+    def test_the_reason_and_the_fix(self, address: str, reason: str, hint: str | None) -> None:
+        refusal = _types.address_refusal(address)
+        assert refusal is not None
+        assert (refusal["address"], refusal["reason"], refusal.get("hint")) == (
+            address,
+            reason,
+            hint,
+        )
+        assert address_problem(address) == reason
 
-    @pytest.mark.parametrize("address", ["fe80::1", "::1:99999", "host", "a:b:c:1"])
-    def test_no_fix_to_give(self, address: str) -> None:
-        problem = address_problem(address)
-        assert problem is not None and problem.startswith("expected host:port")
+    @pytest.mark.parametrize("address", ["h1:2222", "h1:0", "[::1]:0", "10.0.0.1:65535", "a_b:1"])
+    def test_a_valid_address_has_none(self, address: str) -> None:
+        assert _types.address_refusal(address) is None
+        assert address_problem(address) is None
+
+    def test_a_fix_is_given_only_where_it_is_valid(self) -> None:
+        """A port with leading zeros on a host that is no host: the zeros said, no fix."""
+        assert _types.address_refusal("a b:0002") == {
+            "address": "a b:0002",
+            "reason": "the port '0002' has leading zeros",
+        }
+
+    def test_a_long_part_is_cut_with_its_length(self) -> None:
+        port = "9" * 10_000  # more digits than Python's int() reads
+        reason = address_problem(f"h:{port}")
+        assert (
+            reason
+            == f"the port '{'9' * 32}...' (10,000 characters) is above 65535, the highest port"
+        )
+        assert address_problem(f"fe80::1:{'0' * 5000}1") == "an IPv6 host goes in brackets"
+
+    @given(_ADDRESSES)
+    def test_every_refusal_names_one_reason_true_of_the_address(self, address: str) -> None:
+        refusal = _types.address_refusal(address)
+        if refusal is None:
+            return
+        reason = refusal["reason"]
+        true_of = [check for pattern, check in _REASONS if (found := pattern.fullmatch(reason))]
+        assert len(true_of) == 1, reason
+        found = next(p.fullmatch(reason) for p, _ in _REASONS if p.fullmatch(reason))
+        assert found is not None and true_of[0](address, *found.groups()), (address, reason)
+        if "hint" in refusal and refusal["hint"].startswith("write it as '"):
+            assert address_problem(refusal["hint"].split("'")[1]) is None
 
 
 class _Offset(_types.DocumentModel):

@@ -50,6 +50,7 @@ __all__ = [
     "absent_if_none",
     "address_key",
     "address_problem",
+    "address_refusal",
     "all_plain_addresses_valid",
     "bool_error",
     "from_document",
@@ -270,35 +271,163 @@ def all_plain_addresses_valid(jobs: Collection[Collection[str]]) -> bool:
 
 
 _ADDRESS_SCHEMA_PATTERN = rf"^(?:{_HOSTNAME}|{_IPV6}):{_PORT}$"
+_IPV6_TEXT = re.compile(r"[0-9A-Fa-f:.]+")
+_ZONE = re.compile(r"[A-Za-z0-9_.-]+")
+_HOST_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
+_ADD_PORT = "add the port the task listens on, e.g."
+_SHOWN = 64
+"""The longest part of an address a reason quotes whole (the address itself is always quoted)."""
 
 
 def address_problem(address: str) -> str | None:
     """Say what is wrong with ``address`` as a ``host:port`` task address, or ``None``."""
+    refusal = address_refusal(address)
+    return None if refusal is None else refusal["reason"]
+
+
+def address_refusal(address: str) -> dict[str, str] | None:
+    """The context of the ``address`` error of ``address``; ``None`` for a valid address.
+
+    It holds the ``address``, the ``reason`` it is refused, one that is true
+    of it (no port, a port that is no number, above 65535 or written with
+    leading zeros, no host, a host that is no hostname, IPv4 or IPv6
+    address), and the fix as a ``hint`` where it is plain.  As in
+    TensorFlow, the port is what follows the last ``:`` (after the ``]`` of
+    an IPv6 host in brackets).
+    """
     match = _ADDRESS.fullmatch(address)
+    hint = ""
     if match is None:
-        if not address.strip():
-            return "it is empty (or blank); expected host:port"
-        bracketed = _bracketed_ipv6(address)
-        if bracketed is not None:
-            return f"an IPv6 host goes in brackets: write it as {bracketed}"
-        return (
-            "expected host:port, with a hostname, an IPv4 address or a bracketed IPv6 "
-            "address, and a port from 0 to 65535"
-        )
-    if match["ipv6"] is not None:
+        reason, hint = _refused(address)
+    elif match["ipv6"] is not None:
         try:
             ipaddress.IPv6Address(match["ipv6"][1:-1])
         except ValueError as exc:
-            return f"bad IPv6 address ({exc})"
-        return None
-    if match["ipv4"] is not None:
+            reason = f"the host {_quoted(match['ipv6'])} is not an IPv6 address ({exc})"
+        else:
+            return None
+    elif match["ipv4"] is not None:
         try:
             ipaddress.IPv4Address(match["ipv4"])
-        except ValueError:
-            return "bad IPv4 address"
+        except ValueError as exc:
+            reason = f"the host {_quoted(match['ipv4'])} is not an IPv4 address ({exc})"
+        else:
+            return None
+    elif len(match["name"]) > 253:
+        reason = "the hostname is longer than 253 characters"
+    else:
         return None
-    if len(match["name"]) > 253:
-        return "the hostname is longer than 253 characters"
+    context = {"address": address, "reason": reason}
+    if hint:
+        context["hint"] = hint
+    return context
+
+
+def _quoted(text: str) -> str:
+    """``text`` in quotes, cut (its length said) when longer than :data:`_SHOWN` characters."""
+    if len(text) <= _SHOWN:
+        return f"'{text}'"
+    return f"'{text[: _SHOWN // 2]}...' ({len(text):,} characters)"
+
+
+def _write_as(address: str, fix: str = "write it as") -> str:
+    """The hint to write ``address`` instead (``fix`` says how), if it is valid; else no hint."""
+    return f"{fix} '{address}'" if address_problem(address) is None else ""
+
+
+def _refused(address: str) -> tuple[str, str]:
+    """Why an address that is not ``host:port`` is refused, and the fix where it is plain."""
+    if not address.strip():
+        return "it is empty (or blank)", "write the task's host:port, e.g. 'worker-0:2222'"
+    scheme, separator, rest = address.partition("://")
+    if separator and scheme.isascii() and scheme.replace("+", "").isalnum():
+        return f"it starts with '{scheme}://': a task address is host:port alone", _write_as(rest)
+    bracketed = _bracketed_ipv6(address)
+    if bracketed is not None:
+        return "an IPv6 host goes in brackets", f"write it as '{bracketed}'"
+    if address.startswith("["):
+        close = address.find("]")
+        if close < 0:
+            return "the IPv6 host has no closing ']'", ""
+        host, after = address[: close + 1], address[close + 1 :]
+        if after and after[0] != ":":
+            return f"the IPv6 host {_quoted(host)} is followed by {after[0]!r}, not by ':'", ""
+        port = after[1:] if after else None
+    elif ":" in address:
+        host, _, port = address.rpartition(":")
+        if ":" in host and _ipv6_error(address) is None:
+            fix = "write it in brackets, with the port the task listens on, e.g."
+            return "it is an IPv6 address with no port", _write_as(f"[{address}]:2222", fix)
+    else:
+        host, port = address, None
+    if port is None:
+        return "it has no port", _write_as(f"{host}:2222", _ADD_PORT)
+    return _port_refused(host, port) or _host_refused(host, port)
+
+
+def _port_refused(host: str, port: str) -> tuple[str, str] | None:
+    """Why the port of ``host:port`` is refused, and the fix; ``None`` if the port is valid."""
+    if not port:
+        return "there is no port after ':'", _write_as(f"{host}:2222", _ADD_PORT)
+    if not (port.isascii() and port.isdigit()):
+        if port[0] == "-" and port[1:].isascii() and port[1:].isdigit():
+            return f"the port {_quoted(port)} is negative", ""
+        return f"the port {_quoted(port)} is not a number (the digits 0-9 alone)", ""
+    significant = port.lstrip("0") or "0"
+    if len(significant) > 5 or int(significant) > 65535:
+        return f"the port {_quoted(port)} is above 65535, the highest port", ""
+    if port != significant:
+        return f"the port {_quoted(port)} has leading zeros", _write_as(f"{host}:{significant}")
+    return None
+
+
+def _host_refused(host: str, port: str) -> tuple[str, str]:
+    """Why the host of ``host:port`` (whose port is valid) is refused, and the fix."""
+    if not host:
+        return "there is no host before ':'", "write the task's hostname or IP address before ':'"
+    if host.startswith("["):
+        inner, percent, zone = host[1:-1].partition("%")
+        error = _ipv6_error(inner)
+        if error is None and not _IPV6_TEXT.fullmatch(inner):
+            error = "it holds more than hex digits, ':' and '.'"
+        if error is not None:
+            return f"the host {_quoted(host)} is not an IPv6 address ({error})", ""
+        if percent and not _ZONE.fullmatch(zone):
+            return (
+                f"the zone {_quoted(zone)} of the IPv6 host is not letters, digits, '_', '.' "
+                "and '-' alone",
+                "",
+            )
+    else:
+        for character in host:
+            if character not in _HOST_CHARACTERS:
+                shown = repr(character) if character.isprintable() else ascii(character)
+                return f"the host {_quoted(host)} holds {shown}, which no hostname holds", ""
+        if host.startswith("."):
+            return f"the host {_quoted(host)} starts with '.'", ""
+        if host.endswith("."):
+            return f"the host {_quoted(host)} ends with '.'", _write_as(f"{host[:-1]}:{port}")
+        if ".." in host:
+            return f"the host {_quoted(host)} has two dots in a row", ""
+        for label in host.split("."):
+            if len(label) > 63:
+                return f"the host has a label of {len(label):,} characters, more than 63", ""
+            if label[0] == "-" or label[-1] == "-":
+                end = "starts" if label[0] == "-" else "ends"
+                return f"the label {_quoted(label)} of the host {end} with '-'", ""
+    return (  # not reached: a host and port that pass these checks form a valid address
+        "expected host:port, with a hostname, an IPv4 address or a bracketed IPv6 "
+        "address, and a port from 0 to 65535",
+        "",
+    )
+
+
+def _ipv6_error(text: str) -> str | None:
+    """Why ``text`` (a zone after ``%`` left out) is not an IPv6 address, or ``None``."""
+    try:
+        ipaddress.IPv6Address(text.partition("%")[0])
+    except ValueError as exc:
+        return str(exc)
     return None
 
 
@@ -308,13 +437,12 @@ def _bracketed_ipv6(address: str) -> str | None:
     The last ``:`` is taken for the port's, as TensorFlow splits an address.
     """
     host, _, port = address.rpartition(":")
-    if host.count(":") < 2 or not port.isascii() or not port.isdigit() or int(port) > 65535:
+    significant = port.lstrip("0") or "0"
+    if host.count(":") < 2 or not port.isascii() or not port.isdigit() or len(significant) > 5:
         return None
-    try:
-        ipaddress.IPv6Address(host)
-    except ValueError:
+    if int(significant) > 65535 or _ipv6_error(host) is not None:
         return None
-    return f"[{host}]:{port}"
+    return f"[{host}]:{significant}"
 
 
 ADDRESS_ERROR = "'{address}' is not a valid task address: {reason}"

@@ -49,7 +49,7 @@ from estconf._types import (
     String,
     TaskIndex,
     address_key,
-    address_problem,
+    address_refusal,
     all_plain_addresses_valid,
 )
 
@@ -280,15 +280,9 @@ def _check_addresses(
     for job, tasks in jobs.items():
         items = enumerate(tasks) if isinstance(tasks, list) else sorted(tasks.items())
         for index, address in items:
-            reason = address_problem(address)
-            if reason is not None:
-                errors.add(
-                    "address",
-                    ADDRESS_ERROR,
-                    (job, index),
-                    address,
-                    {"address": address, "reason": reason},
-                )
+            refusal = address_refusal(address)  # the address, the reason and the fix
+            if refusal is not None:
+                errors.add("address", ADDRESS_ERROR, (job, index), address, refusal)
                 continue
             if not duplicates:
                 continue

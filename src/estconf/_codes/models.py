@@ -31,8 +31,9 @@ SECTIONS: Final[tuple[Section, ...]] = (
             (
                 "address",
                 "error",
-                "a task address that is not `host:port` (port 0\u201365535, IPv6 in brackets), "
-                "or one `host:port` used by two tasks",
+                "a task address that is not `host:port` (port 0\u201365535 without leading "
+                "zeros, IPv6 in brackets; the message says which part is wrong), or one "
+                "`host:port` used by two tasks",
                 '`"worker": ["host1"]`; `"chief": ["h:1"], "worker": ["h:1"]`',
             ),
             (
@@ -221,6 +222,22 @@ SECTIONS: Final[tuple[Section, ...]] = (
                 "error",
                 "an index above 2**31 - 1, the largest TensorFlow holds",
                 '`"worker": {"2147483648": "h:1"}`',
+            ),
+            (
+                "port_zero",
+                "warning",
+                "warning: a task at port 0 in a cluster of several tasks: it listens on a free "
+                "port chosen when it starts, which no other task knows",
+                '`"chief": ["h0:0"], "worker": ["h1:2222"]`',
+                "give the task a fixed port, e.g. `h0:2222`",
+            ),
+            (
+                "loopback_address",
+                "note",
+                "note: a task at `localhost`, `127.0.0.0/8` or `[::1]` in a cluster of several "
+                "tasks: it works only when every task runs on that machine",
+                '`"chief": ["localhost:2222"], "worker": ["h1:2222"]`',
+                "for tasks on several machines, give each its machine's hostname or IP address",
             ),
         ),
     ),

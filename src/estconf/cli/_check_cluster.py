@@ -34,9 +34,12 @@ a task's Service, is passed over).  A node file's keys are checked as
 Reported, each with the nodes involved: clusters that differ between nodes,
 a task claimed by two nodes, a task of the cluster no node claims, a node
 whose task is not in its cluster, model_dir, service, rpc_layer or
-session_master that differ; then what each node breaks under --profile.
+session_master that differ; then what each node breaks under --profile,
+and the warnings and notes of the cluster's addresses (a task at port 0,
+loopback hosts).
 
-exit status: 0 valid, 1 findings, 2 usage error or unreadable input.
+exit status: 0 valid (a warning passes, but not with --strict), 1 an error,
+2 usage error or unreadable input.
 
 examples:
   estconf check-cluster nodes/
@@ -76,11 +79,16 @@ def register(parser: argparse.ArgumentParser, words: Sequence[str] = ()) -> None
         help="no TF_CONFIG at all is a note, exit 0, not a finding: a TFJob of one pod gets "
         "none, and 'tf-config --tfjob' writes nothing for it",
     )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 on a warning too (by default only errors fail; warnings and notes pass)",
+    )
     add_limits(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Check the nodes of every input together; 0 when valid, 1 on findings, 2 if unreadable."""
+    """Check the nodes of every input together; 0 when valid, 1 on errors, 2 if unreadable."""
     from estconf.inputs.cluster_checks import check_nodes
     from estconf.inputs.nodes import Unreadable, read_nodes
     from estconf.io.checks import limits_of
@@ -98,4 +106,5 @@ def run(args: argparse.Namespace) -> int:
 
     report, said = check_nodes(read, args.profile, allow_empty=args.allow_empty)
     out(write_cluster(report, args.format, said))
-    return EXIT_OK if report.valid else EXIT_INVALID
+    failed = not report.valid or (args.strict and report.count("warning") > 0)
+    return EXIT_INVALID if failed else EXIT_OK

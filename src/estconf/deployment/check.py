@@ -28,6 +28,7 @@ from typing import Any, TypeAlias
 
 from pydantic import ValidationError
 
+from estconf._addresses import address_findings
 from estconf._json import type_name
 from estconf._path import format_path
 from estconf.cluster import ClusterSpec
@@ -57,7 +58,7 @@ from estconf.deployment.report import (
     differences_text,
     names,
 )
-from estconf.finding import Finding, Loc
+from estconf.finding import Finding, Loc, Severity
 from estconf.tf_config import TaskType, TFConfig, parse_json
 
 __all__ = ["NodeConfig", "check_cluster"]
@@ -123,8 +124,8 @@ def check_cluster(
     return checker.report()
 
 
-Said: TypeAlias = tuple[Problem, str | None]
-"""A problem, and the profile whose rule it is (``None``: TF_CONFIG's own rules)."""
+Said: TypeAlias = tuple[Finding, str | None]
+"""A finding, and the profile whose rule it is (``None``: TF_CONFIG's own rules)."""
 
 
 @dataclass
@@ -154,6 +155,8 @@ class _Nodes:
 
     loc: Loc
     """Where in the TF_CONFIG, as the finding's ``loc``."""
+    severity: Severity = "error"
+    hint: str | None = None
     own: list[int] = field(default_factory=list)
     clusters: list[_Cluster] = field(default_factory=list)
 
@@ -264,6 +267,7 @@ class _Checker:
             problems = [
                 (problem, self.profile.name) for problem in self.profile.check_cluster(spec)
             ]
+            problems.extend((found, None) for found in address_findings(spec.root))
         group = None if tasks is None else self._group(tasks)
         found = _Cluster(len(self.clusters), spec, problems, group)
         if self.each_node:
@@ -328,12 +332,12 @@ class _Checker:
         for problem, profile in problems:
             self._nodes(problem, profile).own.append(node)
 
-    def _nodes(self, problem: Problem, profile: str | None) -> _Nodes:
+    def _nodes(self, problem: Finding, profile: str | None) -> _Nodes:
         loc = tuple(step for step in problem.loc if step != "[key]")
         key = (problem.code, format_path(loc), problem.message, profile, problem.hint)
         found = self.problems.get(key)
         if found is None:
-            found = self.problems[key] = _Nodes(loc)
+            found = self.problems[key] = _Nodes(loc, problem.severity, problem.hint)
         return found
 
     # -- reporting ---------------------------------------------------------------------
@@ -351,9 +355,17 @@ class _Checker:
             findings.extend(self._unclaimed(reference))
         findings.extend(self._not_in_cluster())
         findings.extend(self._value_mismatches())
-        findings.extend(
-            _finding(code, message, nodes.names(self.names), nodes.loc, hint, profile=profile)
-            for (code, _, message, profile, hint), nodes in self.problems.items()
+        findings.extend(  # a warning's or a note's message begins with its severity
+            _finding(
+                code,
+                message if nodes.severity == "error" else f"{nodes.severity}: {message}",
+                nodes.names(self.names),
+                nodes.loc,
+                severity=nodes.severity,
+                hint=nodes.hint,
+                profile=profile,
+            )
+            for (code, _, message, profile, _), nodes in self.problems.items()
         )
         return ClusterReport(
             profile=self.profile.name,
@@ -460,6 +472,8 @@ def _finding(
     message: str,
     nodes: tuple[str, ...] = (),
     loc: Loc = (),
+    *,
+    severity: Severity = "error",
     hint: str | None = None,
     **facts: Any,
 ) -> Finding:
@@ -471,7 +485,13 @@ def _finding(
     findings as tasks.
     """
     return Finding.at(
-        code, message, loc, nodes=nodes, hint=hint, cross_node=CrossNode.model_construct(**facts)
+        code,
+        message,
+        loc,
+        nodes=nodes,
+        severity=severity,
+        hint=hint,
+        cross_node=CrossNode.model_construct(**facts),
     )
 
 

@@ -24,7 +24,10 @@ name the task.
 Every other code is about one node's TF_CONFIG on its own, with the code the
 single-file check gives (``json_invalid``, ``address``, ``missing_chief``, ...);
 its ``cross_node.profile`` names the reader whose rule it is, or is ``None``
-for the rules of TF_CONFIG itself.  Nodes that fail the same way share one
+for the rules of TF_CONFIG itself.  Each is an ``error`` but the warnings and
+notes of a cluster's addresses (``port_zero``, ``loopback_address``: see
+:mod:`estconf._addresses`), whose message begins with the severity; a
+report is ``valid`` when no finding is an error.  Nodes that fail the same way share one
 finding.  The report's dump writes each finding as ``check-cluster --format
 json`` does: the fields of its ``cross_node`` beside its code, message, nodes
 and path.
@@ -48,7 +51,7 @@ from pydantic import (
 from estconf._cross_node import CrossNode, TaskDifference, ValueGroup
 from estconf._path import format_nodes as names
 from estconf.codes import checked
-from estconf.finding import Finding
+from estconf.finding import SEVERITIES, Finding, Severity
 
 __all__ = [
     "CLUSTER_MISMATCH",
@@ -103,8 +106,8 @@ _NO_FACTS: Final = CrossNode()
 _FINDING_JSON: Final = WithJsonSchema(
     {
         "type": "object",
-        "description": "A finding: its code, message, nodes and path, and beside them the "
-        "fields of its CrossNode (profile, job, index, reference_nodes, differences, values); "
+        "description": "A finding: its code, severity, message, nodes and path, and beside them "
+        "the fields of its CrossNode (profile, job, index, reference_nodes, differences, values); "
         "its hint (the fix) when it has one.",
     }
 )
@@ -124,21 +127,33 @@ class ClusterReport(BaseModel):
     def _dump_findings(
         self, findings: tuple[Finding, ...], info: SerializationInfo
     ) -> tuple[Annotated[dict[str, Any], _FINDING_JSON], ...]:
-        """Each finding as its code, message, nodes and path, with its cross-node facts beside."""
+        """Each finding as its code, severity, message, hint, nodes and path, and its facts."""
         return tuple(_dumped(finding, info.mode) for finding in findings)
 
     @computed_field  # type: ignore[prop-decorator]
     @property
     def valid(self) -> bool:
-        """Whether nothing was found wrong."""
-        return not self.findings
+        """Whether no error was found: warnings and notes (a task at port 0, say) pass."""
+        return all(finding.severity != "error" for finding in self.findings)
+
+    def count(self, severity: Severity) -> int:
+        """How many findings are of ``severity``."""
+        return sum(finding.severity == severity for finding in self.findings)
 
     def summary(self) -> str:
-        """One line: how many nodes and clusters were checked, and what was found."""
+        """One line: how many nodes and clusters were checked, and what was found.
+
+        Findings that are all errors are counted as findings; else each
+        severity is counted too (``2 findings (1 warning, 1 note)``).
+        """
         checked = f"{_plural(len(self.nodes), 'node')}, {_plural(self.clusters, 'cluster')}"
-        if self.valid:
+        if not self.findings:
             return f"{checked}: valid"
-        return f"{checked}: {_plural(len(self.findings), 'finding')}"
+        found = f"{checked}: {_plural(len(self.findings), 'finding')}"
+        if self.count("error") == len(self.findings):
+            return found
+        counts = ((self.count(severity), severity) for severity in SEVERITIES)
+        return found + f" ({', '.join(_plural(n, severity) for n, severity in counts if n)})"
 
     def to_text(self) -> str:
         """One line per finding (and a ``hint:`` line after one with a fix), then the summary."""
@@ -171,6 +186,7 @@ class ClusterReport(BaseModel):
                     file=file,
                     line=number,
                     column=column,
+                    severity=finding.severity,
                     hint=finding.hint,
                 )
             )
@@ -186,6 +202,7 @@ def _dumped(finding: Finding, mode: str) -> dict[str, Any]:
     hint = {} if finding.hint is None else {"hint": finding.hint}
     return {
         "code": finding.code,
+        "severity": finding.severity,
         "message": finding.message,
         "nodes": list(finding.nodes) if mode == "json" else finding.nodes,
         "profile": facts["profile"],

@@ -239,7 +239,8 @@ def check_input(
         )
     except ConfigFileError as exc:
         return Result(exc.file, exc.kind, exc.errors, exc.kind_from, profile)
-    return Result(name, loaded.kind, kind_from=loaded.kind_from, profile=profile)
+    warnings = list(loaded.findings)  # and notes: what a valid file has besides
+    return Result(name, loaded.kind, warnings, kind_from=loaded.kind_from, profile=profile)
 
 
 def _with_nothing_to_check(items: list[Input], results: list[Result]) -> list[Result]:

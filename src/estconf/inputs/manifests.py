@@ -146,7 +146,14 @@ def check_text(
                 message = f"{where}: {inner.message}"
                 errors.append(
                     error_again(
-                        name, inner.code, message, path, position=position, value=inner.value
+                        name,
+                        inner.code,
+                        message,
+                        path,
+                        position=position,
+                        value=inner.value,
+                        severity=inner.severity,
+                        hint=inner.hint,
                     )
                 )
     return Result(name, KIND, errors, profile=profile)
@@ -204,7 +211,7 @@ def _setting_none(
 def _tf_config_errors(
     value: str, name: str, profile: str | None, limits: Limits
 ) -> list[FileError]:
-    """What a TF_CONFIG file holding ``value`` breaks under ``profile``.
+    """What a TF_CONFIG file holding ``value`` breaks under ``profile``, and its warnings and notes.
 
     With no profile, the Estimator's rules for this task alone, as for a
     TF_CONFIG file.
@@ -212,7 +219,7 @@ def _tf_config_errors(
     from estconf.io.files import load_file
 
     try:
-        load_file(
+        loaded = load_file(
             name,
             "tf_config",
             format="json",
@@ -225,4 +232,4 @@ def _tf_config_errors(
         )
     except ConfigFileError as exc:
         return exc.errors
-    return []
+    return list(loaded.findings)

@@ -46,15 +46,18 @@ def detect_kind(data: Mapping[str, Any]) -> str | None:
 
 @dataclasses.dataclass(frozen=True)
 class Loaded:
-    """A valid config file: its model, its kind, and how the kind was told.
+    """A valid config file: its model, its kind, how the kind was told, what else was found.
 
     ``kind_from`` is ``given``, ``$schema``, ``file name`` or ``keys`` (see
     :func:`estconf.io.kinds.resolve`), or what the caller named in ``given_as``.
+    ``findings`` are the warnings and notes of a valid file, each at its line
+    (a TF_CONFIG's task at port 0, its loopback hosts: :mod:`estconf._addresses`).
     """
 
     model: BaseModel
     kind: str
     kind_from: str
+    findings: tuple[FileError, ...] = ()
 
 
 def load_file(
@@ -318,9 +321,47 @@ def _validate(
         result = chosen.validate(data)
     except ValidationError as exc:
         errors.extend(_validation_errors(exc, data, model, name))
+    found = _address_findings(name, document.data, chosen.name, errors)
     if errors:
-        raise ConfigFileError(name, document.place(errors), chosen.name, kind_from)
-    return Loaded(result, chosen.name, kind_from)
+        raise ConfigFileError(name, document.place([*errors, *found]), chosen.name, kind_from)
+    return Loaded(result, chosen.name, kind_from, tuple(document.place(found)))
+
+
+def _address_findings(
+    name: str, data: Mapping[str, Any], kind: str, errors: list[FileError]
+) -> list[FileError]:
+    """The warnings and notes of a TF_CONFIG's cluster as written, when the cluster is valid.
+
+    Its addresses are read as written, for the place of each finding in the
+    file.  A cluster with no error under it is valid; one with an error there
+    (an address, or a rule of the reader: no chief) is validated on its own.
+    """
+    cluster = data.get("cluster")
+    if kind != "tf_config" or not isinstance(cluster, Mapping) or len(cluster) == 0:
+        return []
+    if any(found.loc[:1] == ("cluster",) for found in errors):
+        from pydantic import ValidationError
+
+        from estconf.cluster import ClusterSpec
+
+        try:
+            ClusterSpec.model_validate(cluster, strict=True)
+        except ValidationError:
+            return []
+    from estconf._addresses import address_findings
+
+    return [
+        error_again(
+            name,
+            found.code,
+            f"{found.label}: {found.message}",
+            found.loc,
+            value=found.value,
+            severity=found.severity,
+            hint=found.hint,
+        )
+        for found in address_findings(cluster)
+    ]
 
 
 def _choose_kind(

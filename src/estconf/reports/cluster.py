@@ -26,11 +26,12 @@ def write_cluster(report: ClusterReport, format: str = "text", said: Said | None
     """A ``check-cluster`` report in one of :data:`~estconf.reports.files.FORMATS`.
 
     ``text``: a line per finding (a cluster mismatch followed by its
-    differences as the lines of a diff, a finding with a fix by its ``hint:``
-    line), the hints, the notes, the files
+    differences as the lines of a diff, a finding's fix on a ``hint:`` line
+    of its own), the hints, the notes, the files
     passed over, then the summary; ``json``: the report as one object with
-    the ``hints``, ``notes`` and ``skipped``; ``github``: an ``::error`` per
-    finding at its first node's file (and line, for JSON lines), then a
+    the ``hints``, ``notes`` and ``skipped``; ``github``: an ``::error``,
+    ``::warning`` or ``::notice`` per finding at its first node's file
+    (and line, for JSON lines), then a
     ``::notice`` per hint and note; ``sarif``: a result per finding, there.
     """
     from estconf.inputs.cluster_checks import Said
@@ -55,9 +56,9 @@ def write_cluster(report: ClusterReport, format: str = "text", said: Said | None
     lines = []
     for finding in report.findings:
         lines.append(str(finding))
+        lines.extend(_diff(finding))
         if finding.hint:
             lines.append(f"hint: {finding.hint}")
-        lines.extend(_diff(finding))
     lines.extend(f"hint: {hint}" for hint in said.hints)
     lines.extend(f"note: {note}" for note in said.notes)
     lines.extend(f"{name}: passed over, {reason}" for name, reason in said.passed_over)

@@ -88,20 +88,23 @@ class TaskTFConfigs:
         errors: what the file's TF_CONFIG, or a task's, breaks; not placed in
             the file (a line and column would be those of the JSON made).
         others: the other profiles that read the cluster the Estimator refuses.
+        findings: the warnings and notes of the cluster's addresses (a task
+            at port 0, loopback hosts), not placed either.
     """
 
     outputs: list[tuple[tuple[str, int], str]] = field(default_factory=list)
     errors: list[FileError] = field(default_factory=list)
     others: tuple[Profile, ...] = ()
+    findings: list[FileError] = field(default_factory=list)
 
     def notes(self) -> Notes:
-        """The errors as ``tf-config`` reports them, counted, and who reads the cluster instead.
+        """What was found as ``tf-config`` reports it, counted, and who reads the cluster instead.
 
-        Empty when there are no errors.
+        The errors, then the warnings and notes; empty when nothing was found.
         """
         from estconf.profiles.registry import as_options
 
-        if not self.errors:
+        if not (self.errors or self.findings):
             return Notes()
         hints = []
         if self.others:
@@ -109,7 +112,7 @@ class TaskTFConfigs:
                 f"tf.estimator refuses this cluster; {as_options(self.others)} reads "
                 "it, if that is the reader"
             )
-        return Notes(findings=self.errors, counted=True, hints=hints)
+        return Notes(findings=[*self.errors, *self.findings], counted=True, hints=hints)
 
 
 def task_tf_configs(
@@ -171,12 +174,32 @@ def task_tf_configs(
             continue
         dump = json.dumps(tf_config.model_dump(mode="json"), separators=(",", ":"))
         outputs.append((task, dump))
+    found = _address_findings(name, base.cluster.root) if tasks else []
     if not errors:
-        return TaskTFConfigs(outputs)
+        return TaskTFConfigs(outputs, findings=found)
     # a line and column would be those of the generated JSON, not of the file
     unplaced = [dataclasses.replace(error, line=None, column=None) for error in errors]
     others = _other_profiles(json.loads(text)) if profile == "estimator" and hinted else ()
-    return TaskTFConfigs(outputs, unplaced, others)
+    return TaskTFConfigs(outputs, unplaced, others, found)
+
+
+def _address_findings(name: str, cluster: Any) -> list[FileError]:
+    """The warnings and notes of a valid cluster's addresses, for ``tf-config`` to say."""
+    from estconf._addresses import address_findings
+    from estconf.io.errors import error_again
+
+    return [
+        error_again(
+            name,
+            found.code,
+            f"{found.label}: {found.message}",
+            found.loc,
+            value=found.value,
+            severity=found.severity,
+            hint=found.hint,
+        )
+        for found in address_findings(cluster)
+    ]
 
 
 def _label(task: tuple[str, int]) -> str:
