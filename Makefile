@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/estconf validate examples/*.json examples/*.yaml
+	$(BIN)/estconf validate examples/*.json examples/*.yaml examples/cluster examples/kinds examples/nodes
 	$(BIN)/estconf explain --tf-config examples/tf_config_worker.json --config examples/run_config.yaml
 	$(BIN)/estconf tf-config examples/cluster/training.yaml --task worker:1 --format shell
 	@echo '$$ estconf validate examples/broken/*   # what errors look like'
@@ -96,7 +96,7 @@ dist: $(RELEASE_STAMP)
 	$(PYTHON) -m venv $(DIST_CHECK)
 	$(DIST_CHECK)/bin/python -m pip install --quiet dist/*.whl
 	cd $(DIST_CHECK) && test "$$(bin/estconf --version)" = "estconf $$($(CURDIR)/$(BIN)/python -c 'import estconf; print(estconf.__version__)')"
-	cd $(DIST_CHECK) && bin/estconf validate $(CURDIR)/examples/*.json $(CURDIR)/examples/*.yaml
+	cd $(DIST_CHECK) && bin/estconf validate $(CURDIR)/examples/*.json $(CURDIR)/examples/*.yaml $(CURDIR)/examples/cluster
 	cd $(DIST_CHECK) && bin/estconf validate $(CURDIR)/examples/broken/* >/dev/null; test $$? -eq 1
 	@echo "dist: $$(ls dist | tr '\n' ' ')built, checked, installed and run"
 

@@ -376,6 +376,9 @@ CLI: dict[str, Callable[[Input, Path], None]] = {
     "estconf validate --profile server --format github --strict": _cli(
         "validate", "--profile", "server", "--format", "github", "--strict", "{}"
     ),
+    "estconf validate --kind cluster --profile mwms": _cli(
+        "validate", "--kind", "cluster", "--profile", "mwms", "{}"
+    ),
     "estconf validate -": _cli_stdin("validate", "--input-format", "{format}", "-v", "-"),
     "estconf validate (pyproject.toml)": _validate_under_pyproject,
     "estconf explain --tf-config": _cli("explain", "--tf-config", "{}"),
@@ -438,6 +441,7 @@ API: dict[str, Callable[[Input, Path], None]] = {
     "files.loads tf_config": _api_loads("tf_config"),
     "files.loads run_config": _api_loads("run_config"),
     "files.loads tpu_run_config": _api_loads("tpu_run_config"),
+    "files.loads cluster": _api_loads("cluster"),
     "files.load": _api_load,
     "files.read_data, model_validate, check_cluster": _api_models,
     "TFJob.from_yaml": _api_from_yaml,

@@ -7,7 +7,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from estconf.tf_config import near_miss_job
+from estconf.tf_config import TRAINING_JOBS, near_miss_job
 
 job_names = st.from_regex(r"[A-Za-z][A-Za-z0-9_]{0,7}", fullmatch=True).filter(
     lambda name: near_miss_job(name) is None
@@ -509,3 +509,16 @@ def estimator_tfjobs(draw: st.DrawFn) -> dict[str, Any]:
         "metadata": metadata,
         "spec": {"tfReplicaSpecs": specs},
     }
+
+
+@st.composite
+def cluster_files(draw: st.DrawFn) -> dict[str, Any]:
+    """A cluster as a cluster file holds it: jobs alone, one at least a job TensorFlow knows.
+
+    Its addresses are valid and distinct; its jobs may break a reader's rules
+    (two chiefs, no chief, a ``ps`` job for ``mwms``, an evaluator beside a master).
+    """
+    known = draw(st.lists(st.sampled_from(TRAINING_JOBS), min_size=1, max_size=4, unique=True))
+    others = draw(st.lists(extra_job_names, max_size=2, unique=True))
+    names = draw(st.permutations([*known, *(name for name in others if name not in TRAINING_JOBS)]))
+    return draw(jobs({name: draw(st.integers(1, 3)) for name in names}))

@@ -458,7 +458,7 @@ class TestOtherToolsFilesInADirectory:
             f"{tmp_path}/schemas/run_config.schema.json: passed over, a JSON Schema ($schema: "
             "https://json-schema.org/draft/2020-12/schema), not a RunConfig file"
         ) in out.splitlines()
-        assert out.splitlines()[-1] == "1 file valid, 5 other files passed over"
+        assert out.splitlines()[-1] == f"1 file valid, {len(kinds.KINDS)} other files passed over"
 
     def test_a_file_whose_name_tells_its_kind_is_checked(
         self, capsys: pytest.CaptureFixture[str], tmp_path: Path
@@ -870,3 +870,142 @@ class TestAddresses:
         status, out, _ = run(capsys, "validate", ADDRESSES)
         assert status == 1
         assert out.splitlines()[-1] == "1 error, 2 warnings, 2 notes in 4 of 5 files"
+
+
+class TestClusterFiles:
+    """A file of jobs alone is a cluster, checked as ``estconf tf-config`` checks it."""
+
+    CLUSTER = "examples/cluster/training.yaml"
+
+    def test_the_cluster_tf_config_reads_is_valid(self, capsys: pytest.CaptureFixture[str]) -> None:
+        paths = [self.CLUSTER, f"{DATA}/valid/cluster_ps_strategy.yaml"]
+        assert run(capsys, "validate", "-v", *paths, f"{DATA}/valid/cluster_sparse.json") == (
+            0,
+            f"{self.CLUSTER}: valid, kind cluster (from keys)\n"
+            f"{DATA}/valid/cluster_ps_strategy.yaml: valid, kind cluster (from keys)\n"
+            f"{DATA}/valid/cluster_sparse.json: valid, kind cluster (from $schema)\n"
+            "3 files valid\n",
+            "",
+        )
+        status, _, _ = run(capsys, "tf-config", self.CLUSTER)
+        assert status == 0
+
+    def test_every_task_is_checked_under_the_profile(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        status, out, _ = run(capsys, "validate", "-q", "--profile", "mwms", self.CLUSTER)
+        assert (status, out.splitlines()) == (
+            1,
+            [
+                f"{self.CLUSTER}:3:6: ps[0]: task ps:0 of this cluster: There is no id for "
+                "task_type 'ps'",
+                f"hint: {TestDistributeRefusalsNameTheirFix.NO_PS}",
+                f"{self.CLUSTER}:3:35: ps[1]: task ps:1 of this cluster: There is no id for "
+                "task_type 'ps'",
+                f"hint: {TestDistributeRefusalsNameTheirFix.NO_PS}",
+            ],
+        )
+        for profile in ("estimator", "ps", "server"):
+            assert run(capsys, "validate", "--profile", profile, self.CLUSTER)[0] == 0
+
+    @pytest.mark.parametrize(
+        "path",
+        [f"{DATA}/invalid/cluster_by_hand.yaml", f"{DATA}/invalid/cluster_between_graph.json"],
+    )
+    def test_its_errors_are_those_tf_config_says(
+        self, capsys: pytest.CaptureFixture[str], path: str
+    ) -> None:
+        """The same messages, at the same places of the cluster: placed in the file here."""
+        _, out, _ = run(capsys, "validate", "-q", path)
+        said = [re.sub(rf"^{re.escape(path)}:\d+:\d+: ", "", line) for line in out.splitlines()]
+        _, _, err = run(capsys, "tf-config", path)
+        told = [
+            re.sub(rf"^{re.escape(path)} \(\w+:\d+\): cluster(?:\.|(?=\[)|: )", "", line)
+            for line in err.splitlines()
+            if line.startswith(path)
+        ]
+        assert said == told
+        assert said
+
+    def test_a_cluster_with_no_task(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        path = write(tmp_path / "jobs.yaml", {"$schema": "urn:estconf:schema:cluster"})
+        assert run(capsys, "validate", str(path)) == (
+            1,
+            f"{path}:1:1: the cluster has no tasks: a cluster maps each job to the addresses "
+            "of its tasks\n"
+            'hint: name each job and its tasks\' addresses, as {"worker": ["host1:2222"]}\n'
+            "1 error in 1 of 1 file\n",
+            "",
+        )
+
+    def test_kind_cluster_of_standard_input(
+        self, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        stdin(monkeypatch, b"{}")
+        status, out, _ = run(capsys, "validate", "--kind", "cluster", "--format", "json", "-")
+        [found] = json.loads(out)["files"]
+        assert (status, found["kind"], found["kind_from"]) == (1, "cluster", "--kind")
+        assert [error["code"] for error in found["errors"]] == ["cluster_no_tasks"]
+
+    def test_kind_cluster_reads_jobs_of_any_name_and_no_tf_config(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        """Told by ``--kind``, a cluster needs no job TensorFlow knows; a TF_CONFIG is none."""
+        trainers = write(tmp_path / "trainers.json", {"trainer": ["t0:2222", "t1:2222"]})
+        assert run(capsys, "validate", str(trainers))[0] == 1  # no kind told
+        assert (
+            run(capsys, "validate", "--profile", "server", "--kind", "cluster", str(trainers))[0]
+            == 0
+        )
+        status, out, _ = run(capsys, "validate", "--kind", "cluster", "--format", "json", WORKER)
+        [found] = json.loads(out)["files"]
+        assert (status, found["kind"], found["valid"]) == (1, "cluster", False)
+
+    def test_jobs_beside_a_task_are_still_a_tf_config_whose_cluster_was_forgotten(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        jobs = YAML(typ="safe", pure=True).load(ROOT / self.CLUSTER)
+        path = write(tmp_path / "node.yaml", {**jobs, "task": {"type": "worker", "index": 1}})
+        status, out, _ = run(capsys, "validate", "-v", str(path))
+        assert status == 1
+        assert f"{path}: invalid, kind tf_config (from keys)" in out.splitlines()
+        assert out.count("is at the top level of TF_CONFIG") == 3
+
+
+BROKEN = "examples/broken/"
+
+
+class TestExamples:
+    """``estconf validate examples/``, a newcomer's first try: the errors are broken/'s alone."""
+
+    def test_every_example_outside_broken_is_valid(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        _, out, _ = run(capsys, "validate", "--format", "json", "examples/")
+        outside = [
+            found for found in json.loads(out)["files"] if not found["file"].startswith(BROKEN)
+        ]
+        assert [found["file"] for found in outside if not found["valid"]] == []
+        kinds_told = {found["file"]: found["kind"] for found in outside}
+        assert kinds_told["examples/cluster/training.yaml"] == "cluster"
+        status, out, _ = run(capsys, "validate", *kinds_told)
+        assert (status, out) == (0, f"{len(kinds_told)} files valid\n")
+
+    def test_broken_gives_the_errors_it_shows(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, _ = run(capsys, "validate", "--format", "json", "examples/")
+        errors = {
+            found["file"]: [error["code"] for error in found["errors"]]
+            for found in json.loads(out)["files"]
+            if found["errors"]
+        }
+        assert status == 1
+        assert errors == {
+            "examples/broken/checkpoints.json": ["near_miss_key"],
+            "examples/broken/prod.run_config.yaml": ["unknown_key"],
+            "examples/broken/run_config.yaml": ["unknown_key", "bounds", "bool_type"],
+            "examples/broken/tf_config.json": ["address"],
+        }
+        broken = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "examples/broken").iterdir())
+        assert sorted(errors) == broken

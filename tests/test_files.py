@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from pydantic import BaseModel
 
-from estconf import RunConfig, TFConfig, TPUConfig, TPURunConfig
+from estconf import ClusterSpec, RunConfig, TFConfig, TPUConfig, TPURunConfig
 from estconf.files import (
     KINDS,
     MAX_DEPTH,
@@ -24,6 +24,7 @@ from estconf.files import (
     load,
     loads,
 )
+from estconf.io.files import load_file
 
 from strategies import valid_tf_configs
 
@@ -40,6 +41,7 @@ KIND_NAMES = pytest.mark.parametrize(
         ("run_config", "a RunConfig file"),
         ("tpu_config", "a TPUConfig file"),
         ("tpu_run_config", "a tpu.RunConfig file"),
+        ("cluster", "a cluster file"),
     ],
 )
 """Each kind a file may be read as (None: told from the file), and how a message names it."""
@@ -65,6 +67,7 @@ class TestDataFiles:
     def test_valid_files_load(self, path: Path) -> None:
         model = load(path.relative_to(ROOT))
         kind = {
+            "cluster": ClusterSpec,
             "tf": TFConfig,
             "run": RunConfig,
             "tpu_config": TPUConfig,
@@ -93,6 +96,24 @@ class TestDataFiles:
         )
         assert info.value.file == str(name)
         assert all(error.file == str(name) for error in info.value.errors)
+
+    def test_a_cluster_file_in_yaml_or_json(self) -> None:
+        """Jobs alone, told from their keys or from ``$schema``, each job's tasks kept."""
+        loaded = load_file(DATA / "valid" / "cluster_ps_strategy.yaml")
+        assert (loaded.kind, loaded.kind_from) == ("cluster", "keys")
+        cluster = loaded.model
+        assert isinstance(cluster, ClusterSpec)
+        assert cluster.jobs == ["chief", "ps", "worker", "evaluator"]
+        assert cluster.task_address("worker", 2) == "wide-deep-worker-2.ml.svc:2222"
+        loaded = load_file(DATA / "valid" / "cluster_sparse.json")
+        assert (loaded.kind, loaded.kind_from) == ("cluster", "$schema")
+        assert isinstance(loaded.model, ClusterSpec)
+        assert loaded.model.job_tasks("worker") == [
+            "10.128.0.5:2222",
+            "10.128.0.6:2222",
+            None,
+            "10.128.0.8:2222",
+        ]
 
     def test_yaml_is_read_as_yaml_1_2(self) -> None:
         config = load(DATA / "valid" / "run_config.yaml", RunConfig)
@@ -145,8 +166,14 @@ class TestKinds:
             ({"experimental_feed_hook": "x"}, "tpu_config"),
             ({}, None),
             ({"flags": 1}, None),
+            # jobs alone: a cluster
+            ({"worker": ["w:0"], "ps": ["p:0"]}, "cluster"),
+            ({"chief": ["c:0"], "worker": {"1": "w:1"}, "trainer": []}, "cluster"),
+            ({"master": ["m:0"], "worker": ["w:0"]}, "cluster"),
             # jobs at the top level: a TF_CONFIG whose cluster wrapper was forgotten
-            ({"worker": ["w:0"], "ps": ["p:0"]}, "tf_config"),
+            ({"worker": ["w:0"], "ps": ["p:0"], "task": {"type": "ps"}}, "tf_config"),
+            ({"worker": ["w:0"], "clusters": {"ps": ["p:0"]}}, "tf_config"),
+            ({"worker": 5}, "tf_config"),
             ({"workers": {"1": "w:1"}}, "tf_config"),
             ({"workers": 3}, None),
             ({"trainer": ["w:0"]}, None),
@@ -184,6 +211,7 @@ class TestKinds:
             "tpu_config",
             "run_config",
             "tf_config",
+            "cluster",
             "vertex_custom_job",
         )
 

@@ -23,6 +23,7 @@ DOCUMENTS = {
     "run_config": strategies.run_config_documents,
     "tpu_config": strategies.tpu_config_documents,
     "tpu_run_config": strategies.tpu_run_config_documents,
+    "cluster": strategies.cluster_files(),
 }
 
 

@@ -7,10 +7,14 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from estconf.io import kinds
 from estconf.io.kinds import KINDS, from_schema, resolve
 from values import is_a_value
+
+from strategies import cluster_files, valid_tf_configs
 
 
 class TestFromSchema:
@@ -191,3 +195,80 @@ class TestUnderProfile:
         for profile in (None, "estimator"):
             told = tf_config.under_profile(profile, name_others=False)
             assert self.OTHERS not in self.message(told)
+
+
+class TestClusters:
+    """Jobs alone are a cluster; beside a task, or with a key that is no job, a TF_CONFIG."""
+
+    @pytest.mark.parametrize(
+        "data",
+        [
+            {"chief": ["c:2222"], "ps": ["p:2222"], "worker": ["w0:2222", "w1:2222"]},
+            {"worker": {"0": "w0:2222", "3": "w3:2222"}},
+            {"worker": {0: "w0:2222", -1: "w1:2222"}},  # YAML's integer keys; -1 is refused later
+            {"master": ["m:2222"], "worker": ["w:2222"]},  # not RunConfig's derived `master`
+            {"chief": ["c:2222"], "trainer": ["t:2222"], "ps": []},
+            {"chief": ["c:2222"], "worker": ["w:99999", "not an address"]},
+            {kinds.SCHEMA_KEY: "other.schema.json", "worker": ["w:2222"]},
+        ],
+    )
+    def test_jobs_alone_are_a_cluster(self, data: dict[str, Any]) -> None:
+        assert resolve(data, "nodes.yaml") == kinds.Resolved(KINDS["cluster"], "keys")
+
+    @pytest.mark.parametrize(
+        ("data", "kind"),
+        [
+            ({"worker": ["w:2222"], "task": {"type": "worker", "index": 0}}, "tf_config"),
+            ({"worker": ["w:2222"], "model_dir": "/m"}, "tf_config"),
+            ({"chief": ["c:2222"], "model_dir": ["m:2222"]}, "tf_config"),
+            ({"worker": ["w:2222"], "clusters": {"ps": ["p:2222"]}}, "tf_config"),
+            ({"worker": ["w:2222"], "tsk": {"type": "worker", "index": 0}}, "tf_config"),
+            ({"worker": ["w:2222", 5]}, "tf_config"),
+            ({"worker": {"x": "w:2222"}}, "tf_config"),
+            ({"worker": {"0": ["w:2222"]}}, "tf_config"),
+            ({"worker": "w:2222"}, "tf_config"),
+            ({"chief": ["c:2222"], "workers": ["w:2222"]}, "tf_config"),
+            ({"chief": ["c:2222"], "job": {"name": "x"}}, "tf_config"),
+            ({"worker": ["w:2222"], "save_checkpoints_steps": 1}, "run_config"),
+            ({"master": "grpc://m:2222"}, "run_config"),
+            ({"clusters": {"worker": ["w:2222"]}}, None),
+            ({"save_checkpoint_steps": 1}, None),
+            ({"trainer": ["t:2222"]}, None),
+            ({"workers": ["w:2222"]}, "tf_config"),
+        ],
+    )
+    def test_anything_else_is_what_it_was(self, data: dict[str, Any], kind: str | None) -> None:
+        """A wrong guess never makes an error valid: these keep their kind and their errors."""
+        found = kinds.detect(data)
+        assert (found and found.name) == kind
+
+    def test_a_file_name_tells_no_cluster(self) -> None:
+        """``cluster.json`` is as often a TF_CONFIG: its keys tell, or ``$schema``, ``--kind``."""
+        tf_config = {"cluster": {"chief": ["c:2222"]}, "task": {"type": "chief", "index": 0}}
+        assert kinds.from_name("prod.cluster.yaml") is None
+        assert resolve(tf_config, "cluster.json") == kinds.Resolved(KINDS["tf_config"], "keys")
+        named = {kinds.SCHEMA_KEY: "schemas/cluster.schema.json", "trainer": ["t:2222"]}
+        assert resolve(named, "x.json") == kinds.Resolved(KINDS["cluster"], "$schema")
+        assert resolve({}, "x.json", KINDS["cluster"]) == kinds.Resolved(KINDS["cluster"], "given")
+
+    @given(cluster=cluster_files())
+    def test_every_cluster_is_told_and_beside_a_task_is_a_tf_config(
+        self, cluster: dict[str, Any]
+    ) -> None:
+        assert kinds.detect(cluster) is KINDS["cluster"]
+        task = {"type": next(iter(cluster)), "index": 0}
+        assert kinds.detect({**cluster, "task": task}) is KINDS["tf_config"]
+
+    @given(tf_config=valid_tf_configs, data=st.data())
+    def test_a_tf_config_with_misspelled_keys_is_never_a_cluster(
+        self, tf_config: dict[str, Any], data: st.DataObject
+    ) -> None:
+        """Whichever of its keys are misspelled (``clusters``, ``Task``, ``tsk``)."""
+        misspell = st.sampled_from(
+            [lambda key: key + "s", str.capitalize, str.upper, lambda key: key[:-1]]
+        )
+        typos = {
+            key: data.draw(misspell)(key) if data.draw(st.booleans()) else key for key in tf_config
+        }
+        document = {typos[key]: value for key, value in tf_config.items()}
+        assert kinds.detect(document) is not KINDS["cluster"]

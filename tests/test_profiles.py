@@ -7,15 +7,24 @@ from typing import Any
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from estconf import RunConfig, TFConfig, profiles
+from estconf import ClusterSpec, RunConfig, TFConfig, profiles
 from estconf.distribute import MultiWorkerConfig, ParameterServerConfig
-from estconf.profiles import ESTIMATOR_VALUES, READERS, Profile, check_profile, explain
+from estconf.launchers.cluster.files import task_tf_configs, tasks_of
+from estconf.profiles import (
+    ESTIMATOR_VALUES,
+    READERS,
+    Profile,
+    check_cluster,
+    check_profile,
+    explain,
+)
 from estconf.profiles.registry import ProfileEntry
 from values import refuses_assignment
 
-from strategies import distribute_tf_configs
+from strategies import cluster_files, distribute_tf_configs
 
 WORKERS = {"worker": ["w:0", "w:1"]}
 WITH_PS = {"worker": ["w:0", "w:1"], "ps": ["p:0"]}
@@ -112,6 +121,74 @@ class TestEveryTaskOfTheCluster:
         cluster = {"chief": ["c:0"], "worker": ["w:0"], "evaluator": ["e:0"]}
         for task_type in cluster:
             check_profile(node(cluster, task_type), "mwms")
+
+
+def cluster_errors(
+    cluster: dict[str, Any], profile: Profile | str = "estimator"
+) -> list[tuple[str, tuple[Any, ...], str]]:
+    with pytest.raises(ValidationError) as info:
+        check_cluster(cluster, profile)
+    return [(e["type"], e["loc"], e["msg"]) for e in info.value.errors()]
+
+
+class TestCheckCluster:
+    """A cluster alone, checked as ``tf-config`` checks it: each error placed in the cluster."""
+
+    def test_a_valid_cluster(self) -> None:
+        check_cluster(ESTIMATOR)
+        check_cluster(ClusterSpec(WORKERS), "mwms")
+        check_cluster({"trainer": ["t:0"]}, Profile.SERVER)
+
+    def test_an_error_of_the_cluster_is_at_the_cluster(self) -> None:
+        [(code, loc, message)] = cluster_errors(WORKERS)
+        assert (code, loc) == ("missing_chief", ())
+        assert message.endswith("(this cluster is valid for --profile mwms or --profile server)")
+
+    def test_another_tasks_error_is_at_that_task(self) -> None:
+        assert cluster_errors(ESTIMATOR, "mwms") == [
+            (
+                "no_id_for_task_type",
+                ("ps", 0),
+                "task ps:0 of this cluster: There is no id for task_type 'ps'",
+            )
+        ]
+        [(code, loc, message)] = cluster_errors({"master": ["m:0"], "evaluator": ["e:0"]})
+        assert (code, loc) == ("evaluator_with_master", ("evaluator", 0))
+        assert message.startswith("task evaluator:0 of this cluster: If `master` node exists")
+
+    def test_the_first_tasks_own_error_is_at_that_task_too(self) -> None:
+        assert cluster_errors({"ps": ["p:0"], "worker": ["w:0"]}, Profile.MWMS) == [
+            (
+                "no_id_for_task_type",
+                ("ps", 0),
+                "task ps:0 of this cluster: There is no id for task_type 'ps'",
+            )
+        ]
+
+    def test_a_cluster_without_a_task(self) -> None:
+        with pytest.raises(ValidationError) as info:
+            check_cluster({}, "server")
+        [error] = info.value.errors()
+        assert (error["type"], error["loc"]) == ("cluster_no_tasks", ())
+        assert error["msg"].startswith("the cluster has no tasks")
+        assert error["ctx"]["hint"].startswith("name each job and its tasks' addresses")
+
+    @given(cluster=cluster_files(), profile=st.sampled_from(list(Profile)))
+    def test_it_refuses_what_tf_config_cluster_refuses(
+        self, cluster: dict[str, Any], profile: Profile
+    ) -> None:
+        """The same verdict and the same rules broken as ``estconf tf-config cluster``'s.
+
+        Its warnings and notes (a task at port 0) refuse nothing.
+        """
+        made = task_tf_configs("c.yaml", {"cluster": cluster}, tasks_of(cluster), profile.value)
+        try:
+            check_cluster(cluster, profile)
+        except ValidationError as refused:
+            codes = {error["type"] for error in refused.errors()}
+        else:
+            codes = set()
+        assert codes == {error.code for error in made.errors if error.severity == "error"}
 
 
 class TestLinearInTheTasks:

@@ -17,6 +17,7 @@ from estconf.run_config import REPLACEABLE
 from estconf.schema import DIALECT, KINDS, _tidy, dumps, json_schema, schema_id, write_schemas
 
 from strategies import (
+    cluster_files,
     run_config_documents,
     session_config_documents,
     tf_config_documents,
@@ -112,6 +113,12 @@ class TestNeverStricterThanTheModels:
     def test_tpu_run_config(self, document: dict[str, Any]) -> None:
         if model_accepts("tpu_run_config", document):
             assert schema_errors("tpu_run_config", document) == []
+
+    @given(cluster_files())
+    def test_cluster(self, cluster: dict[str, Any]) -> None:
+        document = json.loads(json.dumps(cluster))  # a sparse job's keys as a file writes them
+        if model_accepts("cluster", document):
+            assert schema_errors("cluster", document) == []
 
     @given(valid_tf_configs)
     def test_dumps_validate(self, tf_config: dict[str, Any]) -> None:
@@ -252,6 +259,7 @@ def test_the_schema_key_is_allowed_in_every_kind_by_schema_and_models(kind: str)
 
     documents: dict[str, dict[str, Any]] = {
         "tf_config": {"cluster": {"chief": ["c:1"]}, "task": {"type": "chief", "index": 0}},
+        "cluster": {"chief": ["c:1"], "worker": ["w:1"]},
         "run_config": {"model_dir": "/m"},
         "tpu_config": {"iterations_per_loop": 2},
         "tpu_run_config": {"tpu_config": {"iterations_per_loop": 2}},
@@ -279,6 +287,31 @@ def test_descriptions_are_plain_text_at_any_depth_in_lists_too() -> None:
         "anyOf": [{"description": "See `estconf.RunConfig`."}],
         "properties": {"b": {"items": [{"description": "`b`"}]}},
     }
+
+
+def test_a_cluster_has_the_estimators_leader_and_addresses() -> None:
+    """One chief or one master, not both, no evaluator beside a master; jobs of tasks."""
+    document: dict[str, Any]
+    for document in (
+        {"chief": ["c:1"], "ps": ["p:1"], "worker": ["w:1"], "evaluator": ["e:1"]},
+        {"master": {"0": "m:1"}, "worker": {"2": "w:1"}},
+        {"$schema": "urn:estconf:schema:cluster", "chief": ["c:1"], "trainer": ["t:1"]},
+    ):
+        assert schema_errors("cluster", document) == []
+        assert model_accepts("cluster", document)
+    for document in (
+        {},
+        {"worker": ["w:1"]},
+        {"chief": ["c:1", "c:2"]},
+        {"chief": ["c:1"], "master": ["m:1"]},
+        {"master": ["m:1"], "evaluator": ["e:1"]},
+        {"chief": ["c:1"], "ps": []},
+        {"chief": ["c:1"], "1ps": ["p:1"]},
+        {"chief": ["c:1"], "worker": ["w"]},
+        {"chief": ["c:1"], "worker": {"x": "w:1"}},
+    ):
+        assert schema_errors("cluster", document) != [], document
+        assert not model_accepts("cluster", document), document
 
 
 def test_a_vertex_custom_job_in_either_spelling_or_whole() -> None:

@@ -21,13 +21,14 @@ from estconf.tf_config import (
     TRAINING_JOBS,
     Task,
     TFConfigText,
+    jobs_alone,
     near_miss_job,
     parse_json,
     top_level_job,
 )
 from values import is_a_value
 
-from strategies import valid_tf_configs
+from strategies import cluster_files, valid_tf_configs
 
 
 def env_errors(text: str) -> list[tuple[str, tuple[Any, ...], str]]:
@@ -174,6 +175,41 @@ class TestKeys:
         with pytest.raises(ValidationError) as info:
             TFConfig.model_validate({"worker": ["w:0"], "cluster": {"chief": ["c"]}})
         assert [e["type"] for e in info.value.errors()] == ["top_level_jobs", "address"]
+
+    @pytest.mark.parametrize(
+        "data",
+        [
+            {"ps": ["p:1", "not an address"]},
+            {"evaluator": {"0": "e:1", " 2 ": "e:2", -1: "e:3"}},
+            {"master": [], "trainer": {}},
+        ],
+    )
+    def test_jobs_alone_hold_tasks_as_a_cluster_writes_them(self, data: dict[str, Any]) -> None:
+        """Each a list of strings, or an object from index to string: its own rules come later."""
+        assert jobs_alone(data)
+
+    @pytest.mark.parametrize(
+        "data",
+        [
+            {},
+            {"trainer": ["t:1"]},
+            {"worker": ["w:1"], "task": {"type": "worker", "index": 0}},
+            {"worker": ["w:1"], "cluster": {"chief": ["c:1"]}},
+            {"worker": ["w:1", None]},
+            {"worker": {"first": "w:1"}},
+            {"worker": {True: "w:1"}},
+            {"worker": {1.0: "w:1"}},
+            {"worker": ("w:1",)},
+            {"worker": ["w:1"], "Worker": ["w:2"]},
+        ],
+    )
+    def test_anything_else_is_no_cluster(self, data: dict[Any, Any]) -> None:
+        assert not jobs_alone(data)
+
+    @given(cluster=cluster_files())
+    def test_a_cluster_is_jobs_alone_and_a_tf_config_is_not(self, cluster: dict[str, Any]) -> None:
+        assert jobs_alone(cluster)
+        assert not jobs_alone({"cluster": cluster, "task": {"type": next(iter(cluster))}})
 
     def test_every_known_key(self) -> None:
         tf_config = TFConfig.model_validate(

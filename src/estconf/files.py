@@ -18,7 +18,10 @@ the keys at the top level of the file:
    also have (``save_checkpoints_steps``, ...): a ``RunConfig`` file (kind
    ``run_config``);
 4. a ``TF_CONFIG`` key (``cluster``, ``task``, ``session_master``, ...): a
-   ``TF_CONFIG`` file (kind ``tf_config``).
+   ``TF_CONFIG`` file (kind ``tf_config``);
+5. jobs alone (``{"chief": [...], "worker": [...]}``): a cluster (kind
+   ``cluster``, read into :class:`~estconf.ClusterSpec`); jobs beside other
+   keys are a ``TF_CONFIG`` whose ``cluster`` wrapper was forgotten.
 
 :data:`KINDS` lists the kinds this version reads.
 

@@ -58,6 +58,11 @@ _TPU_CONFIG_RULES = [
 _DERIVED = "Derived keys (`{example}`, ...) agree with what is derived from the other keys."
 
 _RULES: dict[str, list[str]] = {
+    "cluster": [
+        "Every task of the cluster is read as it would start: by tf.estimator.RunConfig, or "
+        "under a profile by that reader.",
+        *_TF_CONFIG_RULES[2:],
+    ],
     "vertex_custom_job": [
         "`workerPoolSpecs[0].replicaCount` is 1: pool 0 is the primary replica, the chief.",
         "A whole CustomJob is read as its `jobSpec`; snake_case keys as their camelCase.",
@@ -102,6 +107,12 @@ def json_schema(kind: str) -> Schema:
     defs: dict[str, Schema] = schema.get("$defs", {})
     if "ClusterSpec" in defs:
         _cluster(defs["ClusterSpec"])
+    if spec.name == "cluster":
+        _cluster(schema)
+        _leader(schema, local=False)
+        schema["allOf"] = [
+            {"if": {"required": ["master"]}, "then": {"not": {"required": ["evaluator"]}}}
+        ]
     if spec.name == "tf_config":
         _tf_config(schema)
     elif "TFConfig" in defs:
@@ -273,6 +284,21 @@ def _one_task(job: str) -> Schema:
     }
 
 
+def _leader(cluster: Schema, *, local: bool) -> None:
+    """The Estimator's leader: one ``chief`` or one ``master``, not both (``local``: or no job)."""
+    cluster["properties"] = {
+        **cluster.get("properties", {}),
+        "chief": _one_task("chief"),
+        "master": _one_task("master"),
+    }
+    cluster["not"] = {"required": ["chief", "master"]}
+    cluster["anyOf"] = [
+        *([{"maxProperties": 0}] if local else []),
+        {"required": ["chief"]},
+        {"required": ["master"]},
+    ]
+
+
 _INDEX_KEY = "^(?:[0-9]+|-0+)$"
 _INDEX_ZERO = {"anyOf": [{"const": 0}, {"type": "string", "pattern": "^-?0+$"}]}
 _INDEX_SET = {
@@ -287,16 +313,8 @@ def _tf_config(tf_config: Schema) -> None:
     """The estimator's rules for TF_CONFIG, as far as JSON Schema can say them."""
     properties = tf_config["properties"]
     _constrain(tf_config, "model_dir", minLength=1)
-    properties["cluster"] = {
-        **properties["cluster"],
-        "properties": {"chief": _one_task("chief"), "master": _one_task("master")},
-        "not": {"required": ["chief", "master"]},
-        "anyOf": [
-            {"maxProperties": 0},
-            {"required": ["chief"]},
-            {"required": ["master"]},
-        ],
-    }
+    properties["cluster"] = {**properties["cluster"]}
+    _leader(properties["cluster"], local=True)
     has_cluster = {"required": ["cluster"], "properties": {"cluster": {"minProperties": 1}}}
     tf_config["allOf"] = [
         {

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -45,6 +46,7 @@ __all__ = [
     "TFConfigText",
     "Task",
     "TaskType",
+    "jobs_alone",
     "load_json",
     "near_miss_job",
     "parse_as_tensorflow",
@@ -175,6 +177,50 @@ def top_level_jobs(data: Mapping[Any, Any]) -> dict[str, str]:
         if job is not None and (key == job or isinstance(value, (list, Mapping))):
             found[key] = job
     return found
+
+
+_INDEX: Final = re.compile(r"\s*[-+]?[0-9]+\s*")
+"""A key of a sparse job as a file writes a task index (``int()`` reads it)."""
+
+
+def jobs_alone(data: Mapping[Any, Any]) -> bool:
+    """Whether ``data`` is a cluster: jobs alone, one of them a job TensorFlow's readers know.
+
+    Each top-level key holds a job's tasks as a cluster writes them: a list
+    of addresses, or an object from task index to address (each address a
+    string, valid or not: the cluster's own check says), and none misspells
+    a job of :data:`TRAINING_JOBS` (``workers``).  An object with a key that
+    holds anything else (a ``task``, a number, ``clusters`` holding jobs) or
+    a misspelled job is no cluster: it is a ``TF_CONFIG`` whose ``cluster``
+    wrapper was forgotten, or with a misspelled key, and its errors say so.
+
+    Example:
+        >>> jobs_alone({"chief": ["c:2222"], "worker": {"1": "w:2222"}})
+        True
+        >>> jobs_alone({"chief": ["c:2222"], "task": {"type": "chief", "index": 0}})
+        False
+        >>> jobs_alone({"chief": ["c:2222"], "workers": ["w:2222"]})
+        False
+    """
+    return (
+        any(job in data for job in TRAINING_JOBS)
+        and all(map(_holds_tasks, data.values()))
+        and not any(isinstance(key, str) and near_miss_job(key) for key in data)
+    )
+
+
+def _holds_tasks(value: Any) -> bool:
+    if isinstance(value, list):
+        return all(isinstance(address, str) for address in value)
+    return isinstance(value, Mapping) and all(
+        isinstance(address, str) and _is_index(index) for index, address in value.items()
+    )
+
+
+def _is_index(key: Any) -> bool:
+    if isinstance(key, str):
+        return _INDEX.fullmatch(key) is not None
+    return isinstance(key, int) and not isinstance(key, bool)
 
 
 class TFConfig(HashedByValue):

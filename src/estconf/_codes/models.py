@@ -206,6 +206,14 @@ SECTIONS: Final[tuple[Section, ...]] = (
                 '`"ps": []`',
             ),
             (
+                "cluster_no_tasks",
+                "error",
+                "a cluster file (kind `cluster`) with no job: no task to start, as `estconf "
+                "tf-config` says of it too",
+                "`{}` read with `--kind cluster`",
+                'name each job and its tasks\' addresses: `{"worker": ["host1:2222"]}`',
+            ),
+            (
                 "sparse_index_negative",
                 "error",
                 "a negative index in a sparse job",

@@ -36,7 +36,8 @@ path in [tool.estconf.kinds] of the nearest pyproject.toml; a top-level
 "$schema" key naming an estconf schema; the file name (tf_config, run_config,
 tpu_config or tpu_run_config in its stem, as in prod.run_config.yaml); its
 keys (a RunConfig argument makes a RunConfig file, a TF_CONFIG key a TF_CONFIG
-file). -v shows the kind of each file and how it was told."""
+file, jobs alone a cluster, as tf-config reads one). -v shows the kind of each
+file and how it was told."""
 
 _VALIDATE_EPILOG = """\
 exit status: 0 all files valid (a warning passes, but not with --strict), 1 some
@@ -76,11 +77,11 @@ def register(validate: argparse.ArgumentParser, words: Sequence[str] = ()) -> No
         "--profile",
         choices=PROFILES,
         metavar="PROFILE",
-        help="the reader TF_CONFIG files and TFJob manifests are for: estimator "
+        help="the reader TF_CONFIG files, cluster files and TFJob manifests are for: estimator "
         "(tf.estimator.RunConfig), mwms (MultiWorkerMirroredStrategy), ps "
         "(ParameterServerStrategy) or server (a TF1 program's tf.train.Server); "
         "also checks every task of the file's cluster "
-        "(default: the estimator's rules, this task only)",
+        "(default: the estimator's rules, a TF_CONFIG file's own task only)",
     )
     validate.add_argument(
         "--strict",

@@ -330,16 +330,20 @@ def _validate(
 def _address_findings(
     name: str, data: Mapping[str, Any], kind: str, errors: list[FileError]
 ) -> list[FileError]:
-    """The warnings and notes of a TF_CONFIG's cluster as written, when the cluster is valid.
+    """The warnings and notes of a TF_CONFIG's or a cluster file's cluster, when it is valid.
 
     Its addresses are read as written, for the place of each finding in the
     file.  A cluster with no error under it is valid; one with an error there
     (an address, or a rule of the reader: no chief) is validated on its own.
     """
-    cluster = data.get("cluster")
-    if kind != "tf_config" or not isinstance(cluster, Mapping) or len(cluster) == 0:
+    if kind == "cluster":  # a cluster file: the jobs are at the top
+        cluster: Any = {key: value for key, value in data.items() if key != kinds.SCHEMA_KEY}
+        within: Loc = ()
+    else:
+        cluster, within = data.get("cluster"), ("cluster",)
+    if kind not in ("tf_config", "cluster") or not isinstance(cluster, Mapping) or not cluster:
         return []
-    if any(found.loc[:1] == ("cluster",) for found in errors):
+    if any(found.loc[: len(within)] == within for found in errors):
         from pydantic import ValidationError
 
         from estconf.cluster import ClusterSpec
@@ -355,7 +359,7 @@ def _address_findings(
             name,
             found.code,
             f"{found.label}: {found.message}",
-            found.loc,
+            (*within, *found.loc[1:]),
             value=found.value,
             severity=found.severity,
             hint=found.hint,

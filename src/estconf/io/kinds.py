@@ -17,12 +17,14 @@ at its top level (:func:`detect`):
 2. ``tpu_config``: a key of ``TPUConfig``;
 3. ``run_config``: a ``tf_config`` key, or a key of ``RunConfig`` that
    ``TF_CONFIG`` does not also have (``model_dir`` is in both);
-4. ``tf_config``: a key of ``TF_CONFIG`` (``cluster``, ``task``, ...), or a
-   job at the top level (``worker``, ``workers``: the ``cluster`` forgotten).
+4. ``tf_config``: a key of ``TF_CONFIG`` (``cluster``, ``task``, ...).
 5. the kinds a launcher reads, declared by the launchers in
    :data:`estconf._launchers.DOCUMENT_KINDS` (this module imports no
    launcher): ``vertex_custom_job``, a Vertex AI CustomJob spec's
    ``workerPoolSpecs`` (``worker_pool_specs``), or a whole CustomJob's ``jobSpec``.
+6. with none of these keys, a job at the top level (``worker``, ``workers``):
+   ``cluster`` when the file holds jobs alone (see :func:`detect`), else
+   ``tf_config``, whose ``cluster`` wrapper was forgotten.
 
 Only the kinds this version provides take part.  Another tool's document is
 none of them, whatever its name says, and is told here so that it is refused
@@ -109,6 +111,8 @@ class Kind:
     profile_check: str | None = None
     """The ``module:function`` that checks a file of this kind for a reader (``--profile``),
     given the file's data and ``profile=``; ``None``: the kind has no such check."""
+    named: bool = True
+    """Whether a file name tells this kind (:func:`from_name`)."""
 
     @classmethod
     def declared_by_launcher(cls, declared: DocumentKind) -> Kind:
@@ -284,6 +288,17 @@ KINDS: dict[str, Kind] = {
         checks=_TF_CONFIG_CHECKS,
         checks_read_data=True,
     ),
+    "cluster": Kind(
+        name="cluster",
+        title="cluster",
+        model_path="estconf.cluster:ClusterSpec",
+        marked_by=frozenset(),  # told by its jobs: see detect()
+        description="A cluster alone, as tf.train.ClusterSpec takes it and `estconf tf-config` "
+        "reads it: each job mapped to its tasks' addresses, every task checked as it would start.",
+        checks=("estconf.profiles:check_cluster",),
+        profile_check="estconf.profiles:check_cluster",
+        named=False,  # a TF_CONFIG holds a cluster too: a name saying "cluster" tells nothing
+    ),
     **{declared.name: Kind.declared_by_launcher(declared) for declared in DOCUMENT_KINDS},
 }
 """The kinds, in the order :func:`detect` tries them."""
@@ -318,15 +333,23 @@ def detect(data: Mapping[str, Any]) -> Kind | None:
     """Return the kind that the top-level keys of ``data`` mark, or ``None``.
 
     A file of no kind whose top level holds a job (``worker``, or a
-    misspelling of one, ``workers``) is a ``TF_CONFIG`` whose ``cluster``
-    wrapper was forgotten, read as one so that this is reported.
+    misspelling of one, ``workers``) is a cluster if it holds jobs alone
+    (:func:`estconf.tf_config.jobs_alone`, ``"$schema"`` aside); else a
+    ``TF_CONFIG`` whose ``cluster`` wrapper was forgotten, read as one so
+    that this is reported.
     """
+    keys = data
+    if isinstance(data.get("master"), (list, Mapping)):  # the job, not RunConfig's derived key
+        keys = {key: value for key, value in data.items() if key != "master"}
     for kind in KINDS.values():
-        if kind.is_marked(data):
+        if kind.is_marked(keys):
             return kind
-    from estconf.tf_config import top_level_jobs
+    from estconf.tf_config import jobs_alone, top_level_jobs
 
-    return KINDS["tf_config"] if top_level_jobs(data) else None
+    if not top_level_jobs(data):
+        return None
+    alone = jobs_alone({key: value for key, value in data.items() if key != SCHEMA_KEY})
+    return KINDS["cluster" if alone else "tf_config"]
 
 
 def from_schema(value: Any) -> Kind | None:
@@ -349,12 +372,13 @@ def from_name(file: str) -> Kind | None:
 
     The kind's name is looked for in the stem (the name without its last
     suffix, ``-`` read as ``_``, letter case ignored); the longest names are
-    tried first, so ``tpu_run_config`` is not read as ``run_config``.
+    tried first, so ``tpu_run_config`` is not read as ``run_config``.  A
+    cluster has no such name (``cluster.json`` is as often a ``TF_CONFIG``).
     """
     base = file.replace("\\", "/").rsplit("/", 1)[-1]
     stem = (base.rsplit(".", 1)[0] if "." in base else base).lower().replace("-", "_")
     for kind in sorted(KINDS.values(), key=lambda k: -len(k.name)):
-        if kind.name in stem:
+        if kind.named and kind.name in stem:
             return kind
     return None
 

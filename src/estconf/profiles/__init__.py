@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from estconf.profiles.check import (
         ESTIMATOR_VALUES,
         ReaderView,
+        check_cluster,
         check_profile,
         check_tf_config_file,
         explain,
@@ -36,6 +37,7 @@ __all__ = [
     "READERS",
     "Profile",
     "ReaderView",
+    "check_cluster",
     "check_profile",
     "check_tf_config_file",
     "explain",
@@ -46,6 +48,7 @@ _CHECKS = frozenset(
     {
         "ESTIMATOR_VALUES",
         "ReaderView",
+        "check_cluster",
         "check_profile",
         "check_tf_config_file",
         "explain",

@@ -16,14 +16,17 @@ from typing import Any, Final
 from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
+from estconf._errors import fail
+from estconf.cluster import ClusterSpec
 from estconf.estimator.reading import check_tf_config_file as estimator_file_check
-from estconf.finding import Finding
+from estconf.finding import Finding, hint_of
 from estconf.profiles.registry import READERS, REGISTRY, Profile, accepted_instead, as_options
 from estconf.tf_config import Task, TaskType, TFConfig
 
 __all__ = [
     "ESTIMATOR_VALUES",
     "ReaderView",
+    "check_cluster",
     "check_profile",
     "check_tf_config_file",
     "explain",
@@ -208,6 +211,67 @@ def check_tf_config_file(tf_config: TFConfigInput, *, name_others: bool = True) 
         if not valid_for:
             raise
         raise _naming(refused.title, found, valid_for) from None
+
+
+def check_cluster(
+    cluster: ClusterSpec | Mapping[str, Any], profile: Profile | str = Profile.ESTIMATOR
+) -> None:
+    """Check a cluster alone as ``estconf tf-config`` checks a cluster file: every task starts.
+
+    The cluster's first task is given the ``TF_CONFIG`` ``{"cluster": cluster,
+    "task": <that task>}`` and read as a node is, with the Estimator's rules
+    for a ``TF_CONFIG`` file (:func:`check_tf_config_file`) or by the
+    profile's reader, and with it every task of the cluster
+    (:func:`check_profile`).  The Estimator's errors name the profiles that
+    accept the cluster.  Each error is placed in the cluster: an error of the
+    cluster at its job or task (``worker[1]``, or the cluster itself), an
+    error of the first task's own at that task, its message starting with
+    ``task chief:0 of this cluster:``, as the other tasks' do.
+
+    Raises:
+        pydantic.ValidationError: the cluster has no task (``cluster_no_tasks``),
+            or what the reader refuses of a task.
+    """
+    profile = Profile(profile)
+    spec = cluster if isinstance(cluster, ClusterSpec) else ClusterSpec.model_validate(cluster)
+    first = next(((job, index) for job in spec.jobs for index in spec.task_indices(job)), None)
+    if first is None:
+        raise fail(
+            _CLUSTER,
+            "cluster_no_tasks",
+            "the cluster has no tasks: a cluster maps each job to the addresses of its tasks",
+            (),
+            spec.as_dict(),
+            {"hint": 'name each job and its tasks\' addresses, as {"worker": ["host1:2222"]}'},
+        )
+    tf_config = TFConfig(cluster=spec, task=Task(type=first[0], index=first[1]))
+    try:
+        if profile is Profile.ESTIMATOR:
+            check_tf_config_file(tf_config)
+        check_profile(tf_config, profile)
+    except ValidationError as refused:
+        details = [_in_cluster(error, first) for error in refused.errors()]
+        raise ValidationError.from_exception_data(_CLUSTER, details) from None
+
+
+_CLUSTER: Final = "ClusterSpec"
+"""The title of a cluster's errors."""
+
+
+def _in_cluster(error: ErrorDetails, first: tuple[str, int]) -> InitErrorDetails:
+    """An error of the first task's ``TF_CONFIG``, placed in the cluster (:func:`check_cluster`)."""
+    loc, message = tuple(error["loc"]), error["msg"]
+    if loc[:1] == ("cluster",):
+        loc = loc[1:]
+    else:
+        loc, message = first, f"task {first[0]}:{first[1]} of this cluster: {message}"
+    ctx: dict[str, Any] = {"message": message}
+    hint = hint_of(error)
+    if hint is not None:
+        ctx["hint"] = hint
+    return InitErrorDetails(
+        type=PydanticCustomError(error["type"], "{message}", ctx), loc=loc, input=error["input"]
+    )
 
 
 def _names_all(error: Finding, profiles: list[Profile]) -> bool:

@@ -69,10 +69,14 @@ def kind_note(result: Result) -> str | None:
     """For an invalid file whose kind was told from its keys: which kind, and how to state it."""
     if result.valid or result.kind_from != "keys" or result.kind is None:
         return None
-    return (
-        f"{result.file}: note: read as {result.kind}, told from its keys; to say its kind, "
-        'use --kind, a "$schema" key or a file name such as prod.run_config.json'
-    )
+    from estconf.io.kinds import KINDS
+
+    kind = KINDS.get(result.kind)
+    ways = 'use --kind, a "$schema" key or a file name such as prod.run_config.json'
+    if kind is not None and not kind.named:  # no file name tells a cluster
+        ways = 'use --kind or a "$schema" key'
+    told = f"{result.file}: note: read as {result.kind}, told from its keys"
+    return f"{told}; to say its kind, {ways}"
 
 
 def _described(result: Result) -> str:
