@@ -79,14 +79,17 @@ TOKENS = (
     b"[[x]]\n", b"a.b.c = 1\n", b'"""', b"'''", b"= ", b"apiVersion: kubeflow.org/v1\n",
     b"kind: TFJob\n", b"replicas: 1000000\n", b"export TF_CONFIG=", b"TF_CONFIG=", b"$'",
     b"\\\n", b"`", b"$(", b"\"$TF_CONFIG\"",
+    b"#SBATCH ", b"#SBATCH -N 100000\n", b"#SBATCH hetjob\n", b"#SLURM ", b"--ntasks-per-n=",
+    b" -w n[1-65536]", b"--gres=gpu:1k", b"--nodes=2-4", b"#!/bin/sh\n",
 )  # fmt: skip
 """Byte strings that a parser or a reader gives meaning to."""
 
 SUFFIXES = (".json", ".yaml", ".toml")
 
 OPTIONS = (
-    "--slurm", "--nodelist", "--tasks-per-node", "--from-env", "--jobs", "--port-base",
-    "--gpus-per-node", "--rank", "--write", "--sagemaker", "--instance-count",
+    "--slurm", "--nodelist", "--tasks-per-node", "--from-env", "--sbatch", "--jobs",
+    "--port-base", "--gpus-per-node", "--gpus-per-task", "--rank", "--write", "--sagemaker",
+    "--instance-count",
     "--instance-groups", "--instance-type", "--distribution", "--distribution-groups",
     "--resource-config", "--hyperparameters", "--vertex", "--cluster-spec", "--job-id",
     "--trial", "--job", "--namespace", "--port", "--chief", "--master", "--worker", "--ps",
@@ -111,6 +114,9 @@ ARGUMENT_VALUES = (
     b"{ROOT}/tests/data/launchers/sagemaker/heterogeneous.hyperparameters.json",
     b"{ROOT}/tests/data/hostile/sagemaker_hyperparameter_nested_1000_deep.json",
     b"{ROOT}/tests/data/kubeflow/multi_worker.yaml", b"{ROOT}/examples/cluster/training.yaml",
+    b"{ROOT}/tests/data/launchers/slurm/gpu-2x4.sbatch",
+    b"{ROOT}/tests/data/launchers/slurm/gpus-per-task.sbatch",
+    b"{ROOT}/tests/data/launchers/slurm/broken.sbatch",
 )  # fmt: skip
 """Values an option of the launchers may be given: counts at their bounds, lists, bad bytes."""
 

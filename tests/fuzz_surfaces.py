@@ -196,6 +196,12 @@ def _slurm_from_environment_alone(given: Input, path: Path) -> None:
     _run_cli(["tf-config", "--slurm", "--from-env", "--write"], env=environ)
 
 
+def _slurm_batch_script(given: Input, path: Path) -> None:
+    """The input as a batch script: TensorFlow's view of one rank, then every rank's written."""
+    _run_cli(["tf-config", "slurm", "--sbatch", str(path), "--rank", "0", "--format", "shell"])
+    _run_cli(["tf-config", "slurm", "--sbatch", str(path), "--write", "--gpus-per-task", "1"])
+
+
 ARGUMENTS_WRITING = "--o"
 """How the options of ``tf-config`` that write files begin (``--out-dir``, and argparse takes
 any prefix of it): left out of an input, with their value."""
@@ -433,6 +439,7 @@ CLI: dict[str, Callable[[Input, Path], None]] = {
         _slurm_from_environment_alone
     ),
     "estconf tf-config OPTIONS (the launchers')": _tf_config_arguments,
+    "estconf tf-config slurm --sbatch": _slurm_batch_script,
 }
 """The commands, run in process as ``estconf.cli.main([...])``."""
 
@@ -458,6 +465,7 @@ SURFACES = {**CLI, **API}
 """Every surface by name."""
 SEED_SUFFIXES: dict[str, frozenset[str]] = {
     "estconf tf-config OPTIONS (the launchers')": frozenset({".args"}),
+    "estconf tf-config slurm --sbatch": frozenset({".sbatch"}),
 }
 """The surfaces whose inputs are best mutated from seeds of these suffixes (any input runs)."""
 CLI_SURFACES = tuple(CLI)
@@ -572,13 +580,16 @@ def problems(given: Input, directory: Path, surfaces: tuple[str, ...] | None = N
 
 
 def seeds() -> list[Input]:
-    """The real files mutated: the configs, manifests and node files of tests/data and examples.
+    """The real files mutated: the configs, manifests, node files and batch scripts of the tests.
 
     With them, what ``estconf tf-config`` writes for ``examples/cluster/training.yaml`` in
     each format (JSON lines, an env file, a shell script, a Kubernetes env list), which
     ``check-cluster`` reads.
     """
-    suffixes = {".json", ".yaml", ".yml", ".toml", ".jsonl", ".env", ".sh", ".ndjson", ".args"}
+    suffixes = {
+        *(".json", ".yaml", ".yml", ".toml", ".jsonl", ".env", ".sh", ".ndjson", ".args"),
+        ".sbatch",
+    }
     found = [
         Input(path.read_bytes(), path.name)
         for top in ("tests/data", "examples")

@@ -6,6 +6,8 @@ a task inside ``srun`` and of a batch script outside it (docs/slurm.md).
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import subprocess
@@ -14,8 +16,11 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cli_main import run
+from estconf.cli import main
 from estconf.distribute import SlurmClusterResolver, TFConfigClusterResolver
 from estconf.distribute._slurm_step import MAX_GPUS, MAX_TASKS
 from estconf.distribute.slurm import MAX_PORT
@@ -442,7 +447,13 @@ class TestChecked:
 
 
 @pytest.mark.parametrize(
-    ("option", "most"), [("--port-base", 65535), ("--gpus-per-node", 1024), ("--rank", 99999)]
+    ("option", "most"),
+    [
+        ("--port-base", 65535),
+        ("--gpus-per-node", 1024),
+        ("--gpus-per-task", 1024),
+        ("--rank", 99999),
+    ],
 )
 @pytest.mark.parametrize("given", ["-1", "x", "\u0661"])
 def test_a_count_is_ascii_digits(
@@ -596,7 +607,12 @@ class TestHostileOptions:
 
 @pytest.mark.parametrize(
     ("option", "most"),
-    [("--gpus-per-node", MAX_GPUS), ("--rank", MAX_TASKS - 1), ("--port-base", MAX_PORT)],
+    [
+        ("--gpus-per-node", MAX_GPUS),
+        ("--gpus-per-task", MAX_GPUS),
+        ("--rank", MAX_TASKS - 1),
+        ("--port-base", MAX_PORT),
+    ],
 )
 def test_the_bounds_of_the_options_are_the_resolvers(
     capsys: pytest.CaptureFixture[str], option: str, most: int
@@ -605,3 +621,415 @@ def test_the_bounds_of_the_options_are_the_resolvers(
     status, _, err = run(capsys, "tf-config", *NODE9_10, option, str(most + 1))
     assert status == 2
     assert f"{option}: expected a number, from 0 to {most}, not '{most + 1}'" in err
+
+
+class TestGpusPerTask:
+    """``--gpus-per-task``: the resolver's ``gpus_per_task``, which wins over the GPUs per node."""
+
+    ARGV = ("slurm", "--nodelist", "node[1-2]", "--tasks-per-node", "2", "--format", "shell")
+
+    @pytest.mark.parametrize(("per_task", "visible"), [("1", ["0", "1"]), ("2", ["0,1", "2,3"])])
+    def test_each_rank_gets_its_gpus_from_the_resolver(
+        self, capsys: pytest.CaptureFixture[str], per_task: str, visible: list[str]
+    ) -> None:
+        argv = (*self.ARGV, "--gpus-per-node", "4", "--gpus-per-task", per_task)
+        status, out, _ = run(capsys, "tf-config", *argv)
+        assert status == 0
+        labels = [line for line in out.splitlines() if line.startswith("#")]
+        assert [label.rpartition("=")[2] for label in labels] == visible * 2
+        step = {
+            "SLURM_STEP_NODELIST": "node[1-2]",
+            "SLURM_STEP_TASKS_PER_NODE": "2(x2)",
+            "SLURM_STEP_NUM_TASKS": "4",
+        }
+        resolver = SlurmClusterResolver(
+            gpus_per_node=4, gpus_per_task=int(per_task), environ={**step, "SLURM_PROCID": "3"}
+        )
+        assert labels[3].endswith(f"CUDA_VISIBLE_DEVICES={resolver.cuda_visible_devices}")
+        assert resolver.num_accelerators() == {"GPU": int(per_task)}
+
+    def test_more_than_the_node_has_is_tensorflows_sentence_at_the_flag(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        argv = (*self.ARGV, "--gpus-per-node", "4", "--gpus-per-task", "3")
+        status, out, err = run(capsys, "tf-config", *argv)
+        assert (status, out) == (1, "")
+        assert err == (
+            "--slurm: --gpus-per-task: Requested more GPUs per node than available. (2 tasks on "
+            "a node times 3 GPUs per task is more than 4 GPUs per node)\n"
+            "hint: give at most --gpus-per-node // the most tasks on a node as --gpus-per-task\n"
+        )
+
+    def test_zero_is_refused_at_the_flag(self, capsys: pytest.CaptureFixture[str]) -> None:
+        argv = (*self.ARGV, "--gpus-per-node", "4", "--gpus-per-task", "0")
+        status, _, err = run(capsys, "tf-config", *argv)
+        assert status == 1
+        assert err.startswith(
+            "--slurm: --gpus-per-task: gpus_per_task is 0: TensorFlow's cluster_spec() fails on "
+            "it with: range() arg 3 must not be zero\nhint: "
+        )
+
+    def test_the_gpus_per_node_are_still_needed_as_tensorflow_needs_them(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        status, _, err = run(capsys, "tf-config", *self.ARGV, "--gpus-per-task", "1")
+        assert status == 1
+        assert err.startswith("--slurm: --gpus-per-node: no GPU count")
+
+    def test_from_the_environment_the_gpus_per_node_are_cuda_visible_devices(
+        self, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        environment(monkeypatch, "node9-10-rank2.env")  # two GPUs visible
+        argv = ("--slurm", "--from-env", "--rank", "2", "--gpus-per-task", "2", "--format", "env")
+        status, _, err = run(capsys, "tf-config", *argv)
+        assert status == 1  # 2 tasks a node times 2 GPUs each, 2 GPUs per node
+        assert "Requested more GPUs per node than available." in err
+        argv = ("--slurm", "--from-env", "--rank", "2", "--gpus-per-task", "1", "--format", "env")
+        assert "CUDA_VISIBLE_DEVICES=0\n" in run(capsys, "tf-config", *argv)[1]
+
+    @pytest.mark.parametrize("count", ["1025", "2147483648", "9" * 5000, "-0", "+1", " 1", "1.0"])
+    def test_hostile_counts_are_usage_errors(
+        self, capsys: pytest.CaptureFixture[str], count: str
+    ) -> None:
+        status, out, err = run(capsys, "tf-config", *self.ARGV, "--gpus-per-task", count)
+        assert (status, out) == (2, "")
+        assert "argument --gpus-per-task: expected a number, from 0 to 1024, not " in err
+        assert len(err.splitlines()[-1]) < 200
+
+    def test_it_goes_with_slurm_even_as_zero(self, capsys: pytest.CaptureFixture[str]) -> None:
+        for option in ("--gpus-per-task", "--gpus-per-node"):
+            argv = ("tf-config", "--job", "x", "--worker", "2", option, "0")
+            assert run(capsys, *argv)[::2] == (
+                2,
+                f"estconf tf-config: error: {option} goes with --slurm\n",
+            )
+
+
+def _run(*argv: str, stdin: bytes | None = None) -> tuple[int, str, str]:
+    """``estconf`` in process with ``stdin`` as standard input (hypothesis takes no capsys)."""
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdin
+    if stdin is not None:
+        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                status = main(list(argv))
+            except SystemExit as exc:
+                status = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        sys.stdin = saved
+    return status, out.getvalue(), err.getvalue()
+
+
+class TestSbatch:
+    """``--sbatch SCRIPT``: the step a plain ``srun`` starts in a batch script, each rank's view."""
+
+    def test_a_two_node_four_gpu_job(self, capsys: pytest.CaptureFixture[str]) -> None:
+        script = str(DATA / "gpu-2x4.sbatch")
+        status, out, err = run(
+            capsys, "tf-config", "slurm", "--sbatch", script, "--format", "shell"
+        )
+        assert status == 0
+        assert out.splitlines()[::2] == [
+            "# rank 0 on node1: worker:0, master grpc://node1:8888, CUDA_VISIBLE_DEVICES=0,1,2,3",
+            "# rank 1 on node2: worker:1, master grpc://node2:8888, CUDA_VISIBLE_DEVICES=0,1,2,3",
+        ]
+        assert err == (
+            f"note: {script} names no host: node[1-2] stand for the hosts SLURM chooses when the "
+            "job starts; --nodelist HOSTLIST gives the real ones, which TensorFlow sorts as "
+            "strings\n"
+        )
+
+    def test_it_is_what_the_options_of_the_same_step_give(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        for name, options in (
+            (
+                "gpu-2x4.sbatch",
+                ("--nodelist", "node[1-2]", "--tasks-per-node", "1", "--gpus-per-node", "4"),
+            ),
+            (
+                "nodelist.sbatch",
+                ("--nodelist", "gpu[07-08]", "--tasks-per-node", "2", "--gpus-per-node", "2"),
+            ),
+            (
+                "ntasks-per-node.sbatch",
+                ("--nodelist", "node[1-4]", "--tasks-per-node", "8", "--gpus-per-node", "8"),
+            ),
+        ):
+            scripted = run(capsys, "tf-config", "slurm", "--sbatch", str(DATA / name))
+            given = run(capsys, "tf-config", "slurm", *options)
+            assert scripted[:2] == given[:2], name
+
+    def test_the_nodelist_of_the_script_is_the_jobs_hosts(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        argv = ("slurm", "--sbatch", str(DATA / "nodelist.sbatch"), "--jobs", "ps=1,worker=3")
+        status, out, err = run(capsys, "tf-config", *argv)
+        assert (status, err) == (0, "")
+        assert lines(out)[0] == {
+            "cluster": {"ps": ["gpu07:8888"], "worker": ["gpu07:8889", "gpu08:8888", "gpu08:8889"]},
+            "task": {"type": "ps", "index": 0},
+            "rpc_layer": "grpc",
+        }
+
+    def test_the_options_win_over_the_directives(self, capsys: pytest.CaptureFixture[str]) -> None:
+        script = str(DATA / "ntasks-per-node.sbatch")
+        argv = ("slurm", "--sbatch", script, "--nodelist", "gpu[10-13]", "--tasks-per-node", "1")
+        status, out, err = run(capsys, "tf-config", *argv, "--gpus-per-node", "2", "--write")
+        assert (status, err) == (0, "")
+        assert lines(out)[0]["cluster"] == {
+            "worker": ["gpu10:8888", "gpu11:8888", "gpu12:8888", "gpu13:8888"]
+        }
+        status, _, err = run(capsys, "tf-config", *argv[:3], "--nodelist", "gpu[1-2]")
+        assert status == 1
+        assert err.startswith(
+            f"{script}:7:9: --nodes: --nodelist names 2 hosts, fewer than the job's 4 nodes"
+        )
+
+    def test_the_jobs_gpus_per_task_trap(self, capsys: pytest.CaptureFixture[str]) -> None:
+        """SLURM binds each task to its GPU: the resolver counts one a node, for four tasks."""
+        script = str(DATA / "gpus-per-task.sbatch")
+        status, out, err = run(capsys, "tf-config", "slurm", "--sbatch", script)
+        assert (status, out) == (1, "")
+        said = err.splitlines()
+        assert said[1].startswith(f"note: {script}:5: SLURM binds each task to its own 1 GPU")
+        assert said[2].startswith(
+            f"{script}:5:9: --gpus-per-task: 0 GPUs per task (1 GPUs per node, at most 4 tasks "
+            "on a node): TensorFlow's cluster_spec() fails on it"
+        )
+        assert said[3].startswith("hint: ask for each node's GPUs instead (#SBATCH --gres=gpu:N)")
+        written = run(capsys, "tf-config", "slurm", "--sbatch", script, "--write")
+        assert written[0] == 0 and len(lines(written[1])) == 8
+
+    def test_a_script_without_sizes_is_one_task_and_says_it_has_no_gpu(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        script = str(DATA / "no-sizes.sbatch")
+        status, _, err = run(capsys, "tf-config", "slurm", "--sbatch", script)
+        assert status == 1
+        assert err.splitlines()[-1] == (
+            "hint: the script asks for no GPU: give each node's in the script (#SBATCH "
+            "--gres=gpu:N) or here (--gpus-per-node N), or --write, which needs none"
+        )
+        status, out, _ = run(capsys, "tf-config", "slurm", "--sbatch", script, "--write")
+        assert status == 0
+        assert lines(out) == [
+            {
+                "cluster": {"worker": ["node1:8888"]},
+                "task": {"type": "worker", "index": 0},
+                "rpc_layer": "grpc",
+            }
+        ]
+
+    def test_warnings_and_notes_at_their_directives_do_not_fail(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        script = str(DATA / "old-directives.sbatch")
+        status, out, err = run(capsys, "tf-config", "slurm", "--sbatch", script)
+        assert status == 0 and len(lines(out)) == 2
+        assert err.splitlines()[1:] == [
+            f"{script}:4:9: --workdir: sbatch does not know the option '--workdir': it refuses "
+            "the script unless a plugin of the site adds the option, and estconf passes over it",
+            "hint: sbatch 19.05 dropped --workdir: write --chdir",
+            f"{script}:6:9: --ntask-per-node: sbatch does not know the option '--ntask-per-node': "
+            "it refuses the script unless a plugin of the site adds the option, and estconf "
+            "passes over it",
+            "hint: did you mean --ntasks-per-node?",
+            f"{script}:7:9: --distribution: estconf does not read --distribution=cyclic: it lays "
+            "the tasks out otherwise than in blocks, so SLURM may place the ranks or their GPUs "
+            "otherwise than shown",
+        ]
+
+    def test_an_error_is_at_its_line_and_column(self, capsys: pytest.CaptureFixture[str]) -> None:
+        script = str(DATA / "broken.sbatch")
+        status, out, err = run(capsys, "tf-config", "slurm", "--sbatch", script)
+        assert (status, out) == (1, "")
+        assert err == (
+            f'{script}:4:19: Unmatched `"` in [#SBATCH --comment "nightly run]\n'
+            'hint: close the quote, or escape it as \\"\n'
+            "1 error in 1 of 1 file\n"
+        )
+
+    def test_from_standard_input(self, capsys: pytest.CaptureFixture[str]) -> None:
+        data = (DATA / "gpu-2x4.sbatch").read_bytes()
+        status, out, err = _run("tf-config", "slurm", "--sbatch", "-", "--rank", "1", stdin=data)
+        assert status == 0
+        assert json.loads(out)["task"] == {"type": "worker", "index": 1}
+        assert err.startswith("note: <stdin> names no host")
+
+    @pytest.mark.parametrize(
+        ("argv", "message"),
+        [
+            (("--from-env",), "--sbatch and --from-env each give the step: give one"),
+            (("--tasks-per-node", "2(x2)"), "with --sbatch, --tasks-per-node takes one count"),
+            (("--tasks-per-node", "\u0662"), "with --sbatch, --tasks-per-node takes one count"),
+            (("--tasks-per-node", "0"), "takes one count, from 1 to 65,533 as sbatch"),
+            (("--tasks-per-node", "65534"), "takes one count, from 1 to 65,533 as sbatch"),
+            (("--tasks-per-node", "9" * 5000), "not '99999999999999999999'..."),
+        ],
+    )
+    def test_usage(
+        self, capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], message: str
+    ) -> None:
+        script = str(DATA / "gpu-2x4.sbatch")
+        status, out, err = run(capsys, "tf-config", "slurm", "--sbatch", script, *argv)
+        assert (status, out) == (2, "")
+        assert message in err
+
+    def test_a_script_is_named(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, _, err = run(capsys, "tf-config", "slurm", "--sbatch", "")
+        assert status == 2
+        assert err.endswith("--sbatch takes the batch script's file, or - for standard input\n")
+
+    def test_older_command_line_and_its_usage(self, capsys: pytest.CaptureFixture[str]) -> None:
+        script = str(DATA / "gpu-2x4.sbatch")
+        assert run(capsys, "tf-config", "--slurm", "--sbatch", script)[0] == 0
+        status, _, err = run(capsys, "tf-config", "--job", "x", "--worker", "1", "--sbatch", script)
+        assert status == 2 and "--sbatch goes with --slurm" in err
+
+    def test_a_script_that_cannot_be_read(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        status, out, err = run(capsys, "tf-config", "slurm", "--sbatch", str(tmp_path / "none.sh"))
+        assert (status, out) == (2, "")
+        assert err == f"{tmp_path / 'none.sh'}: no such file\n1 error in 1 of 1 file\n"
+        status, _, err = run(capsys, "tf-config", "slurm", "--sbatch", str(tmp_path))
+        assert status == 2 and "is a directory" in err
+
+
+class TestHostileScripts:
+    """A huge, binary or absurd script gets a clear error, fast."""
+
+    @pytest.mark.parametrize(
+        ("data", "said"),
+        [
+            (
+                b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 40,
+                "This does not look like a batch",
+            ),
+            (b"#!/bin/sh\n#SBATCH -N 2\n\x00\x01", "a NULL character"),
+            (b"\xff\xfe#\x00!\x00/\x00", "This does not look like a batch"),
+            (
+                b"#!/bin/sh\n#SBATCH -N 99999999999999999999",
+                '"99999999999999999999" is not a valid',
+            ),
+            (b"#!/bin/sh\n#SBATCH -N 2 --ntasks-per-node=65534", "65,534 tasks on the node"),
+            (b"#!/bin/sh\n#SBATCH -N 100000 --ntasks-per-node=2", "200,000 tasks in the step"),
+            (b"#!/bin/sh\n#SBATCH -n 100001 -N 1", "--ntasks=100,001, more than the 100,000"),
+            (b"#!/bin/sh\n#SBATCH --gres=gpu:1p", "GPUs, more than the 1,024 of any node"),
+            (b"#!/bin/sh\n#SBATCH -w n[1-65536],m[1-65536]", "more than 100,000 hosts"),
+            (b"#!/bin/sh\n" + b"#SBATCH -v\n" * 10_001, "more than 10,000 #SBATCH lines"),
+        ],
+    )
+    def test_refused_fast_with_a_clear_error(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path, data: bytes, said: str
+    ) -> None:
+        script = tmp_path / "job.sbatch"
+        script.write_bytes(data)
+        start = time.process_time()
+        status, out, err = run(capsys, "tf-config", "slurm", "--sbatch", str(script), "--rank", "0")
+        assert time.process_time() - start < 2.0
+        assert (status, out) == (1, "")
+        assert said in err and "Traceback" not in err
+        assert all(len(line) < 400 for line in err.splitlines())
+
+    def test_a_script_larger_than_max_size_is_not_read(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        script = tmp_path / "job.sbatch"
+        script.write_bytes(b"#!/bin/sh\n#SBATCH -N 1\n" + b"echo x\n" * 200_000)
+        argv = ("tf-config", "slurm", "--sbatch", str(script), "--max-size", "100000")
+        status, out, err = run(capsys, *argv)
+        assert (status, out) == (1, "")
+        assert err.startswith(f"{script}: the file is larger than the limit of 100000 bytes")
+
+    def test_a_long_body_after_the_directives_costs_nothing(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        script = tmp_path / "job.sbatch"
+        script.write_bytes(b"#!/bin/sh\n#SBATCH -N 2 --gres=gpu:1\n" + b"echo " * 10_000_000)
+        start = time.process_time()
+        status, out, _ = run(capsys, "tf-config", "slurm", "--sbatch", str(script), "--rank", "1")
+        assert time.process_time() - start < 2.0
+        assert status == 0 and json.loads(out)["task"]["index"] == 1
+
+
+@st.composite
+def jobs(draw: st.DrawFn) -> tuple[bytes, tuple[str, ...]]:
+    """A job written as ``#SBATCH`` directives in any spelling, and the options of its step."""
+    nodes = draw(st.integers(1, 4))
+    per_node = draw(st.integers(1, 3))
+    gpus = per_node * draw(st.integers(1, 2))
+    named = draw(st.booleans())
+    hostlist = (
+        f"gpu[1{0}-1{nodes - 1}]" if named else ("node1" if nodes == 1 else f"node[1-{nodes}]")
+    )
+
+    def spelling(long: str, short: str | None, value: str) -> str:
+        forms = [f"--{long}={value}", f"--{long} {value}", f'--{long}="{value}"']
+        if short:
+            forms += [f"-{short}{value}", f"-{short} {value}", f"-{short} '{value}'"]
+        return draw(st.sampled_from(forms))
+
+    words = [
+        spelling("nodes", "N", str(nodes)),
+        spelling(
+            draw(st.sampled_from(["ntasks-per-node", "tasks-per-node", "ntasks-per-n"])),
+            None,
+            str(per_node),
+        ),
+        draw(
+            st.sampled_from(
+                [
+                    spelling("gres", None, f"gpu:{gpus}"),
+                    spelling("gres", None, f"gpu:a100:{gpus}"),
+                    spelling("gpus-per-node", None, f"v100:{gpus}"),
+                    spelling("gpus-per-node", None, str(gpus)),
+                ]
+            )
+        ),
+        spelling("job-name", "J", "train"),
+    ]
+    if named:
+        words.append(spelling("nodelist", "w", hostlist))
+    words = draw(st.permutations(words))
+    lines: list[str] = []
+    open_line = False  # the last line is a directive a word may be added to
+    for word in words:
+        if open_line and draw(st.booleans()):
+            lines[-1] += " " + word
+        else:
+            lines.append("#SBATCH " + word)
+        ending = draw(st.sampled_from(["", "", "  # why", "\t"]))
+        lines[-1] += ending
+        open_line = "#" not in ending
+        if draw(st.integers(0, 3)) == 0:
+            lines.append(draw(st.sampled_from(["", "# a comment", "  "])))
+            open_line = False
+    script = "\n".join(["#!/bin/bash", *lines, "srun python train.py", ""]).encode()
+    options = (
+        "--nodelist",
+        hostlist,
+        "--tasks-per-node",
+        str(per_node),
+        "--gpus-per-node",
+        str(gpus),
+    )
+    return script, options
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=jobs(), write=st.booleans())
+def test_directives_in_any_spelling_give_what_the_options_give(
+    case: tuple[bytes, tuple[str, ...]], write: bool
+) -> None:
+    script, options = case
+    extra = ("--write",) if write else ()
+    scripted = _run(
+        "tf-config", "slurm", "--sbatch", "-", *extra, "--format", "shell", stdin=script
+    )
+    given = _run("tf-config", "slurm", *options, *extra, "--format", "shell")
+    assert scripted[:2] == given[:2]
+    assert scripted[0] in (0, 1) and scripted[1]

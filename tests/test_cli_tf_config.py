@@ -567,7 +567,7 @@ class TestEachLauncherByName:
             | {"--evaluator", "--cluster-domain", "--task", "--profile"},
             "tfjob": {"--name", "--cluster-domain", "--task"},
             "slurm": {"--nodelist", "--tasks-per-node", "--from-env", "--jobs", "--port-base"}
-            | {"--gpus-per-node", "--rank", "--write"},
+            | {"--gpus-per-node", "--rank", "--write", "--sbatch", "--gpus-per-task"},
             "sagemaker": {"--instance-count", "--instance-groups", "--instance-type"}
             | {"--distribution", "--distribution-groups", "--resource-config"}
             | {"--hyperparameters", "--profile"},

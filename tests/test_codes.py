@@ -213,6 +213,8 @@ _CODE_ARGUMENTS = {
     "found": 0,
     "_refused": 0,  # the TFJob webhook's refusals
     "checked": 0,  # the TFJob checks' findings, a code named as a constant (deployment.report)
+    "_found": 1,  # a batch script's directives: _found(file, code, ...), refuse(file, code, ...)
+    "refuse": 1,
 }
 
 # Codes written as f-strings, and the codes each forms; "tfjob_{code}" is a family.

@@ -243,6 +243,18 @@ class TestGPUs:
             "slurm_gpus_per_task_zero"
         )
 
+    def test_zero_gpus_per_task_given_is_said_as_given(self) -> None:
+        """The counts gpus_per_task is worked out from are said only when it is worked out."""
+        [given] = refused(gpus_per_node=8, gpus_per_task=0, environ=STEP).errors()
+        assert (given["msg"], given["ctx"]["hint"]) == (
+            "gpus_per_task is 0: TensorFlow's cluster_spec() fails on it with: range() arg 3 "
+            "must not be zero",
+            "a CPU-only job cannot use SlurmClusterResolver: write each rank's TF_CONFIG "
+            "(slurm_tf_configs) and read it with TFConfigClusterResolver",
+        )
+        worked_out = refused(gpus_per_node=1, environ=STEP).errors()[0]["msg"]
+        assert worked_out.startswith("0 GPUs per task (1 GPUs per node, at most 2 tasks on a node)")
+
     def test_more_gpus_than_the_node_has(self) -> None:
         error = refused(gpus_per_node=2, gpus_per_task=2, environ=STEP)
         assert codes(error) == [("slurm_gpus", ("gpus_per_task",))]

@@ -11,6 +11,7 @@ from estconf.distribute import SlurmClusterResolver
 from estconf.io.sources import InputError
 from estconf.launchers.slurm.placement import Misplaced
 from estconf.launchers.slurm.steps import (
+    Place,
     Rank,
     Step,
     misplaced_notes,
@@ -137,6 +138,36 @@ def test_a_refusal_from_the_environment_is_said_at_the_variable() -> None:
     said = "--slurm: {}: Invalid hostlist format"
     assert refusal_text(raised.value, from_env=True).startswith(said.format("SLURM_STEP_NODELIST"))
     assert refusal_text(raised.value, from_env=False).startswith(said.format("--nodelist"))
+
+
+def test_a_refusal_is_said_where_its_value_is_given() -> None:
+    """A value given by a directive of a batch script is said at its line, with its own fix."""
+    exc = refusal(Step({"worker": 4}, gpus_per_node=1))
+    places: dict[tuple[str | int, ...], Place] = {
+        ("gpus_per_task",): Place("--gres", "job.sh", 6, 9)
+    }
+    hints = {"slurm_gpus_per_task_zero": "ask for more GPUs"}
+    [found] = refusal_notes(exc, False, places, hints).findings
+    assert (found.file, found.line, found.column, found.path) == ("job.sh", 6, 9, "--gres")
+    assert refusal_text_with(exc, places, hints).endswith("\nhint: ask for more GPUs\n")
+    assert refusal_notes(exc, False, places, {"slurm_gpus_per_task_zero": ""}).hints == []
+
+
+def refusal_text_with(
+    exc: ValidationError, places: dict[tuple[str | int, ...], Place], hints: dict[str, str]
+) -> str:
+    return write_notes(refusal_notes(exc, False, places, hints))
+
+
+def test_the_gpus_per_task_given_are_the_resolvers() -> None:
+    views, _ = ranks(Step({"worker": 4}, gpus_per_node=4, gpus_per_task=2), STEP)
+    assert [view.label.rpartition("=")[2] for view in views] == ["0,1", "2,3", "0,1", "2,3"]
+    exc = refusal(Step({"worker": 4}, gpus_per_node=4, gpus_per_task=3))
+    said = refusal_text(exc, from_env=False)
+    assert said.startswith("--slurm: --gpus-per-node: Requested more GPUs per node than available.")
+    assert said.endswith(
+        "\nhint: give at most --gpus-per-node // the most tasks on a node as --gpus-per-task\n"
+    )
 
 
 def test_a_refusal_of_the_rank_is_said_at_rank() -> None:

@@ -20,6 +20,8 @@ only ``nvidia-smi`` is stubbed.  The oracle:
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import re
@@ -28,6 +30,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 from unittest import mock
 
@@ -46,6 +49,7 @@ from compat.harness import (
     tf_config_env,
 )
 from estconf.distribute import SlurmClusterResolver
+from estconf.distribute._hostlist import expand_tasks_per_node
 from estconf.distribute.slurm import SLURM_VARIABLES
 
 tf = import_tensorflow(estimator=False)
@@ -455,3 +459,153 @@ def test_odd_arguments_and_ranks(
     step = Step(kwargs, environ, ranks)
     for rank in step.ranks:
         judge(step, rank)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "environ", "ranks"),
+    [
+        # gpus_per_task given: it wins over gpus_per_node // tasks, and spaces the GPUs out.
+        ({"gpus_per_node": 4, "gpus_per_task": 1}, ODD_STEP, [0, 1, 2, 3]),
+        ({"gpus_per_node": 4, "gpus_per_task": 2}, ODD_STEP, [0, 1, 2, 3]),
+        ({"gpus_per_node": 8, "gpus_per_task": 3}, ODD_STEP, [0, 1, 2, 3]),
+        ({"gpus_per_node": 1024, "gpus_per_task": 512}, ODD_STEP, [1, 3]),
+        # ... and still needs the GPUs per node: CUDA_VISIBLE_DEVICES, else nvidia-smi.
+        ({"gpus_per_task": 1}, {**ODD_STEP, "CUDA_VISIBLE_DEVICES": "0,1"}, [0, 3]),
+        ({"gpus_per_task": 2}, {**ODD_STEP, "CUDA_VISIBLE_DEVICES": "0,1"}, [0]),
+        ({"gpus_per_task": 1}, ODD_STEP, [0]),
+        # Refused: more than the node has, 0 (range()), negative (no GPU for any rank).
+        ({"gpus_per_node": 4, "gpus_per_task": 3}, ODD_STEP, [0]),
+        ({"gpus_per_node": 0, "gpus_per_task": 1}, ODD_STEP, [0]),
+        ({"gpus_per_node": 4, "gpus_per_task": 0}, ODD_STEP, [0]),
+        ({"gpus_per_node": 0, "gpus_per_task": 0}, ODD_STEP, [0]),
+        ({"gpus_per_node": 4, "gpus_per_task": -1}, ODD_STEP, [0, 3]),
+        # A negative gpus_per_task without CUDA_VISIBLE_DEVICES written: every job empty.
+        ({"gpus_per_node": 4, "gpus_per_task": -1, "auto_set_gpu": False}, ODD_STEP, [0, 3]),
+        # With jobs and tasks per node given, the ps first.
+        (
+            {"jobs": {"ps": 1, "worker": 3}, "gpus_per_node": 8, "gpus_per_task": 4},
+            ODD_STEP,
+            [0, 1, 2, 3],
+        ),
+        ({"gpus_per_node": 6, "gpus_per_task": 2, "tasks_per_node": 3}, ODD_STEP, [0, 5]),
+    ],
+)
+def test_gpus_per_task(kwargs: dict[str, Any], environ: dict[str, str], ranks: list[int]) -> None:
+    """The resolver's ``gpus_per_task`` (``tf-config slurm --gpus-per-task``), every case of it."""
+    step = Step(kwargs, environ, ranks)
+    for rank in step.ranks:
+        judge(step, rank)
+
+
+# --------------------------------------------------------------------------
+# The command line: `estconf tf-config slurm` against TensorFlow's resolver
+
+
+def _command(*argv: str) -> tuple[int, str, str]:
+    from estconf.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            status = main(list(argv))
+        except SystemExit as exc:
+            status = exc.code if isinstance(exc.code, int) else 1
+    return status, out.getvalue(), err.getvalue()
+
+
+def _views(out: str) -> list[tuple[dict[str, Any], str]]:
+    """Each rank's ``TF_CONFIG`` and ``CUDA_VISIBLE_DEVICES``, from ``--format shell``."""
+    lines = out.splitlines()
+    return [
+        (json.loads(export.partition("=")[2].strip("'")), label.rpartition("=")[2])
+        for label, export in zip(lines[::2], lines[1::2], strict=True)
+    ]
+
+
+def _tensorflow_ranks(kwargs: Mapping[str, Any], environ: Mapping[str, str]) -> list[Outcome]:
+    total = int(environ["SLURM_STEP_NUM_TASKS"])
+    return [
+        tensorflow_view(kwargs, {**environ, "SLURM_PROCID": str(rank)}) for rank in range(total)
+    ]
+
+
+def _agree(status: int, out: str, tf: list[Outcome], where: str) -> None:
+    if not all(outcome.ok for outcome in tf):
+        assert status == 1 and out == "", f"{where}: TensorFlow refuses, estconf writes {out}"
+        return
+    assert status in (0, 1), where  # 1: ranks given another host's address
+    views = _views(out)
+    assert len(views) == len(tf), where
+    for (tf_config, visible), outcome in zip(views, tf, strict=True):
+        task = (tf_config["task"]["type"], tf_config["task"]["index"])
+        assert (tf_config["cluster"], task) == (outcome.value["cluster"], outcome.value["task"])
+        assert visible == outcome.value["cuda"], where
+
+
+@settings(max_examples=max(20, EXAMPLES // 10), deadline=None)
+@given(
+    hosts=st.integers(1, 3),
+    per_node=st.integers(1, 3),
+    per_node_gpus=st.integers(0, 8),
+    per_task=st.one_of(st.none(), st.integers(0, 4)),
+)
+def test_the_command_line_gives_each_rank_what_tensorflow_gives(
+    hosts: int, per_node: int, per_node_gpus: int, per_task: int | None
+) -> None:
+    """``tf-config slurm --gpus-per-node N [--gpus-per-task M]``: TensorFlow's view, by rank."""
+    nodelist = "n1" if hosts == 1 else f"n[1-{hosts}]"
+    argv = ["--nodelist", nodelist, "--tasks-per-node", str(per_node)]
+    argv += ["--gpus-per-node", str(per_node_gpus)]
+    kwargs: dict[str, Any] = {"gpus_per_node": per_node_gpus}
+    if per_task is not None:
+        argv += ["--gpus-per-task", str(per_task)]
+        kwargs["gpus_per_task"] = per_task
+    environ = {
+        "SLURM_STEP_NODELIST": nodelist,
+        "SLURM_STEP_TASKS_PER_NODE": f"{per_node}(x{hosts})",
+        "SLURM_STEP_NUM_TASKS": str(hosts * per_node),
+    }
+    status, out, _ = _command("tf-config", "slurm", *argv, "--format", "shell")
+    _agree(status, out, _tensorflow_ranks(kwargs, environ), " ".join(argv))
+
+
+BATCH_SCRIPTS = Path(__file__).resolve().parents[1] / "data" / "launchers" / "slurm"
+
+
+@pytest.mark.parametrize(
+    ("name", "environ"),
+    [
+        # What srun sets in each task of the script's step, and what each task sees of its GPUs:
+        # --gres=gpu:N, every GPU of its node; --gpus-per-task=N, its own N (SLURM binds them).
+        (
+            "gpu-2x4.sbatch",
+            {"SLURM_STEP_NODELIST": "node[1-2]", "SLURM_STEP_TASKS_PER_NODE": "1(x2)",
+             "CUDA_VISIBLE_DEVICES": "0,1,2,3"},
+        ),
+        (
+            "nodelist.sbatch",
+            {"SLURM_STEP_NODELIST": "gpu[07-08]", "SLURM_STEP_TASKS_PER_NODE": "2(x2)",
+             "CUDA_VISIBLE_DEVICES": "0,1"},
+        ),
+        (
+            "ps-worker.sbatch",
+            {"SLURM_STEP_NODELIST": "node[1-3]", "SLURM_STEP_TASKS_PER_NODE": "2(x3)",
+             "CUDA_VISIBLE_DEVICES": "0,1"},
+        ),
+        (
+            "gpus-per-task.sbatch",
+            {"SLURM_STEP_NODELIST": "node[1-2]", "SLURM_STEP_TASKS_PER_NODE": "4(x2)",
+             "CUDA_VISIBLE_DEVICES": "3"},
+        ),
+    ],
+)  # fmt: skip
+def test_a_batch_script_gives_each_rank_what_tensorflow_gives_in_its_step(
+    name: str, environ: dict[str, str]
+) -> None:
+    """``tf-config slurm --sbatch``: the step of the script, then TensorFlow's view of each rank."""
+    counts = expand_tasks_per_node(environ["SLURM_STEP_TASKS_PER_NODE"], 100)
+    environ = {**environ, "SLURM_STEP_NUM_TASKS": str(sum(counts))}
+    status, out, _ = _command(
+        "tf-config", "slurm", "--sbatch", str(BATCH_SCRIPTS / name), "--format", "shell"
+    )
+    _agree(status, out, _tensorflow_ranks({}, environ), name)

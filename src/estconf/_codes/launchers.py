@@ -140,6 +140,70 @@ SECTIONS: Final[tuple[Section, ...]] = (
         ),
     ),
     (
+        "slurm-batch-scripts-tf-config-slurm-sbatch",
+        (
+            (
+                "sbatch_script",
+                "error",
+                "a script sbatch refuses as a whole (empty, no `#!` first line, a NUL character, "
+                "DOS line breaks), or one of more than 10,000 `#SBATCH` lines or arguments",
+                "a script saved with `\\r\\n` line breaks",
+            ),
+            (
+                "sbatch_syntax",
+                "error",
+                "a directive sbatch cannot split into arguments (an unmatched quote, a "
+                "leading `:`), or an argument that is no option (`Invalid directive found in "
+                "batch script`)",
+                '`#SBATCH --job-name "a b`',
+            ),
+            (
+                "sbatch_option",
+                "error",
+                "an option sbatch refuses as written: an ambiguous abbreviation, an argument "
+                "missing or given to an option that takes none, an unknown short option, or "
+                "`--gpus-per-node` with `--gres=gpu`",
+                "`#SBATCH --gpus-per=2`",
+            ),
+            (
+                "sbatch_unknown_option",
+                "warning",
+                "a long option sbatch does not know, which it refuses unless a plugin of the "
+                "site adds it; estconf passes over it",
+                "`#SBATCH --ntask-per-node=4`",
+            ),
+            (
+                "sbatch_slurm_prefix",
+                "warning",
+                "a directive written `#SLURM`, which sbatch reads with a complaint",
+                "`#SLURM --nodes=2`",
+                "write `#SBATCH`",
+            ),
+            (
+                "sbatch_value",
+                "error",
+                "a value of a directive estconf reads that SLURM refuses, that estconf cannot "
+                "read, or above its bounds (100,000 nodes or tasks, 1,024 GPUs)",
+                "`#SBATCH --nodes=two`",
+            ),
+            (
+                "sbatch_layout",
+                "error",
+                "directives that give no one step: a range of node counts, `--ntasks` without "
+                "the nodes, a nodelist that does not match `--nodes` or `--ntasks`, a "
+                "heterogeneous job",
+                "`#SBATCH --nodes=2-4`",
+            ),
+            (
+                "sbatch_not_read",
+                "note",
+                "a directive estconf does not read that can place the ranks or give them GPUs "
+                "otherwise than shown (`--distribution=cyclic`, `--gpus`, `--gpu-bind`, ...)",
+                "`#SBATCH --distribution=cyclic`",
+            ),
+        ),
+    ),
+    (
         "sagemaker-estconfsagemaker",
         (
             (

@@ -332,6 +332,16 @@ def _resolve(resolver: SlurmClusterResolver) -> _View:
         gpus_per_task = gpus_per_node // most
     _check_counts(jobs, configuration, gpus_per_node, gpus_per_task)
     _check_ints(jobs, configuration, gpus_per_node, gpus_per_task)
+    if gpus_per_task == 0 and resolver.gpus_per_task is not None:
+        raise fail(
+            TITLE,
+            "slurm_gpus_per_task_zero",
+            "gpus_per_task is 0: TensorFlow's cluster_spec() fails on it with: range() arg 3 "
+            "must not be zero",
+            ("gpus_per_task",),
+            gpus_per_task,
+            {"hint": _hints.CPU_ONLY},
+        )
     if gpus_per_task == 0:
         raise fail(
             TITLE,

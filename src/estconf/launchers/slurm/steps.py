@@ -28,7 +28,15 @@ if TYPE_CHECKING:
 
     from estconf.launchers.slurm.placement import Misplaced
 
-__all__ = ["Rank", "Step", "misplaced_notes", "ranks", "refusal_notes", "step_environ"]
+__all__ = [
+    "Place",
+    "Rank",
+    "Step",
+    "misplaced_notes",
+    "ranks",
+    "refusal_notes",
+    "step_environ",
+]
 
 _SHOWN: Final = 10
 """The misplaced ranks listed one by one; the others are counted."""
@@ -39,7 +47,7 @@ _FLAGS: Final[dict[tuple[str | int, ...], str]] = {
     ("environ", "SLURM_PROCID"): "--rank",
     ("tasks_per_node",): "--tasks-per-node",
     ("gpus_per_node",): "--gpus-per-node",
-    ("gpus_per_task",): "--gpus-per-node",
+    ("gpus_per_task",): "--gpus-per-node",  # worked out from it, unless --gpus-per-task is given
     ("jobs",): "--jobs",
     ("port_base",): "--port-base",
 }
@@ -54,6 +62,7 @@ _HINTS: Final = {
     "slurm_too_many_tasks": "give the tasks srun starts on each node (srun --ntasks-per-node)",
     "slurm_too_many_gpus": "give the GPUs of one node (srun --gres=gpu:N)",
     "slurm_no_tasks": "give each node a task: --tasks-per-node 1 or more",
+    "slurm_gpus": "give at most --gpus-per-node // the most tasks on a node as --gpus-per-task",
 }
 """The fix of each of the resolver's errors, by error code, in the words of the flags.
 
@@ -70,6 +79,25 @@ class Step:
     gpus_per_node: int | None = None
     rank: int | None = None
     """One rank's view alone, or every rank's (None)."""
+    gpus_per_task: int | None = None
+    """The resolver's ``gpus_per_task``: None works it out from the GPUs per node."""
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a value of the step is given, for the errors the resolver raises about it.
+
+    Attributes:
+        label: the option or directive that gives it (``--nodelist``, ``--gres``).
+        file: the file it is written in (a batch script); empty for an option.
+        line: its line in ``file``.
+        column: its column there.
+    """
+
+    label: str
+    file: str = ""
+    line: int | None = None
+    column: int | None = None
 
 
 @dataclass(frozen=True)
@@ -176,6 +204,7 @@ def _tensorflow_view(
             step.jobs,
             step.port_base,
             step.gpus_per_node,
+            step.gpus_per_task,
             environ={**environ, "SLURM_PROCID": str(rank)},
         )
 
@@ -214,18 +243,27 @@ def misplaced_notes(misplaced: list[Misplaced]) -> Notes:
     return Notes(lines, hints=[hint])
 
 
-def refusal_notes(exc: ValidationError, from_env: bool) -> Notes:
+def refusal_notes(
+    exc: ValidationError,
+    from_env: bool,
+    places: Mapping[tuple[str | int, ...], Place] | None = None,
+    hints: Mapping[str, str] | None = None,
+) -> Notes:
     """The resolver's errors at the flags (``from_env``: the variables) that cause them.
 
-    Each is followed, once, by its fix (the hints): the flags' fix where
-    there is one (:data:`_HINTS`), else the resolver's own, after the error.
+    ``places`` says where a value is given otherwise than by its flag (by the
+    resolver's location of it: a directive of a batch script, ``--gpus-per-task``),
+    and ``hints`` a fix of an error code other than the flags' own (``""``:
+    none).  Each error is followed, once, by its fix (the hints): the flags'
+    fix where there is one (:data:`_HINTS`), else the resolver's own, after
+    the error.
     """
     import dataclasses
 
     from estconf.io.errors import FileError
 
     errors = []
-    hints = []
+    found_hints = []
     for detail in exc.errors(include_url=False):
         found = FileError.of_error(detail, file="--slurm")
         flag = _FLAGS.get(found.loc)
@@ -233,14 +271,20 @@ def refusal_notes(exc: ValidationError, from_env: bool) -> Notes:
             flag = str(found.loc[-1])  # the variable
         elif found.loc[:1] == ("jobs",):
             flag = "--jobs"
-        hint = _HINTS.get(found.code)
+        place = (places or {}).get(found.loc)
+        if place is not None:
+            found = dataclasses.replace(
+                found, file=place.file or found.file, line=place.line, column=place.column
+            )
+            flag = place.label
+        hint = (hints or {}).get(found.code, _HINTS.get(found.code))
         if found.code == "address" and not _port_too_large(detail.get("input")):
             hint = None
         own = found.hint if hint is None else None
         errors.append(dataclasses.replace(found, path=flag or found.path, hint=own))
-        if hint is not None and hint not in hints:
-            hints.append(hint)
-    return Notes(findings=errors, hints=hints)
+        if hint and hint not in found_hints:
+            found_hints.append(hint)
+    return Notes(findings=errors, hints=found_hints)
 
 
 def _port_too_large(address: object) -> bool:
