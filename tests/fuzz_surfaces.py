@@ -368,9 +368,12 @@ def _api_json_lines(given: Input, path: Path) -> None:
 
 
 def _api_env_lines(given: Input, path: Path) -> None:
+    """The input as an env file and as a shell script; one that cannot be read raises ValueError."""
     text = given.data.decode("utf-8", "replace")
-    check_cluster(read_env_lines(text, given.name), profile="mwms")
-    check_cluster(read_env_lines(text, given.name, shell=True), profile="ps")
+    with contextlib.suppress(ValueError):
+        check_cluster(read_env_lines(text, given.name), profile="mwms")
+    with contextlib.suppress(ValueError):
+        check_cluster(read_env_lines(text, given.name, shell=True), profile="ps")
 
 
 CLI: dict[str, Callable[[Input, Path], None]] = {

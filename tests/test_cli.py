@@ -1069,7 +1069,10 @@ def _message_commands() -> list[tuple[str, ...]]:
     kubeflow = sorted(str(p.relative_to(ROOT)) for p in (DATA / "kubeflow").glob("*.yaml"))
     vertex = sorted(str(p.relative_to(ROOT)) for p in (DATA / "launchers/vertex").iterdir())
     nodes = sorted(str(p.relative_to(ROOT)) for p in (DATA / "check_cluster").iterdir())
+    shell = sorted(str(p.relative_to(ROOT)) for p in (DATA / "shell").rglob("*") if p.is_file())
+    nodes += [*shell, str((DATA / "shell" / "job").relative_to(ROOT))]
     commands: list[tuple[str, ...]] = [("validate", "examples/broken", "tests/data")]
+    commands.append(("validate", *shell))
     for profile in ("mwms", "ps", "server"):
         commands.append(("validate", "--profile", profile, *kubeflow, *vertex))
         commands.extend(("tf-config", "--vertex", path, "--profile", profile) for path in vertex)

@@ -589,7 +589,7 @@ class TestAllowEmpty:
     [
         ("surrogate_task_index.jsonl", "surrogate_task_index.jsonl:2: task.index: a string"),
         ("surrogate_address.jsonl", "surrogate_address.jsonl:1: cluster.worker[0]: a string"),
-        ("surrogate_job_name.env", "surrogate_job_name.env:1: cluster: a key"),
+        ("surrogate_job_name.env", "surrogate_job_name.env:1:23: TF_CONFIG.cluster: a key"),
         ("surrogate_model_dir.jsonl", "surrogate_model_dir.jsonl:1: model_dir: a string"),
     ],
 )

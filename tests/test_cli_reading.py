@@ -284,6 +284,18 @@ READING_PATHS: dict[str, Callable[[dict[str, str]], tuple[Any, ...]]] = {
         ["check-cluster", "n.sh"],
         {"n.sh": f"export TF_CONFIG='{NODE.format(v['json'])}'\n"},
     ),
+    "check-cluster start script": lambda v: (
+        ["check-cluster", "start.sh"],
+        {"start.sh": f"#!/bin/sh\nexport TF_CONFIG='\n{NODE.format(v['json'])}\n'\npython x\n"},
+    ),
+    "validate shell": lambda v: (
+        ["validate", "start.sh"],
+        {"start.sh": f"#!/bin/sh\nexport TF_CONFIG='\n{NODE.format(v['json'])}\n'\npython x\n"},
+    ),
+    "validate env file": lambda v: (
+        ["validate", "n.env"],
+        {"n.env": f"TF_CONFIG={NODE.format(v['json'])}\n"},
+    ),
     "check-cluster env lists": lambda v: (
         ["check-cluster", "n.yaml"],
         {"n.yaml": ENV_LISTS.format(NODE.format(v["json"]), NODE.format("1"))},
@@ -372,6 +384,9 @@ PATHS_OF_READER = {
     "env_lines": (
         "check-cluster env file",
         "check-cluster shell",
+        "check-cluster start script",
+        "validate shell",
+        "validate env file",
     ),
 }
 

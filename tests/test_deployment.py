@@ -7,6 +7,7 @@ import dataclasses
 import datetime
 import json
 import math
+import re
 from collections.abc import Callable, Sequence
 from types import MappingProxyType
 from typing import Any
@@ -716,11 +717,12 @@ class TestInputs:
         report = check_cluster([("n", [])])  # type: ignore[list-item]
         assert str(report.findings[0]) == "n: TF_CONFIG must be a JSON object, got an array"
 
-    def test_env_file_lines_are_taken_as_written(self) -> None:
+    def test_env_file_lines_are_read_by_the_dotenv_rules(self) -> None:
+        """Quotes are removed, as Docker Compose and python-dotenv remove them; each line a node."""
         text = "# chief:0\nTF_CONFIG={\"task\": {}}\nOTHER=1\n\n  TF_CONFIG='{}'  \n"
         assert list(read_env_lines(text, "nodes.env")) == [
             ("nodes.env:2", '{"task": {}}'),
-            ("nodes.env:5", "'{}'"),  # docker's env files keep quotes: not JSON, a finding
+            ("nodes.env:5", "{}"),
         ]
 
     @pytest.mark.parametrize(
@@ -731,7 +733,6 @@ class TestInputs:
             ("A=1 TF_CONFIG={} B=2 run", "{}"),
             ("export TF_CONFIG=1 TF_CONFIG=2", "2"),
             ("export TF_CONFIG='{}'  # chief:0", "{}"),
-            ("export TF_CONFIG='{\"unclosed", "'{\"unclosed"),
             ("TF_CONFIG={}#not-a-comment", "{}#not-a-comment"),
             ('TF_CONFIG="\\$x \\n"', "$x \\n"),
             ("TF_CONFIG=\\'{}", "'{}"),
@@ -748,6 +749,26 @@ class TestInputs:
     ) -> None:
         expected = [] if value is None else [("run.sh:1", value)]
         assert list(read_env_lines(line, "run.sh", shell=True)) == expected
+
+    @pytest.mark.parametrize(
+        ("text", "error"),
+        [
+            ("export TF_CONFIG='{\"unclosed", "run.sh:1:18: the single quote opened here"),
+            ('A=1\nexport TF_CONFIG="$(hostname)"', "run.sh:2:19: TF_CONFIG depends on"),
+        ],
+    )
+    def test_a_value_the_shell_cannot_give_is_refused_where_it_is(
+        self, text: str, error: str
+    ) -> None:
+        """No value is made up: an unclosed quote, or a value known only when the script runs."""
+        with pytest.raises(ValueError, match=re.escape(error)):
+            list(read_env_lines(text, "run.sh", shell=True))
+
+    def test_a_multi_line_value_is_one_node_at_its_first_line(self) -> None:
+        text = "#!/bin/sh\nexport TF_CONFIG='{\n  \"task\": {}\n}'\npython train.py\n"
+        assert list(read_env_lines(text, "run.sh", shell=True)) == [
+            ("run.sh:2", '{\n  "task": {}\n}')
+        ]
 
     def test_a_large_value_among_other_words(self) -> None:
         value = json.dumps({"cluster": {"worker": [f"w{i}.svc:2222" for i in range(20_000)]}})

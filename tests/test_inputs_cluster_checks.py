@@ -89,3 +89,13 @@ def test_a_near_miss_key_is_one_finding_for_the_nodes_that_share_it(tmp_path: Pa
 def test_what_a_report_says_beside_its_findings_cannot_be_changed() -> None:
     """Said refuses assignment; it holds lists of lines, so it is not hashed."""
     refuses_assignment(Said(["a hint"], ["a note"], [("a.json", "another tool's")]))
+
+
+def test_an_env_files_quoted_value_is_a_note_with_its_fix() -> None:
+    """Compose reads the value without its quotes; docker run --env-file would not."""
+    env = Path(__file__).parent / "data" / "shell" / "compose.env"
+    report, said = check_nodes(read_nodes([str(env)]), "mwms")
+    [note] = said.notes
+    assert note.startswith(f"{env}:3:11: TF_CONFIG: the value is quoted: ")
+    assert said.hints[-1].startswith("for docker run --env-file, write the value on one line")
+    assert report.nodes == (f"{env}:3",)

@@ -96,3 +96,39 @@ def test_a_node_file_that_is_no_json_object_is_a_node_without_key_errors(tmp_pat
     path.write_text("[1, 2]\n", encoding="utf-8")
     found = read_nodes([str(path)])
     assert (found.nodes, found.key_errors) == ([(str(path), [1, 2])], [])
+
+
+def test_shell_scripts_and_env_files_give_each_tf_config_they_set(tmp_path: Path) -> None:
+    """A value may span lines; an env file's quoted value is read, and a warning says why."""
+    (tmp_path / "a.sh").write_text(
+        "#!/bin/sh\nexport TF_CONFIG='{\n  \"task\": {}\n}'\npython x\n", encoding="utf-8"
+    )
+    (tmp_path / "b.env").write_text('TF_CONFIG="{\\"task\\": {}}"\n', encoding="utf-8")
+    found = read_nodes([str(tmp_path)])
+    assert found.nodes == [
+        (f"{tmp_path}/a.sh:2", {"task": {}}),
+        (f"{tmp_path}/b.env:1", {"task": {}}),
+    ]
+    assert [(w.code, w.file, w.line) for w in found.warnings] == [
+        ("env_file_quoted", f"{tmp_path}/b.env", 1)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "place"),
+    [
+        ("export TF_CONFIG='{\n", "shell_syntax", (1, 18)),
+        ('export TF_CONFIG="$(hostname)"\n', "shell_expansion", (1, 19)),
+        ("export TF_CONFIG='{\n  \"task\": {},\n}'\n", "syntax", (3, 1)),
+        ("python train.py\n", "no_tf_config", (None, None)),
+    ],
+)
+def test_a_script_whose_tf_config_cannot_be_read_is_unreadable_where_it_is(
+    tmp_path: Path, text: str, code: str, place: tuple[int | None, int | None]
+) -> None:
+    path = tmp_path / "run.sh"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(Unreadable) as info:
+        read_nodes([str(path)])
+    [found] = info.value.errors
+    assert (found.code, found.file, (found.line, found.column)) == (code, str(path), place)

@@ -26,6 +26,17 @@ def test_lines_place_every_offset_as_position_does(text: str, data: st.DataObjec
     assert Lines(text).position(offset) == position(text, offset)
 
 
+@given(st.text(alphabet="ab\n\r\t é😀"), st.data())
+def test_an_offset_is_found_again_from_its_position(text: str, data: st.DataObject) -> None:
+    offset = data.draw(st.integers(0, len(text)))
+    lines = Lines(text)
+    assert lines.offset(lines.position(offset)) == offset
+
+
+def test_a_position_past_the_last_line_is_on_the_last() -> None:
+    assert Lines("ab\ncd").offset(Position(9, 2)) == 4
+
+
 def test_lines_count_from_one() -> None:
     lines = Lines("ab\n\ncd")
     assert [lines.position(i) for i in range(7)] == [

@@ -62,6 +62,8 @@ SAMPLES: dict[str, list[Sample]] = {
     "env_lines": [
         ("n.env", "env", "json", lambda text: "# a node\nTF_CONFIG=" + text + "\n"),
         ("n.sh", "shell", "json", lambda text: "export TF_CONFIG='" + text + "'\n"),
+        ("s.sh", "shell", "json", lambda text: "export TF_CONFIG='\n" + text + "\n'\nrun\n"),
+        ("n.env", "env", "json", lambda text: "TF_CONFIG='\n" + text + "\n'\n"),
     ],
 }
 
@@ -141,6 +143,21 @@ class TestLines:
     def test_a_shell_line_is_unquoted(self) -> None:
         [read] = read_env_lines(b"export TF_CONFIG='{\"task\": {}}'\n", "run.sh", "shell")
         assert (read.name, read.data) == ("run.sh:1", {"task": {}})
+
+    def test_a_value_over_lines_is_one_node_and_its_errors_are_placed_in_the_file(self) -> None:
+        raw = b"#!/bin/sh\nexport TF_CONFIG='{\n  \"task\": {},\n}'\npython x\n"
+        with pytest.raises(ConfigFileError) as info:
+            read_env_lines(raw, "run.sh", "shell")
+        [found] = info.value.errors
+        assert (info.value.file, found.code, found.path, found.line, found.column) == (
+            "run.sh",
+            "syntax",
+            "TF_CONFIG",
+            4,
+            1,
+        )
+        [read] = read_env_lines(raw.replace(b"{},", b"{}"), "run.sh", "shell")
+        assert (read.name, read.data) == ("run.sh:2", {"task": {}})
 
     def test_a_format_the_caller_built_is_read_by_its_value(self) -> None:
         """A ``shell`` the caller built at run time reads the file as a shell script."""

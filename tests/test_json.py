@@ -52,6 +52,43 @@ class TestTrailingComma:
         assert "trailing comma" not in caught.value.message.lower()
 
 
+class TestSingleQuotes:
+    """A single quote where JSON has a double one: a hint says what the text is."""
+
+    @pytest.mark.parametrize(
+        ("text", "hint"),
+        [
+            (
+                "{'task': {'type': 'worker', 'index': 0, 'x': True}}",
+                "(single quotes: this looks like a Python dict written with str(); "
+                "write it with json.dumps() instead)",
+            ),
+            # JSON in quotes of its own: docker run --env-file kept a value's quotes
+            ("'{\"task\": {}}'", "(the text is in quotes of its own: the JSON is inside them;"),
+            # single quotes that are no Python dict: no word of one
+            ("{'task': worker}", "(single quotes: JSON writes strings and keys in double quotes)"),
+            ("{\"a\": 'b'", "(single quotes: JSON writes strings and keys in double quotes)"),
+        ],
+    )
+    def test_the_hint_says_what_the_text_is(self, text: str, hint: str) -> None:
+        with pytest.raises(JSONInputError) as caught:
+            loads(text)
+        assert hint in caught.value.message
+        if "Python dict" not in hint:
+            assert "Python dict" not in caught.value.message
+
+    def test_a_text_too_large_to_read_as_python_gets_the_plain_hint(self) -> None:
+        text = "{'a': '" + "x" * (1024 * 1024) + "'}"
+        with pytest.raises(JSONInputError) as caught:
+            loads(text)
+        assert "JSON writes strings and keys in double quotes" in caught.value.message
+
+    def test_a_python_literal_nested_too_deep_gets_the_plain_hint(self) -> None:
+        with pytest.raises(JSONInputError) as caught:
+            loads("{'a': " + "[" * 1000 + "]" * 1000 + "}")
+        assert "JSON writes strings and keys in double quotes" in caught.value.message
+
+
 class TestEncoding:
     def test_bytes_not_utf8_are_refused_with_the_reason(self) -> None:
         with pytest.raises(JSONInputError) as caught:

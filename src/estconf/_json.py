@@ -92,22 +92,47 @@ def type_name(value: Any) -> str:
 
 
 def _hint(exc: json.JSONDecodeError) -> str:
-    """A hint for the two common slips the decoder's message does not name.
+    """A hint for the common slips the decoder's message does not name.
 
-    A Python ``dict`` written with ``str()`` (single quotes where JSON has
-    double), and a comma after the last item of an object or array, which
-    Python 3.13's decoder names itself and older ones report as a missing
-    property name or value at the closing bracket.
+    A single quote where the decoder stops: a Python ``dict`` written with
+    ``str()`` (only when the text is one: it reads as a Python dict literal),
+    JSON text inside quotes of its own (a quoted env file's value that
+    ``docker run --env-file`` kept), or another single-quoted string.  And a
+    comma after the last item of an object or array, which Python 3.13's
+    decoder names itself and older ones report as a missing property name or
+    value at the closing bracket.
     """
     found = exc.doc[exc.pos : exc.pos + 1]
     if found == "'":
-        return (
-            " (single quotes: this looks like a Python dict written with str(); "
-            "write it with json.dumps() instead)"
-        )
+        python = _python_literal(exc.doc)
+        if isinstance(python, dict):
+            return (
+                " (single quotes: this looks like a Python dict written with str(); "
+                "write it with json.dumps() instead)"
+            )
+        if isinstance(python, str):
+            return " (the text is in quotes of its own: the JSON is inside them; remove them)"
+        return " (single quotes: JSON writes strings and keys in double quotes)"
     if found in ("}", "]") and _follows_comma(exc.doc, exc.pos):
         return " (a trailing comma: JSON allows none after the last item)"
     return ""
+
+
+_LARGEST_PYTHON_LITERAL: Final = 1024 * 1024
+"""The longest text read as a Python literal for a hint: larger ones get a plainer hint."""
+
+
+def _python_literal(text: str) -> object:
+    """The Python literal ``text`` is (a dict, a string), or None when it is none."""
+    import ast
+
+    stripped = text.strip()
+    if len(stripped) > _LARGEST_PYTHON_LITERAL or stripped[:1] not in ("{", "'"):
+        return None
+    try:
+        return ast.literal_eval(stripped)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
 
 
 def _follows_comma(text: str, position: int) -> bool:

@@ -462,8 +462,41 @@ SECTIONS: Final[tuple[Section, ...]] = (
                 "error",
                 "`estconf check-cluster` read a node file of `TF_CONFIG=` lines with no such "
                 "line, or a container's `env` list or a Kubernetes manifest with no `TF_CONFIG` "
-                "value",
+                "value; `estconf validate` read a shell script or env file that sets none",
                 "`chief-0.env: no line of the file sets TF_CONFIG`",
+            ),
+            (
+                "shell_syntax",
+                "error",
+                "a shell script (`.sh`) or env file (`.env`) that cannot be read: a quote, "
+                "`$(`, `${`, a backquote or a here-document that nothing closes (the error is "
+                "where it opens), or text after the closing quote of an env file's value",
+                "`start.sh:2:18: the single quote opened here is not closed before the end of "
+                "the file`",
+                "close it; a `'` cannot be written inside single quotes: end them, write `\\'` "
+                "and open them again (`'it'\\''s'`)",
+            ),
+            (
+                "shell_expansion",
+                "error",
+                "a `TF_CONFIG` in a shell script or env file whose value the shell (or Docker "
+                "Compose) makes when it runs: `$VAR`, `${...}`, `$(...)`, a backquote, `~`, "
+                "`+=`; it is not known before the job runs, and the file is not read (exit 2)",
+                "`start.sh:3:45: TF_CONFIG: the value depends on the shell at run time: "
+                "$(hostname) is a command the shell runs when the script runs`",
+                "write the value out in single quotes, or check it where the job runs "
+                "(`printenv TF_CONFIG \\| estconf validate -`)",
+            ),
+            (
+                "env_file_quoted",
+                "warning",
+                "an env file's `TF_CONFIG` value in quotes: Docker Compose and python-dotenv "
+                "remove them, `docker run --env-file` keeps them (a note in `estconf "
+                "check-cluster`)",
+                "`nodes.env:2:11: TF_CONFIG: the value is quoted: Docker Compose and "
+                "python-dotenv remove the quotes, but docker run --env-file keeps them, and "
+                "TensorFlow then reads no JSON`",
+                "for `docker run --env-file`, write the value on one line without quotes",
             ),
             (
                 "schema_key",

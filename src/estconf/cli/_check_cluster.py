@@ -23,10 +23,10 @@ Each INPUT is a node's TF_CONFIG file (.json, .toml, .yaml, .yml), a
 container's env list holding it (as 'estconf tf-config --format k8s' writes)
 or a Kubernetes manifest setting it (a Job's container env, a ConfigMap, a
 Secret; a YAML stream of them, each a node); a file of JSON lines (.jsonl, .ndjson:
-one TF_CONFIG per line, as 'estconf tf-config' writes); a file of TF_CONFIG=
-lines, an env file (.env) or a shell script (.sh: export TF_CONFIG='...'),
-each line a node; '-' for JSON lines on
-standard input; or a directory (its files of those kinds, by name; not its
+one TF_CONFIG per line, as 'estconf tf-config' writes); an env file (.env) or
+a shell script (.sh), each TF_CONFIG it sets a node (a value may span lines;
+nothing is run: a value made at run time, $(...) or $VAR, cannot be read);
+'-' for JSON lines on standard input; or a directory (its files of those kinds, by name; not its
 subdirectories; a Kubernetes manifest in it that sets no TF_CONFIG, such as
 a task's Service, is passed over).  A node file's keys are checked as
 'estconf validate' checks a TF_CONFIG file's (a near miss of a key).

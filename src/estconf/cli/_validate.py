@@ -29,7 +29,9 @@ Check config files (.json, .toml, .yaml, .yml) and report every error. A
 directory stands for the config files under it (with no kind given, its files
 that are not config files at all, as Helm values and templates, a Kubernetes
 Service or a JSON Schema, are passed over and counted); - reads standard
-input.
+input. A shell script (.sh) or env file (.env) named is read by the shell's
+rules (an env file by the dotenv rules), without running it, and each
+TF_CONFIG it sets is checked as a TF_CONFIG file, at its lines in the file.
 
 The kind of each file is, first match wins: --kind; a kind given to the file's
 path in [tool.estconf.kinds] of the nearest pyproject.toml; a top-level
@@ -58,7 +60,10 @@ def register(validate: argparse.ArgumentParser, words: Sequence[str] = ()) -> No
     validate.description = _VALIDATE_DESCRIPTION
     validate.epilog = _VALIDATE_EPILOG
     validate.add_argument(
-        "files", nargs="+", metavar="FILE", help="config files, directories, or - for stdin"
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help="config files, shell scripts (.sh), env files (.env), directories, or - for stdin",
     )
     validate.add_argument(
         "--kind",

@@ -6,8 +6,8 @@ task claimed twice or by no node, a node outside its cluster, ``model_dir``,
 ``service``, ``rpc_layer`` or ``session_master`` that differ) and of what each
 node breaks on its own under a profile (a :class:`NodeReader`).  :func:`read_json_lines`
 reads one TF_CONFIG per line, as ``estconf tf-config --format jsonl`` writes,
-and :func:`read_env_lines` the ``TF_CONFIG=`` lines of ``--format env`` and
-``--format shell``.
+and :func:`read_env_lines` the TF_CONFIGs an env file or shell script sets
+(what ``--format env`` and ``--format shell`` write, or a start script).
 
 Each finding of a report is an :class:`estconf.finding.Finding`, the finding
 every check reports (:class:`Finding` here is that class): it names its

@@ -2,25 +2,18 @@
 
 ``--format jsonl`` writes one TF_CONFIG per line; ``--format shell`` and
 ``--format env`` write them as assignments (``export TF_CONFIG='...'``,
-``TF_CONFIG=...``), each a line.
+``TF_CONFIG=...``), each a line; a start script written by hand sets one
+the shell's way, over lines if it likes.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
-from itertools import takewhile
 from typing import AnyStr
 
 __all__ = ["read_env_lines", "read_json_lines"]
 
-_VARIABLE = "TF_CONFIG="
-# A shell word's pieces: blanks, '...', "..." (backslash escapes inside), \x, plain text;
-# "lone" is a quote or a backslash that nothing closes.
-_TOKEN = re.compile(r"""[ \t]+|'[^']*'|"[^"\\]*(?:\\.[^"\\]*)*"|\\.|[^ \t'"\\]+|(?P<lone>.)""")
-_ESCAPED_IN_DOUBLE_QUOTES = re.compile(r'\\([$`"\\])')
-# export TF_CONFIG='...' alone on its line: the value is the text between the quotes
-_SINGLE_QUOTED = re.compile(r"(?:export[ \t]+)?TF_CONFIG='([^']*)'(?:[ \t]+#.*)?")
+_VARIABLE = "TF_CONFIG"
 
 
 def read_json_lines(data: AnyStr, source: str = "<stdin>") -> Iterator[tuple[str, AnyStr]]:
@@ -48,77 +41,35 @@ def read_json_lines(data: AnyStr, source: str = "<stdin>") -> Iterator[tuple[str
 
 
 def read_env_lines(text: str, source: str, *, shell: bool = False) -> Iterator[tuple[str, str]]:
-    """Yield ``(name, value)`` for each line of ``text`` that sets ``TF_CONFIG``.
+    """Yield ``(name, value)`` for each TF_CONFIG the env file or shell script ``text`` sets.
 
-    The name is ``SOURCE:LINE``, as for JSON lines.  An env file
-    (``shell=False``) sets ``TF_CONFIG=<value>``, the value taken as written,
-    as ``docker run --env-file`` takes it; a shell script (``shell=True``)
-    sets it with ``TF_CONFIG=<word>`` or ``export TF_CONFIG=<word>``, the word
-    unquoted as the shell would (nothing is run).  Blank lines, comments and
-    other variables are passed over; a shell line whose quotes do not close
-    yields the rest of its text, which then fails as JSON where it is checked.
+    The name is ``SOURCE:LINE``, the line where the assignment starts.  An
+    env file (``shell=False``) is read by the common dotenv rules, a shell
+    script (``shell=True``) by the POSIX shell's, its words unquoted as the
+    shell would (nothing is run); in either a value may span lines (see
+    :mod:`estconf._shell`).  Blank lines, comments and other variables are
+    passed over.  The value's JSON is not parsed here: a line and column of
+    an error in it are of the value.
+
+    Raises:
+        ValueError: a quote or ``$(`` that the text does not close, or a
+            TF_CONFIG whose value the shell makes when it runs (``$(hostname)``),
+            said as ``SOURCE:LINE:COLUMN: what``.
     """
-    for number, line in enumerate(text.splitlines(), start=1):
-        stripped = line.strip()
-        if shell:
-            value = _shell_value(stripped)
-        else:
-            value = stripped[len(_VARIABLE) :] if stripped.startswith(_VARIABLE) else None
-        if value is not None:
-            yield f"{source}:{number}", value
+    from estconf._shell import ShellSyntaxError, env_assignments, position, script_assignments
 
-
-def _shell_value(line: str) -> str | None:
-    """The value a shell line assigns to ``TF_CONFIG``, or ``None`` if it assigns none."""
-    if _VARIABLE not in line:
-        return None
-    plain = _SINGLE_QUOTED.fullmatch(line)
-    if plain is not None:  # what tf-config writes: read without splitting the line into words
-        return plain[1]
-    words = _words(line)
-    if words is None:  # a quote that does not close
-        return line[line.find(_VARIABLE) + len(_VARIABLE) :]
-    # after export every word is an assignment; else only the NAME=value words before a command
-    exported = words[:1] == ["export"]
-    assignments = words[1:] if exported else list(takewhile(_is_assignment, words))
-    found = [word[len(_VARIABLE) :] for word in assignments if word.startswith(_VARIABLE)]
-    return found[-1] if found else None  # of two, the last is the one set
-
-
-def _words(line: str) -> list[str] | None:
-    """Split a line into words as a POSIX shell does, or ``None`` if a quote does not close.
-
-    Quotes are removed ('...' keeps its text as it is; "..." drops the
-    backslash before $, `, " and a backslash), a backslash keeps the next character,
-    and a # that starts a word starts a comment.  Nothing is expanded.
-    """
-    words: list[str] = []
-    word: str | None = None
-    for token in _TOKEN.finditer(line):
-        text = token[0]
-        if token["lone"] is not None:
-            return None
-        if text[0] in " \t":
-            if word is not None:
-                words.append(word)
-            word = None
-            continue
-        if text[0] == "#" and word is None:
-            break
-        if text[0] == "'":
-            part = text[1:-1]
-        elif text[0] == '"':
-            part = _ESCAPED_IN_DOUBLE_QUOTES.sub(r"\1", text[1:-1])
-        elif text[0] == "\\":
-            part = text[1]
-        else:
-            part = text
-        word = part if word is None else word + part
-    if word is not None:
-        words.append(word)
-    return words
-
-
-def _is_assignment(word: str) -> bool:
-    name, equals, _ = word.partition("=")
-    return bool(equals) and name.isidentifier()
+    read = script_assignments if shell else env_assignments
+    try:
+        found = read(text, _VARIABLE)
+    except ShellSyntaxError as exc:
+        line, column = position(text, exc.offset)
+        raise ValueError(f"{source}:{line}:{column}: {exc.message}") from None
+    for assignment in found:
+        line, _ = position(text, assignment.offset)
+        if assignment.expansion is not None:
+            at, column = position(text, assignment.expansion.offset)
+            raise ValueError(
+                f"{source}:{at}:{column}: {_VARIABLE} depends on the shell at run time: "
+                f"{assignment.expansion.text}"
+            )
+        yield f"{source}:{line}", assignment.value

@@ -3,7 +3,9 @@
 Each input (a file, a directory walked, ``-`` for standard input) is read
 once and checked by what it holds: Kubeflow TFJobs (each pod's ``TF_CONFIG``
 as the profile's reader reads it), other Kubernetes manifests that set
-``TF_CONFIG`` (each value as a TF_CONFIG file), or a config file of its kind.
+``TF_CONFIG`` (each value as a TF_CONFIG file), a shell script or env file
+(``.sh``, ``.env``: each ``TF_CONFIG`` it sets, as a TF_CONFIG file), or a
+config file of its kind.
 The kind of a file and its profile are, when not given, those the nearest
 ``pyproject.toml`` gives its path (``[tool.estconf]``).
 
@@ -190,7 +192,7 @@ def check_input(
         input_format: the format of standard input, and of a file whose name tells none.
         limits: the limits of reading (the defaults if None).
     """
-    from estconf.inputs import manifests
+    from estconf.inputs import manifests, shell_files
     from estconf.io.errors import ConfigFileError, Result, error
     from estconf.io.files import load_file
     from estconf.io.sources import (
@@ -198,6 +200,7 @@ def check_input(
         STDIN_NAME,
         format_for,
         manifest_bytes,
+        read_file,
         read_stdin,
     )
     from estconf.launchers.kubeflow import tfjobs
@@ -208,6 +211,13 @@ def check_input(
         return Result(item.path, None, [error(item.path, "file", message)])
     content: bytes | None = None
     name = item.path
+    shell_format = None if item.path == STDIN else shell_files.format_of(item.path)
+    if shell_format is not None:  # a shell script or env file: the TF_CONFIGs it sets
+        try:
+            raw = read_file(item.path, limits.max_size)
+        except ConfigFileError as exc:
+            return Result(item.path, None, exc.errors)
+        return shell_files.check_file(raw, shell_format, name, profile, limits)
     if item.path == STDIN:
         name = STDIN_NAME
         try:

@@ -60,12 +60,16 @@ def check_nodes(
     if read.key_errors:
         findings = (*_findings_of(read.key_errors), *report.findings)
         report = report.model_copy(update={"findings": findings})
-    notes = []
+    notes = [str(warning) for warning in read.warnings]
     if allow_empty and not nodes:
         notes.append(f"{NO_NODE} (--allow-empty)")
         findings = tuple(f for f in report.findings if f.code != NO_NODES)
         report = report.model_copy(update={"findings": findings})
-    return report, Said(_hints(report, nodes), notes, read.passed_over)
+    hints = _hints(report, nodes)
+    for warning in read.warnings:  # an env file's quoted value: how to write it for docker run
+        if warning.hint is not None and warning.hint not in hints:
+            hints.append(warning.hint)
+    return report, Said(hints, notes, read.passed_over)
 
 
 def _findings_of(errors: list[FileError]) -> list[Finding]:

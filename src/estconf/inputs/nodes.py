@@ -3,7 +3,8 @@
 A node is a TF_CONFIG file (JSON, TOML, YAML), a container's env list
 holding one, or a Kubernetes manifest setting one (a stream of them, each a
 node); a line of JSON lines (``.jsonl``, ``.ndjson``, standard input), or
-of an env file or shell script (``.env``, ``.sh``).  A directory stands for
+a TF_CONFIG an env file or shell script sets (``.env``, ``.sh``, read as
+:mod:`estconf.io.shell` reads them).  A directory stands for
 its files of those kinds (not its subdirectories); a manifest found there
 that sets no TF_CONFIG (a task's Service) is passed over.  Every node is
 read by :mod:`estconf.io.reading`, with the checks of a config file's
@@ -20,14 +21,15 @@ from typing import TYPE_CHECKING, Any, Final
 
 from estconf._path import format_path
 from estconf.inputs.manifests import placed, tf_configs_in
+from estconf.inputs.shell_files import SUFFIXES
 from estconf.io import kinds
 from estconf.io.checks import Limits
 from estconf.io.errors import ConfigFileError, error
 from estconf.io.reading import (
     Read,
-    read_env_lines,
     read_json_lines,
     read_stream,
+    shell_reads,
     tf_config_text,
 )
 from estconf.io.sources import STDIN, STDIN_NAME, read_file, read_stdin
@@ -47,8 +49,8 @@ __all__ = [
 
 JSON_LINES_SUFFIXES: Final = (".jsonl", ".ndjson")
 NODE_SUFFIXES: Final = (".json", ".toml", ".yaml", ".yml")
-ENV_SUFFIXES: Final = (".env", ".sh")
-"""Files of ``TF_CONFIG=`` lines: an env file, a shell script (as ``tf-config`` writes)."""
+ENV_SUFFIXES: Final = tuple(SUFFIXES)
+"""Files that set TF_CONFIG: a shell script, an env file (as ``tf-config`` writes, or by hand)."""
 
 
 class Unreadable(ValueError):
@@ -71,11 +73,14 @@ class Nodes:
         key_errors: what the keys of node files break, as ``validate`` finds it.
         passed_over: the files of a directory that are Kubernetes manifests
             setting no TF_CONFIG, each with why.
+        warnings: what another reader of a node's file may read otherwise (an
+            env file's quoted value, which ``docker run --env-file`` keeps).
     """
 
     nodes: list[tuple[str, Any]] = field(default_factory=list)
     key_errors: list[FileError] = field(default_factory=list)
     passed_over: list[tuple[str, str]] = field(default_factory=list)
+    warnings: list[FileError] = field(default_factory=list)
 
 
 def read_nodes(inputs: Iterable[str], limits: Limits | None = None) -> Nodes:
@@ -86,22 +91,18 @@ def read_nodes(inputs: Iterable[str], limits: Limits | None = None) -> Nodes:
             value no config may hold.
     """
     found = Nodes()
-    read = _read_nodes(inputs, limits or Limits(), found.key_errors, found.passed_over)
+    read = _read_nodes(inputs, limits or Limits(), found)
     found.nodes.extend(read)
     return found
 
 
-def _read_nodes(
-    inputs: Iterable[str],
-    limits: Limits,
-    key_errors: list[FileError],
-    passed_over: list[tuple[str, str]],
-) -> Iterator[tuple[str, Any]]:
+def _read_nodes(inputs: Iterable[str], limits: Limits, found: Nodes) -> Iterator[tuple[str, Any]]:
     """``(name, TF_CONFIG)`` of every node of every input, in order.
 
-    What the keys of a node file break (:func:`_key_errors`) goes to ``key_errors``;
-    the files of a directory that are Kubernetes manifests setting no TF_CONFIG
-    (the Services of a job's tasks, say) go to ``passed_over``.
+    What the keys of a node file break (:func:`_key_errors`) goes to
+    ``found.key_errors``; the files of a directory that are Kubernetes
+    manifests setting no TF_CONFIG (the Services of a job's tasks, say) go to
+    ``found.passed_over``, and the warnings of env files to ``found.warnings``.
     """
     for name in inputs:
         if name == STDIN:
@@ -120,9 +121,9 @@ def _read_nodes(
                 and entry.is_file()
             )
             for entry in entries:
-                yield from _read_file(str(entry), limits, key_errors, passed_over)
+                yield from _read_file(str(entry), limits, found, found.passed_over)
         else:
-            yield from _read_file(name, limits, key_errors, None)
+            yield from _read_file(name, limits, found, None)
 
 
 def _nodes(
@@ -139,7 +140,7 @@ def _nodes(
 def _read_file(
     name: str,
     limits: Limits,
-    key_errors: list[FileError],
+    into: Nodes,
     passed_over: list[tuple[str, str]] | None,
 ) -> Iterator[tuple[str, Any]]:
     """The nodes of one file; ``passed_over`` is None for a file named, not found in a directory."""
@@ -151,8 +152,11 @@ def _read_file(
             raw = read_file(name, limits.max_size)
             yield from _nodes(read_json_lines, raw, name, "jsonl", limits)
         elif suffix in ENV_SUFFIXES:
-            raw = read_file(name, limits.max_size)
-            yield from _nodes(read_env_lines, raw, name, _ENV_FORMATS[suffix], limits)
+            from estconf.io.shell import read_shell
+
+            shell = read_shell(read_file(name, limits.max_size), name, SUFFIXES[suffix])
+            into.warnings.extend(shell.warnings)
+            yield from ((read.name, read.data) for read in shell_reads(shell, limits))
         else:
             try:
                 data = files.read_data(name, **dataclasses.asdict(limits))
@@ -163,7 +167,7 @@ def _read_file(
                 return
             found = _set_in(name, data)
             if found is None:  # the file is the TF_CONFIG itself
-                key_errors.extend(_key_errors(name, data))
+                into.key_errors.extend(_key_errors(name, data))
                 yield name, data
             elif not found:  # a manifest that sets none
                 message = f"{kinds.manifest_of(data)} sets {_NO_TF_CONFIG}"
@@ -179,9 +183,6 @@ def _read_file(
                 )
     except ConfigFileError as exc:
         raise Unreadable(name, exc.errors) from None
-
-
-_ENV_FORMATS: Final = {".env": "env", ".sh": "shell"}
 
 
 def _text_read(name: str, text: str, limits: Limits) -> tuple[str, Any]:

@@ -48,6 +48,14 @@ class Lines:
         line = bisect_right(self._starts, offset)
         return Position(line, offset - self._starts[line - 1] + 1)
 
+    def offset(self, place: Position) -> int:
+        """Return the character offset of ``place``, the inverse of :meth:`position`.
+
+        A line past the last is taken as the last.
+        """
+        line = min(max(place.line, 1), len(self._starts))
+        return self._starts[line - 1] + max(place.column, 1) - 1
+
 
 def position(text: str, offset: int) -> Position:
     """Return the line and column of character ``offset`` of ``text``.

@@ -40,8 +40,9 @@ __all__ = [
 ]
 
 
-UNREADABLE_CODES: Final = ("file", "helm_template")
-"""The codes of an input that cannot be read at all: missing, or a template to render first."""
+UNREADABLE_CODES: Final = ("file", "helm_template", "shell_expansion")
+"""The codes of an input that cannot be read at all: missing, a template to render first, or
+a script whose TF_CONFIG the shell makes when it runs."""
 
 
 class FileError(Finding):

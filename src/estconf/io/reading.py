@@ -3,7 +3,8 @@ r"""The readers of every input's bytes, each applying the checks of a config fil
 An input is written in one of a few syntaxes, and :data:`READERS` names
 the reader of each: a config file's one document (JSON, TOML, YAML), a
 stream of YAML or JSON documents (Kubernetes manifests, TFJobs, env lists),
-JSON lines and env or shell lines (a TF_CONFIG a line).  Every document and
+JSON lines (a TF_CONFIG a line), and the TF_CONFIGs shell scripts and env
+files set.  Every document and
 every TF_CONFIG text they read passes the size, depth and value checks of
 :mod:`estconf.io.checks` (NaN, infinite numbers, lone surrogates, nesting,
 aliases expanded too far) under one set of :class:`~estconf.io.checks.Limits`,
@@ -23,13 +24,16 @@ import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from estconf.io import parse
 from estconf.io.checks import Limits
 from estconf.io.errors import ConfigFileError, refused
 from estconf.io.parse import Document
 from estconf.io.sources import InputError, read_file
+
+if TYPE_CHECKING:
+    from estconf.io.shell import ShellFile
 
 __all__ = [
     "READERS",
@@ -43,6 +47,7 @@ __all__ = [
     "read_env_lines",
     "read_json_lines",
     "read_stream",
+    "shell_reads",
     "tf_config_text",
 ]
 
@@ -130,20 +135,36 @@ def read_json_lines(
 def read_env_lines(
     raw: bytes, name: str, format: str = "env", limits: Limits | None = None
 ) -> list[Read]:
-    """Each line of an env file (``env``) or shell script (``shell``) that sets TF_CONFIG.
+    """Each TF_CONFIG an env file (``env``) or shell script (``shell``) sets, named ``NAME:LINE``.
+
+    The file is read as :func:`estconf.io.shell.read_shell` reads it: a
+    value may span lines, and each error is at its line and column in the file.
 
     Raises:
-        ConfigFileError: the bytes are not UTF-8 text, no line sets TF_CONFIG
-            (``no_tf_config``), or a line's TF_CONFIG holds a value no config
-            may hold (see :func:`tf_config_text`).
+        ConfigFileError: the bytes are not UTF-8 text, the file cannot be read
+            as a script or env file (``shell_syntax``), a TF_CONFIG depends on
+            the shell at run time (``shell_expansion``), no TF_CONFIG is set
+            (``no_tf_config``), or a TF_CONFIG is not JSON or holds a value no
+            config may hold (see :func:`estconf.io.shell.tf_config_of`).
     """
-    from estconf.deployment import read_env_lines as lines
+    from estconf.io.shell import read_shell
 
-    text = parse.decode(raw, name)
-    found = list(lines(text, name, shell=format == "shell"))
-    if not found:
-        raise refused(name, "no_tf_config", "no line of the file sets TF_CONFIG")
-    return list(_checked(found, limits))
+    return shell_reads(read_shell(raw, name, format), limits)
+
+
+def shell_reads(shell: ShellFile, limits: Limits | None = None) -> list[Read]:
+    """Each TF_CONFIG the shell script or env file ``shell`` sets: a node's, named ``NAME:LINE``.
+
+    Raises:
+        ConfigFileError: as :func:`read_env_lines`.
+    """
+    from estconf.io.shell import tf_config_of
+
+    if shell.unknown:
+        raise ConfigFileError(shell.file, shell.unknown)
+    if not shell.values:
+        raise refused(shell.file, "no_tf_config", "no line of the file sets TF_CONFIG")
+    return [Read(value.name, tf_config_of(shell, value, limits)) for value in shell.values]
 
 
 def _checked(nodes: Iterable[tuple[str, Any]], limits: Limits | None) -> Iterator[Read]:
