@@ -407,6 +407,12 @@ CLI: dict[str, Callable[[Input, Path], None]] = {
         "check-cluster", "--profile", "server", "--format", "github", "{}"
     ),
     "estconf check-cluster -": _cli_stdin("check-cluster", "-"),
+    "estconf tf-config volcano --format pods": _cli(
+        "tf-config", "volcano", "{}", "--format", "pods"
+    ),
+    "estconf tf-config volcano --profile mwms --format shell": _cli(
+        "tf-config", "volcano", "{}", "--profile", "mwms", "--format", "shell"
+    ),
     "estconf tf-config --vertex": _cli("tf-config", "--vertex", "{}"),
     "estconf tf-config --vertex --cluster-spec --profile mwms": _cli(
         "tf-config", "--vertex", "{}", "--cluster-spec", "--profile", "mwms"

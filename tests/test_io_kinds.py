@@ -109,6 +109,20 @@ class TestTFJobs:
         assert kinds.is_tfjob(other, any_api_group=True)
         assert not kinds.is_tfjob({**other, "kind": "TFJobList"}, any_api_group=True)
 
+    def test_a_volcano_job_is_a_job_of_volcanos_batch_api_group(self) -> None:
+        volcano = {"apiVersion": "batch.volcano.sh/v1alpha1", "kind": "Job"}
+        assert kinds.is_volcano_job(volcano)
+        assert kinds.is_volcano_job({**volcano, "apiVersion": "batch.volcano.sh/v1beta1"})
+        assert not kinds.is_volcano_job({**volcano, "apiVersion": "batch/v1"})  # Kubernetes'
+        assert not kinds.is_volcano_job({**volcano, "kind": "Queue"})
+        assert kinds.manifest_of(volcano) == (
+            "a Volcano Job manifest (apiVersion: batch.volcano.sh/v1alpha1)"
+        )
+
+    def test_the_bytes_of_a_volcano_job_name_its_api_group(self) -> None:
+        assert kinds.may_hold_volcano_job(b"apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\n")
+        assert not kinds.may_hold_volcano_job(b"apiVersion: batch/v1\nkind: Job\n")
+
     def test_a_list_is_a_kind_ending_in_list_with_a_list_of_items(self) -> None:
         assert kinds.list_items({"kind": "List", "items": [TFJOB]}) == [TFJOB]
         assert kinds.list_items({"kind": "TFJobList", "items": []}) == []

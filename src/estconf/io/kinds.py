@@ -28,14 +28,15 @@ Only the kinds this version provides take part.  Another tool's document is
 none of them, whatever its name says, and is told here so that it is refused
 as what it is rather than read as a ``TF_CONFIG`` that sets nothing: a
 Kubernetes manifest (:func:`manifest_of`), among them a Kubeflow TFJob
-(:func:`is_tfjob`), a ``List`` of objects (:func:`list_items`) and a Katib
-``Experiment`` (:func:`is_katib_experiment`), whose TFJobs
+(:func:`is_tfjob`), a Volcano Job (:func:`is_volcano_job`), a ``List`` of
+objects (:func:`list_items`) and a Katib ``Experiment``
+(:func:`is_katib_experiment`), whose TFJobs
 :func:`tfjobs_in` finds; a container's env list (:func:`is_env_list`); a
 JSON Schema, such as the ``run_config.schema.json`` estconf exports
 (:func:`json_schema_of`); a Helm template (:func:`helm_template`).  A
 search of a file's bytes tells the files that cannot hold a manifest
-(:func:`may_hold_manifest`) or a TFJob (:func:`may_hold_tfjob`), which are
-then not parsed for one.
+(:func:`may_hold_manifest`), a TFJob (:func:`may_hold_tfjob`) or a Volcano
+Job (:func:`may_hold_volcano_job`), which are then not parsed for one.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ __all__ = [
     "SCHEMA_KEY",
     "TFJOB",
     "TF_CONFIG_KEYS",
+    "VOLCANO_API_GROUP",
     "Kind",
     "Resolved",
     "detect",
@@ -74,12 +76,14 @@ __all__ = [
     "is_env_list",
     "is_katib_experiment",
     "is_tfjob",
+    "is_volcano_job",
     "json_schema_of",
     "list_items",
     "listed",
     "manifest_of",
     "may_hold_manifest",
     "may_hold_tfjob",
+    "may_hold_volcano_job",
     "of_model",
     "resolve",
     "run_config_arguments",
@@ -378,6 +382,9 @@ KUBEFLOW_API_GROUP: Final = "kubeflow.org"
 TFJOB: Final = "TFJob"
 """The ``kind`` of a Kubeflow TFJob's manifest."""
 
+VOLCANO_API_GROUP: Final = "batch.volcano.sh"
+"""The API group of Volcano's Job: ``batch.volcano.sh/v1alpha1``."""
+
 _EXPERIMENT: Final = "Experiment"
 """The ``kind`` of a Katib Experiment's manifest."""
 
@@ -407,10 +414,24 @@ def may_hold_tfjob(raw: bytes) -> bool:
     return _TFJOB_KIND.search(raw) is not None
 
 
+def may_hold_volcano_job(raw: bytes) -> bool:
+    """Whether a file's bytes may hold a Volcano Job: they name its API group, ``batch.volcano.sh``.
+
+    A file of which this is false is not parsed for Volcano Jobs.
+    """
+    return VOLCANO_API_GROUP.encode() in raw
+
+
 def _of_kubeflow(data: Mapping[Any, Any]) -> bool:
     """Whether the ``apiVersion`` of ``data`` is of Kubeflow's API group (any version)."""
     api_version = data.get("apiVersion")
     return isinstance(api_version, str) and api_version.startswith(f"{KUBEFLOW_API_GROUP}/")
+
+
+def _of_volcano(data: Mapping[Any, Any]) -> bool:
+    """Whether the ``apiVersion`` of ``data`` is of Volcano's batch API group (any version)."""
+    api_version = data.get("apiVersion")
+    return isinstance(api_version, str) and api_version.startswith(f"{VOLCANO_API_GROUP}/")
 
 
 def manifest_of(data: Mapping[Any, Any]) -> str | None:
@@ -428,7 +449,7 @@ def manifest_of(data: Mapping[Any, Any]) -> str | None:
     api_version, kind = data.get("apiVersion"), data.get("kind")
     if not (isinstance(api_version, str) and isinstance(kind, str)):
         return None
-    owner = "Kubeflow" if _of_kubeflow(data) else "Kubernetes"
+    owner = "Kubeflow" if _of_kubeflow(data) else "Volcano" if _of_volcano(data) else "Kubernetes"
     return f"a {owner} {_clipped(kind)} manifest (apiVersion: {_clipped(api_version)})"
 
 
@@ -440,6 +461,11 @@ def is_tfjob(data: Mapping[Any, Any], *, any_api_group: bool = False) -> bool:
     says why, rather than pass the document over.
     """
     return data.get("kind") == TFJOB and (any_api_group or _of_kubeflow(data))
+
+
+def is_volcano_job(data: Mapping[Any, Any]) -> bool:
+    """Whether ``data`` is the manifest of a Volcano Job (``kind: Job`` of ``batch.volcano.sh``)."""
+    return data.get("kind") == "Job" and _of_volcano(data)
 
 
 def is_katib_experiment(data: Mapping[Any, Any]) -> bool:

@@ -15,7 +15,7 @@ import argparse
 from typing import Final
 
 from estconf._arguments import UsageError, number_argument, text_argument
-from estconf.launchers.base import TFConfigs, refuse_larger_output
+from estconf.launchers.base import Pod, TFConfigs, refuse_larger_output
 
 MAX_PORT: Final = 65535
 MAX_GPUS: Final = 1024
@@ -170,6 +170,7 @@ def _tf_configs(args: argparse.Namespace) -> TFConfigs:
         notes=misplaced_notes(misplaced),
         notes_after=True,
         failed=bool(misplaced),
+        pods=[Pod(view.name, view.text) for view in views],
     )
 
 
