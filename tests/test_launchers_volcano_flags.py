@@ -153,3 +153,22 @@ class TestParseInt:
     def test_every_base_prefix_reads_the_same_number(self, number: int) -> None:
         for text in (hex(number), oct(number), bin(number)):
             assert parse_int(text) == (number, None)
+
+
+ARGUMENT = st.one_of(
+    st.text(max_size=12),
+    st.sampled_from(["--", "-", "--ps", "--port", "-h", "--port=0x10", "--worker=w", "ps=p"]),
+)
+
+
+@given(st.lists(ARGUMENT, max_size=8))
+def test_any_arguments_are_read_or_stopped_at_never_refused(arguments: list[str]) -> None:
+    """Volcano never refuses its arguments: each is read, or the parser stops at one."""
+    flags = parse_flags(arguments)
+    assert set(flags.names) == set(JOBS)
+    stop = flags.stop
+    if stop is not None:
+        assert stop.unread is not None
+        assert 0 <= stop.position <= stop.unread <= len(arguments)
+    read = [position for positions in flags.given.values() for position in positions]
+    assert all(stop is None or position <= stop.position for position in read)
