@@ -275,7 +275,8 @@ class TestThePodsUnderAProfile:
             ("volcano_pod_multiple_evaluators", "spec.tasks[2].name", "error")
         ]
 
-    def test_the_evaluators_in_the_cluster_are_the_estimators_to_run(self) -> None:
+    def test_two_evaluators_in_the_cluster_under_the_estimators_run_config(self) -> None:
+        """``tf.estimator.RunConfig`` reads an evaluator of any index, in the cluster or not."""
         assert found("evaluator.yaml") == []
 
     def test_a_job_of_millions_of_pods_costs_what_a_few_do(self) -> None:
