@@ -427,6 +427,12 @@ CLI: dict[str, Callable[[Input, Path], None]] = {
     ),
     "estconf check-cluster -": _cli_stdin("check-cluster", "-"),
     "estconf check-cluster --strict": _cli("check-cluster", "--strict", "{}"),
+    "estconf tf-config volcano --format pods": _cli(
+        "tf-config", "volcano", "{}", "--format", "pods"
+    ),
+    "estconf tf-config volcano --profile mwms --format shell": _cli(
+        "tf-config", "volcano", "{}", "--profile", "mwms", "--format", "shell"
+    ),
     "estconf tf-config --vertex": _cli("tf-config", "--vertex", "{}"),
     "estconf tf-config --vertex --cluster-spec --profile mwms": _cli(
         "tf-config", "--vertex", "{}", "--cluster-spec", "--profile", "mwms"

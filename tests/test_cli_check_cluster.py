@@ -167,6 +167,27 @@ class TestFindings:
             "300 nodes, 1 cluster: 300 findings",
         ]
 
+    def test_ray_workers_of_one_node_that_drew_one_port(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """Ray Train's TF_CONFIGs, a line a worker, as each printed its own."""
+        status, out, _ = run(capsys, "--profile", "mwms", "ray_port_race.jsonl")
+        nodes = ", ".join(f"ray_port_race.jsonl:{line}" for line in range(1, 5))
+        assert (status, out) == (
+            1,
+            f"{nodes}: cluster.worker[1]: address '10.0.0.5:41523' of worker[1] is already the "
+            "address of worker[0]; each task needs its own host:port\n"
+            "hint: worker:0 and worker:1 both have 10.0.0.5:41523: Ray Train's "
+            "TensorflowTrainer has each worker take a free port as it starts, and two on one "
+            "node can draw the same one (ray-project/ray#34271); start the job again, or run "
+            "one worker per node\n"
+            "4 nodes, 1 cluster: 1 finding\n",
+        )
+        assert run(capsys, "--profile", "mwms", "ray_workers.jsonl")[:2] == (
+            0,
+            "4 nodes, 1 cluster: valid\n",
+        )
+
     def test_a_task_not_in_the_cluster(self, capsys: pytest.CaptureFixture[str]) -> None:
         status, out, _ = run(capsys, "task_not_in_cluster.jsonl")
         assert (status, out) == (

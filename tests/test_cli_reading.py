@@ -169,6 +169,16 @@ spec:
       replicas: 2
       template: {{spec: {{containers: [{{name: tensorflow, image: tf}}]}}}}
 """
+VOLCANO_JOB = """\
+apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {{name: mnist}}
+spec:
+  x: {}
+  plugins: {{tensorflow: []}}
+  tasks:
+    - {{name: worker, replicas: 2}}
+"""
 POD = """\
 apiVersion: v1
 kind: Pod
@@ -313,6 +323,19 @@ READING_PATHS: dict[str, Callable[[dict[str, str]], tuple[Any, ...]]] = {
         {"j.yaml": TFJOB.format(v["yaml"])},
     ),
     "tf-config TFJob stdin": lambda v: (["tf-config", "--tfjob", "-"], {}, TFJOB.format(v["yaml"])),
+    "validate Volcano Job": lambda v: (
+        ["validate", "job.yaml"],
+        {"job.yaml": VOLCANO_JOB.format(v["yaml"])},
+    ),
+    "tf-config Volcano Job": lambda v: (
+        ["tf-config", "volcano", "job.yaml", "--format", "pods"],
+        {"job.yaml": VOLCANO_JOB.format(v["yaml"])},
+    ),
+    "tf-config Volcano Job stdin": lambda v: (
+        ["tf-config", "volcano", "-"],
+        {},
+        VOLCANO_JOB.format(v["yaml"]),
+    ),
     "tf-config cluster file": lambda v: (
         ["tf-config", "c.json"],
         {"c.json": '{{"chief": ["c:1"], "worker": ["w:1"], "x": {}}}'.format(v["json"])},
@@ -374,6 +397,9 @@ PATHS_OF_READER = {
         "check-cluster env lists",
         "tf-config TFJob",
         "tf-config TFJob stdin",
+        "validate Volcano Job",
+        "tf-config Volcano Job",
+        "tf-config Volcano Job stdin",
         "explain TFJob pod",
         "explain TFJob pod stdin",
     ),

@@ -227,7 +227,11 @@ class TestFromATFJob:
         argv = ["tf-config", "--tfjob", str(path), "--format", fmt]
         if out_dir:
             argv += ["--out-dir", str(tmp_path / "out")]
-        status, out, _ = run(*argv)
+        status, out, err = run(*argv)
+        if out_dir and fmt == "pods":  # one stream of JSON lines, never a file per pod
+            assert (status, out) == (2, "")
+            assert "--format pods writes one stream of JSON lines" in err
+            return
         assert status == 0
         written = (
             sum(len(p.read_bytes()) for p in (tmp_path / "out").iterdir())
@@ -492,7 +496,12 @@ def test_the_largest_replica_count_is_refused_by_its_size_alone() -> None:
 
 ARGS = sorted((ROOT / "tests" / "data" / "launchers" / "args").glob("*.args"))
 _OLDER = {"--slurm": "slurm", "--sagemaker": "sagemaker"}
-_OLDER_WITH_VALUE = {"--job": "job", "--tfjob": "tfjob", "--vertex": "vertex"}
+_OLDER_WITH_VALUE = {
+    "--job": "job",
+    "--tfjob": "tfjob",
+    "--vertex": "vertex",
+    "--volcano": "volcano",
+}
 
 
 def newer(older: list[str]) -> list[str]:
@@ -572,6 +581,7 @@ class TestEachLauncherByName:
             | {"--distribution", "--distribution-groups", "--resource-config"}
             | {"--hyperparameters", "--profile"},
             "vertex": {"--cluster-spec", "--job-id", "--trial", "--task", "--profile"},
+            "volcano": {"--job-name", "--task", "--profile"},
         }[entry.name]
         shared = {"--format", "--out-dir", "--max-size", "--max-depth"}
         shared |= {"--max-values", "--max-documents"}
@@ -603,8 +613,8 @@ class TestEachLauncherByName:
             (["--job-id", "x"], "--job-id goes with --vertex"),
             (
                 ["--slurm", "--sagemaker"],
-                "give one of CLUSTER_FILE, --job NAME, --tfjob FILE, --slurm, --sagemaker "
-                "or --vertex",
+                "give one of CLUSTER_FILE, --job NAME, --tfjob FILE, --slurm, --sagemaker, "
+                "--vertex or --volcano FILE",
             ),
         ],
     )

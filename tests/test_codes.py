@@ -222,6 +222,7 @@ _FORMED_CODES = {
     "multiple_{job}s": {"multiple_chiefs", "multiple_evaluators"},
     "missing_{job}": {"missing_ps", "missing_worker"},
     "tfjob_{code}": set(),
+    "volcano_pod_{code}": set(),
 }
 
 

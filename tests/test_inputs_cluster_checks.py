@@ -99,3 +99,55 @@ def test_an_env_files_quoted_value_is_a_note_with_its_fix() -> None:
     assert note.startswith(f"{env}:3:11: TF_CONFIG: the value is quoted: ")
     assert said.hints[-1].startswith("for docker run --env-file, write the value on one line")
     assert report.nodes == (f"{env}:3",)
+
+
+RAY_HINT = (
+    "worker:0 and worker:1 both have 10.0.0.5:41523: Ray Train's TensorflowTrainer has each "
+    "worker take a free port as it starts, and two on one node can draw the same one "
+    "(ray-project/ray#34271); start the job again, or run one worker per node"
+)
+
+
+def test_two_ray_workers_of_one_node_given_one_port_name_the_race() -> None:
+    """What Ray Train's workers printed (``json.dumps`` of each one's TF_CONFIG)."""
+    report, said = check_nodes(nodes("ray_port_race.jsonl"), "mwms")
+    assert [(f.code, f.path, len(f.nodes)) for f in report.findings] == [
+        ("address", "cluster.worker[1]", 4)
+    ]
+    assert list(said.hints) == [RAY_HINT]
+
+
+def test_ray_workers_each_at_a_port_of_their_own_are_valid() -> None:
+    report, said = check_nodes(nodes("ray_workers.jsonl"), "mwms")
+    assert report.valid
+    assert list(said.hints) == []
+
+
+def test_two_tasks_at_one_address_written_by_hand(tmp_path: Path) -> None:
+    """Not Ray's: a chief beside the workers, or a port no system hands out for the asking."""
+    for cluster in (
+        {"chief": ["h0:2222"], "worker": ["h1:2222", "h1:2222"]},
+        {"worker": ["h1:2222", "h1:2222"]},
+    ):
+        path = tmp_path / "nodes.jsonl"
+        path.write_text(
+            "".join(
+                json.dumps({"cluster": cluster, "task": {"type": "worker", "index": i}}) + "\n"
+                for i in range(2)
+            ),
+            encoding="utf-8",
+        )
+        _, said = check_nodes(read_nodes([str(path)]), "mwms")
+        assert list(said.hints) == [
+            "worker:0 and worker:1 both have h1:2222: give each task its own host:port"
+        ]
+
+
+def test_one_address_for_two_jobs_and_a_sparse_job(tmp_path: Path) -> None:
+    cluster = {"ps": ["H:40000"], "worker": {"1": "h:40000"}}
+    path = tmp_path / "node.json"
+    path.write_text(json.dumps({"cluster": cluster, "task": {"type": "ps", "index": 0}}))
+    _, said = check_nodes(read_nodes([str(path)]), "ps")
+    assert list(said.hints) == [
+        "ps:0 and worker:1 both have h:40000: give each task its own host:port"
+    ]

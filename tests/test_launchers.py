@@ -16,7 +16,7 @@ from estconf._arguments import UsageError
 from estconf._launchers import DOCUMENT_KINDS
 from estconf.io import kinds
 from estconf.launchers import LAUNCHERS, launcher, named
-from estconf.launchers.base import COMMON, Notes, TFConfigs, refuse_larger_output
+from estconf.launchers.base import COMMON, Notes, Pod, TFConfigs, refuse_larger_output
 from values import refuses_assignment
 
 PACKAGE = Path(estconf.launchers.__file__).parent
@@ -25,12 +25,14 @@ PACKAGE = Path(estconf.launchers.__file__).parent
 class TestTheRegistry:
     def test_it_lists_the_launchers_in_the_order_help_lists_them(self) -> None:
         names = [entry.name for entry in LAUNCHERS]
-        assert names == ["cluster", "job", "tfjob", "slurm", "sagemaker", "vertex"]
+        assert names == ["cluster", "job", "tfjob", "slurm", "sagemaker", "vertex", "volcano"]
 
     def test_each_launcher_folder_has_an_entry(self) -> None:
         folders = {path.name for path in PACKAGE.iterdir() if (path / "__init__.py").exists()}
         modules = {entry.path.split(".")[2] for entry in LAUNCHERS}
-        assert folders == modules == {"cluster", "kubeflow", "slurm", "sagemaker", "vertex"}
+        assert (
+            folders == modules == {"cluster", "kubeflow", "slurm", "sagemaker", "vertex", "volcano"}
+        )
 
     def test_each_entry_names_its_launcher_in_its_folder(self) -> None:
         for entry in LAUNCHERS:
@@ -168,6 +170,14 @@ class TestBase:
             False,
             False,
         )
+
+    def test_each_pod_is_an_output_under_its_label_unless_the_launcher_names_them(self) -> None:
+        outputs = [(("worker", 0), "{}"), (("worker", 1), "{}")]
+        assert TFConfigs(outputs).every_pod() == [Pod("worker:0", "{}"), Pod("worker:1", "{}")]
+        assert TFConfigs(outputs, ["a", "b"]).every_pod() == [Pod("a", "{}"), Pod("b", "{}")]
+        named = TFConfigs(outputs, pods=[Pod("job-worker-0", None)])
+        assert named.every_pod() == [Pod("job-worker-0", None)]
+        assert TFConfigs(None).every_pod() == []
 
 
 def test_estconf_distribute_still_names_slurms_placement() -> None:

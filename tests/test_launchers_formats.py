@@ -8,7 +8,18 @@ from typing import Any
 import pytest
 
 from estconf.io.reading import read_env_lines, read_json_lines, read_stream
-from estconf.launchers.formats import FORMATS, SUFFIXES, block, blocks, label, written_size
+from estconf.launchers.formats import (
+    CHOICES,
+    FORMATS,
+    PODS,
+    SUFFIXES,
+    block,
+    blocks,
+    label,
+    pod_line,
+    pod_lines,
+    written_size,
+)
 from estconf.launchers.kubeflow.size import TFConfigSize
 
 TF_CONFIGS: list[dict[str, Any]] = [
@@ -73,3 +84,47 @@ def test_the_written_size_is_the_bytes_written(fmt: str, count: int) -> None:
     assert written_size(size, fmt, files=True) == sum(
         len(block(None, text, fmt).encode()) for _, text in outputs
     )
+
+
+class TestPods:
+    """``--format pods``: a JSON line per pod, ``{"pod": NAME, "TF_CONFIG": OBJECT | null}``."""
+
+    def test_a_pods_tf_config_is_written_as_it_gets_it(self) -> None:
+        text = OUTPUTS[0][1]
+        line = pod_line("job-chief-0", text)
+        assert line == f'{{"pod": "job-chief-0", "TF_CONFIG": {text}}}\n'
+        assert json.loads(line) == {"pod": "job-chief-0", "TF_CONFIG": TF_CONFIGS[0]}
+
+    def test_a_pod_that_gets_none_is_null(self) -> None:
+        assert pod_line("rank 0", None) == '{"pod": "rank 0", "TF_CONFIG": null}\n'
+
+    @pytest.mark.parametrize(
+        "text", ["$(TF_CONFIG)", "[1]", '"x"', "", '{"a": 1, "a": 2}', '{"a": NaN}']
+    )
+    def test_what_is_no_json_object_is_null_beside_its_text(self, text: str) -> None:
+        assert json.loads(pod_line("p", text)) == {"pod": "p", "TF_CONFIG": None, "text": text}
+
+    def test_a_tf_config_on_many_lines_is_written_on_one(self) -> None:
+        line = pod_line("p", '{\n  "task": {"type": "worker",\n "index": 0}\n}')
+        assert line.count("\n") == 1
+        assert json.loads(line)["TF_CONFIG"] == {"task": {"type": "worker", "index": 0}}
+
+    def test_a_name_is_a_json_string(self) -> None:
+        assert json.loads(pod_line('a "b" \\ é', None))["pod"] == 'a "b" \\ é'
+
+    def test_lines_in_order(self) -> None:
+        written = pod_lines([("a", None), ("b", OUTPUTS[1][1])])
+        assert [json.loads(line)["pod"] for line in written.splitlines()] == ["a", "b"]
+
+    @pytest.mark.parametrize("count", [0, 1, 2])
+    def test_the_written_size_is_the_bytes_written(self, count: int) -> None:
+        outputs = OUTPUTS[:count]
+        names = [f"pod-{task[0]}-{task[1]}" for task, _ in outputs]
+        size = size_of(outputs)
+        total = sum(len(name.encode()) for name in names)
+        written = pod_lines(zip(names, [text for _, text in outputs], strict=True))
+        assert written_size(size, PODS, name_bytes=total) == len(written.encode())
+
+    def test_pods_are_a_choice_beside_the_formats(self) -> None:
+        assert list(CHOICES) == [*FORMATS, PODS]
+        assert PODS not in FORMATS and PODS not in SUFFIXES

@@ -17,12 +17,13 @@ TYPES = st.sampled_from(
 NAMES = st.sampled_from(["j", "mnist", "o'neil", "a<b>&c", "é-ü"])
 
 
-def written(prediction_pods: list[tuple[str, int, str]]) -> TFConfigSize:
+def written(prediction_pods: list[tuple[str, int, str, str]]) -> TFConfigSize:
     return TFConfigSize(
         pods=len(prediction_pods),
-        text_bytes=sum(len(text.encode()) for _, _, text in prediction_pods),
-        quotes=sum(text.count("'") for _, _, text in prediction_pods),
-        label_bytes=sum(len(f"{t}:{i}".encode()) for t, i, _ in prediction_pods),
+        text_bytes=sum(len(text.encode()) for _, _, text, _ in prediction_pods),
+        quotes=sum(text.count("'") for _, _, text, _ in prediction_pods),
+        label_bytes=sum(len(f"{t}:{i}".encode()) for t, i, _, _ in prediction_pods),
+        name_bytes=sum(len(name.encode()) for _, _, _, name in prediction_pods),
     )
 
 
@@ -52,7 +53,7 @@ def test_the_size_is_that_of_the_texts_predict_writes(
     operator = Operator(release=release, cluster_domain=domain)
     prediction = predict(tfjob, operator=operator)
     pods = [
-        (pod.task_type, pod.index, pod.tf_config)
+        (pod.task_type, pod.index, pod.tf_config, pod.name)
         for pod in prediction.pods
         if pod.tf_config is not None and task in (None, (pod.task_type, pod.index))
     ]

@@ -186,7 +186,7 @@ def test_a_port_past_65535_is_given_its_fix_once() -> None:
 
 def test_a_rank_is_a_value() -> None:
     """A rank's view refuses assignment and hashes by its fields."""
-    is_a_value(lambda: Rank(("worker", 0), "{}", "rank 0 on node1: worker:0"))
+    is_a_value(lambda: Rank(("worker", 0), "{}", "rank 0 on node1: worker:0", 0))
 
 
 def test_a_step_cannot_be_changed() -> None:

@@ -13,9 +13,9 @@ so a code that is not declared fails the first time it is raised.
 ``io/error_codes.json`` (each code's meaning for SARIF reports) from these
 declarations.
 
-A pod of a TFJob that refuses its predicted ``TF_CONFIG`` is reported as
-``tfjob_`` followed by the code of its reader's rule: that family is declared
-once, in :data:`FAMILIES`.
+A pod of a TFJob (of a Volcano Job) that refuses its predicted ``TF_CONFIG``
+is reported as ``tfjob_`` (``volcano_pod_``) followed by the code of its
+reader's rule: each family is declared once, in :data:`FAMILIES`.
 """
 
 from __future__ import annotations
@@ -87,9 +87,10 @@ class _Index(NamedTuple):
 @functools.cache
 def _index() -> _Index:
     """The declarations, read on first use: a command that raises no error never reads them."""
-    from estconf._codes import checks, launchers, models
+    from estconf._codes import checks, launchers, models, volcano
 
-    read = tuple(_rows((*models.SECTIONS, *launchers.SECTIONS, *checks.SECTIONS)))
+    sections = (*models.SECTIONS, *launchers.SECTIONS, *checks.SECTIONS, *volcano.SECTIONS)
+    read = tuple(_rows(sections))
     declared = tuple(code for _, code in read if code is not None)
     return _Index(tuple(row for row, _ in read), declared, {code.name: code for code in declared})
 
@@ -119,6 +120,14 @@ FAMILIES: Final[Mapping[str, Code]] = {
         "rule of the profile's reader",
         "tfjob-findings-estconfkubeflow-estconf-validate-on-a-tfjob",
         "`tfjob_missing_chief`",
+    ),
+    "volcano_pod_": Code(
+        "volcano_pod_",
+        "error",
+        "a pod of the Volcano Job refuses its TF_CONFIG: `volcano_pod_` and the code of the "
+        "rule of the profile's reader",
+        "volcano-findings-estconf-validate-on-a-volcano-job",
+        "`volcano_pod_missing_chief`",
     ),
 }
 """Codes formed from a prefix and another code, by prefix: declared once for the family."""

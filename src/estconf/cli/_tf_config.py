@@ -26,7 +26,7 @@ from estconf.cli._common import (
     out,
 )
 from estconf.launchers import LAUNCHERS, launcher, named
-from estconf.launchers.formats import FORMATS
+from estconf.launchers.formats import CHOICES, PODS
 
 if TYPE_CHECKING:
     from estconf.launchers.base import Launcher, Notes, TFConfigs
@@ -45,13 +45,16 @@ gives a cluster file, and takes every launcher's options:
   estconf tf-config --slurm           is  estconf tf-config slurm
   estconf tf-config --sagemaker       is  estconf tf-config sagemaker
   estconf tf-config --vertex SPEC     is  estconf tf-config vertex SPEC
+  estconf tf-config --volcano FILE    is  estconf tf-config volcano FILE
 
 --format jsonl (or json, its older name) writes one TF_CONFIG per line, which
 'estconf check-cluster -' reads; env writes TF_CONFIG=... lines for an env
-file.  With --out-dir each task's goes to its own file, TYPE-INDEX.json (.sh,
-.env, .yaml).  --max-size also bounds what is written: each task's TF_CONFIG
-lists every task's address, so the output grows as the square of the tasks,
-and a larger output is refused, with its size, before anything is written.
+file; pods writes a JSON line per pod, {"pod": NAME, "TF_CONFIG": ...}, null
+where the pod gets none.  With --out-dir each task's goes to its own file,
+TYPE-INDEX.json (.sh, .env, .yaml).  --max-size also bounds what is written:
+each task's TF_CONFIG lists every task's address, so the output grows as the
+square of the tasks, and a larger output is refused, with its size, before
+anything is written.
 
 examples:
   estconf tf-config cluster cluster.json
@@ -60,7 +63,8 @@ examples:
   estconf tf-config job mnist --worker 4 --profile mwms --out-dir tf_configs/
   estconf tf-config tfjob tfjob.yaml | estconf check-cluster --allow-empty -
   estconf tf-config slurm --nodelist 'node[1-4]' --tasks-per-node 2 --write
-  estconf tf-config vertex custom_job.yaml --profile mwms"""
+  estconf tf-config vertex custom_job.yaml --profile mwms
+  estconf tf-config volcano job.yaml --format pods"""
 
 
 def register(tf_config: argparse.ArgumentParser, words: Sequence[str] = ()) -> None:
@@ -120,10 +124,11 @@ def _add_common(
         )
     parser.add_argument(
         "--format",
-        choices=FORMATS,
+        choices=CHOICES,
         default="jsonl",
         help="jsonl (json: the same): one TF_CONFIG per line (default); shell: export "
-        "lines; env: TF_CONFIG= lines; k8s: a Kubernetes env list per task",
+        "lines; env: TF_CONFIG= lines; k8s: a Kubernetes env list per task; pods: a JSON "
+        "line per pod, its name and TF_CONFIG (null where it gets none)",
     )
     parser.add_argument(
         "--out-dir", metavar="DIR", help="write each task's TF_CONFIG to its own file in DIR"
@@ -143,6 +148,11 @@ def _add_common(
 
 def run(args: argparse.Namespace) -> int:
     """Write the TF_CONFIG of each task; 1 when the input is not valid, 2 on a usage error."""
+    if args.format == PODS and args.out_dir is not None:
+        raise UsageError(
+            "--format pods writes one stream of JSON lines, a line per pod: give --out-dir "
+            "with another --format"
+        )
     if args.launcher is not None:
         chosen = launcher(named(args.launcher))
         chosen.check_usage(args, chosen=True)
@@ -171,7 +181,11 @@ def _finish(found: TFConfigs, args: argparse.Namespace) -> int:
     if not found.notes_after:
         _say(found.notes)
     status = EXIT_OK
-    if found.outputs is not None:
+    if args.format == PODS:
+        from estconf.launchers.formats import pod_lines
+
+        out(pod_lines(found.every_pod()))
+    elif found.outputs is not None:
         status = _write(list(found.outputs), args, list(found.labels) if found.labels else None)
     if found.notes_after:
         _say(found.notes)

@@ -204,6 +204,7 @@ def check_input(
         read_stdin,
     )
     from estconf.launchers.kubeflow import tfjobs
+    from estconf.launchers.volcano import jobs as volcano_jobs
 
     limits = limits or Limits()
     if item.empty_directory:
@@ -230,9 +231,12 @@ def check_input(
         found = manifest_bytes(name, content, fmt, limits.max_size)
         if found is not None:
             raw, manifest_format = found
-            # Kubeflow TFJobs (each pod read as the profile's reader does), then
-            # other Kubernetes manifests that set TF_CONFIG (each read as a file is)
-            checked = tfjobs.check_text(raw, manifest_format, name, profile or "estimator", limits)
+            # Kubeflow TFJobs and Volcano Jobs (each pod read as the profile's reader
+            # does), then other Kubernetes manifests that set TF_CONFIG (each read as a file is)
+            reader = profile or "estimator"
+            checked = tfjobs.check_text(raw, manifest_format, name, reader, limits)
+            if checked is None:
+                checked = volcano_jobs.check_text(raw, manifest_format, name, reader, limits)
             if checked is None:
                 checked = manifests.check_text(raw, manifest_format, name, profile, limits)
             if checked is not None:

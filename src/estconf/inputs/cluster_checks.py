@@ -10,7 +10,7 @@ the files passed over.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -24,6 +24,13 @@ __all__ = ["NO_NODE", "Said", "check_nodes"]
 
 NO_NODE: Final = "no TF_CONFIG was given: there is no node to check"
 """The note of a check of no node at all, when that is allowed."""
+
+EPHEMERAL_PORTS: Final = 32768
+"""The lowest port a system hands out when a program asks it for any free one.
+
+Linux hands out 32768 to 60999 by default (``net.ipv4.ip_local_port_range``),
+most other systems 49152 to 65535.
+"""
 
 
 @dataclass(frozen=True)
@@ -110,6 +117,7 @@ def _hints(report: ClusterReport, nodes: list[tuple[str, Any]]) -> list[str]:
         hints.append(
             "each node needs its own task: no two nodes may share task.type and task.index"
         )
+    hints.extend(_shared_address_hints(report, nodes))
     refused = {f.code for f in report.findings if _facts(f).profile == "estimator"}
     if report.profile == "estimator" and refused:
         readers = accepted_instead(
@@ -124,6 +132,83 @@ def _hints(report: ClusterReport, nodes: list[tuple[str, Any]]) -> list[str]:
                 "of them: pass it if that is the reader"
             )
     return hints
+
+
+def _shared_address_hints(report: ClusterReport, nodes: list[tuple[str, Any]]) -> list[str]:
+    """The fix of two tasks of a cluster at one ``host:port``, and its likely cause.
+
+    A cluster of workers alone at ports the system picks is what Ray Train's
+    ``TensorflowTrainer`` writes: each worker takes a free port on its node
+    when it starts, and two workers of one node can be given the same.
+    """
+    found = [
+        f
+        for f in report.findings
+        if f.code == "address" and f.nodes and len(f.loc) == 3 and f.loc[0] == "cluster"
+    ]
+    if not found:
+        return []
+    given = dict(nodes)
+    shared: list[tuple[str, str, str, Mapping[Any, Any]]] = []
+    for finding in found:
+        raw = given.get(finding.nodes[0])
+        cluster = raw.get("cluster") if isinstance(raw, Mapping) else None
+        if isinstance(cluster, Mapping):
+            shared.extend(_sharing(cluster, finding.loc[1], finding.loc[2]))
+    if not shared:
+        return []
+    picked = [
+        (first, second, address)
+        for first, second, address, cluster in shared
+        if list(cluster) == ["worker"] and _port(address) >= EPHEMERAL_PORTS
+    ]
+    if picked:
+        first, second, address = picked[0]
+        return [
+            f"{first} and {second} both have {address}: Ray Train's TensorflowTrainer has each "
+            "worker take a free port as it starts, and two on one node can draw the same one "
+            "(ray-project/ray#34271); start the job again, or run one worker per node"
+        ]
+    first, second, address, _ = shared[0]
+    return [f"{first} and {second} both have {address}: give each task its own host:port"]
+
+
+def _sharing(
+    cluster: Mapping[Any, Any], job: object, index: object
+) -> Iterator[tuple[str, str, str, Mapping[Any, Any]]]:
+    """``(first task, this task, address, cluster)`` for a task that has an earlier one's address.
+
+    The task is at ``job``, ``index`` of ``cluster``.
+    """
+    from estconf._types import address_key
+
+    def key(address: str) -> str:
+        return address_key(address) if address[:1] == "[" else address.lower()
+
+    tasks = cluster.get(job)
+    own = tasks[index] if isinstance(tasks, list) and isinstance(index, int) else None
+    if isinstance(tasks, Mapping):
+        own = tasks.get(index, tasks.get(str(index)))
+    if not isinstance(own, str):
+        return
+    for other_job, other_tasks in cluster.items():
+        items: Iterable[tuple[Any, Any]] = ()
+        if isinstance(other_tasks, list):
+            items = enumerate(other_tasks)
+        elif isinstance(other_tasks, Mapping):
+            items = other_tasks.items()
+        for other_index, address in items:
+            if other_job == job and str(other_index) == str(index):
+                return
+            if isinstance(address, str) and key(address) == key(own):
+                yield f"{other_job}:{other_index}", f"{job}:{index}", own, cluster
+                return
+
+
+def _port(address: str) -> int:
+    """The port of a ``host:port`` address (0 when there is none)."""
+    port = address.rpartition(":")[2]
+    return int(port) if port.isascii() and port.isdigit() else 0
 
 
 def _facts(finding: Finding) -> CrossNode:

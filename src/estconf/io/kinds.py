@@ -29,15 +29,17 @@ at its top level (:func:`detect`):
 Only the kinds this version provides take part.  Another tool's document is
 none of them, whatever its name says, and is told here so that it is refused
 as what it is rather than read as a ``TF_CONFIG`` that sets nothing: a
-Kubernetes manifest (:func:`manifest_of`), among them a Kubeflow TFJob
-(:func:`is_tfjob`), a ``List`` of objects (:func:`list_items`) and a Katib
-``Experiment`` (:func:`is_katib_experiment`), whose TFJobs
+Kubernetes manifest (:func:`manifest_of`, from :mod:`~estconf.io.manifest_kinds`),
+among them a Kubeflow TFJob
+(:func:`is_tfjob`), a Volcano Job (:func:`is_volcano_job`), a ``List`` of
+objects (:func:`list_items`) and a Katib ``Experiment``
+(:func:`is_katib_experiment`), whose TFJobs
 :func:`tfjobs_in` finds; a container's env list (:func:`is_env_list`); a
 JSON Schema, such as the ``run_config.schema.json`` estconf exports
 (:func:`json_schema_of`); a Helm template (:func:`helm_template`).  A
 search of a file's bytes tells the files that cannot hold a manifest
-(:func:`may_hold_manifest`) or a TFJob (:func:`may_hold_tfjob`), which are
-then not parsed for one.
+(:func:`may_hold_manifest`), a TFJob (:func:`may_hold_tfjob`) or a Volcano
+Job (:func:`may_hold_volcano_job`), which are then not parsed for one.
 """
 
 from __future__ import annotations
@@ -47,16 +49,33 @@ import functools
 import importlib
 import re
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from estconf._launchers import DOCUMENT_KINDS, DocumentKind
+from estconf.io.manifest_kinds import (  # the manifests' answers, given here too
+    KUBEFLOW_API_GROUP,
+    MANIFEST_FORMATS,
+    TFJOB,
+    VOLCANO_API_GROUP,
+    clipped,
+    is_env_list,
+    is_katib_experiment,
+    is_tfjob,
+    is_volcano_job,
+    list_items,
+    listed,
+    manifest_of,
+    may_hold_manifest,
+    may_hold_tfjob,
+    may_hold_volcano_job,
+    tfjobs_in,
+)
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from estconf.io._positions import Loc
 
 __all__ = [
     "KINDS",
@@ -65,6 +84,7 @@ __all__ = [
     "SCHEMA_KEY",
     "TFJOB",
     "TF_CONFIG_KEYS",
+    "VOLCANO_API_GROUP",
     "Kind",
     "Resolved",
     "detect",
@@ -76,12 +96,14 @@ __all__ = [
     "is_env_list",
     "is_katib_experiment",
     "is_tfjob",
+    "is_volcano_job",
     "json_schema_of",
     "list_items",
     "listed",
     "manifest_of",
     "may_hold_manifest",
     "may_hold_tfjob",
+    "may_hold_volcano_job",
     "of_model",
     "resolve",
     "run_config_arguments",
@@ -391,135 +413,6 @@ def file_of(kind: Kind | None) -> str:
     return "a config file of a kind estconf reads" if kind is None else f"a {kind.title} file"
 
 
-# Kubernetes manifests.
-
-MANIFEST_FORMATS: Final = ("json", "yaml")
-"""The formats a Kubernetes manifest is written in."""
-
-KUBEFLOW_API_GROUP: Final = "kubeflow.org"
-"""The API group of Kubeflow's objects (a TFJob, a Katib Experiment): ``kubeflow.org/v1``."""
-
-TFJOB: Final = "TFJob"
-"""The ``kind`` of a Kubeflow TFJob's manifest."""
-
-_EXPERIMENT: Final = "Experiment"
-"""The ``kind`` of a Katib Experiment's manifest."""
-
-_TRIAL_SPEC: Final = ("spec", "trialTemplate", "trialSpec")
-"""Where a Katib ``Experiment`` holds the job each of its trials runs."""
-
-# A document that is a TFJob has this in its text, in YAML or JSON form: the key
-# `kind`, quoted or not, then YAML's tags and anchors if any (`!!str`, `&kind`), then TFJob.
-_TFJOB_KIND: Final = re.compile(rb"""["']?kind["']?\s*:\s*(?:[!&]\S*\s+)*["']?TFJob\b""")
-
-
-def may_hold_manifest(raw: bytes) -> bool:
-    """Whether a file's bytes may hold a Kubernetes manifest: they hold ``apiVersion``.
-
-    A file of which this is false is not parsed for manifests.
-    """
-    return b"apiVersion" in raw
-
-
-def may_hold_tfjob(raw: bytes) -> bool:
-    """Whether a file's bytes may hold a TFJob: they hold ``kind: TFJob``, in YAML or JSON form.
-
-    A file of which this is false is not parsed for TFJobs, so telling a
-    config file from a TFJob's manifest costs a search of its bytes.  The
-    word alone (in a comment, a value) is no TFJob, nor is ``kind: TFJobList``.
-    """
-    return _TFJOB_KIND.search(raw) is not None
-
-
-def _of_kubeflow(data: Mapping[Any, Any]) -> bool:
-    """Whether the ``apiVersion`` of ``data`` is of Kubeflow's API group (any version)."""
-    api_version = data.get("apiVersion")
-    return isinstance(api_version, str) and api_version.startswith(f"{KUBEFLOW_API_GROUP}/")
-
-
-def manifest_of(data: Mapping[Any, Any]) -> str | None:
-    """Name the Kubernetes object ``data`` is a manifest of, or ``None``.
-
-    A Kubernetes manifest has the strings ``apiVersion`` and ``kind`` at its
-    top level, which no ``TF_CONFIG`` and no argument of a config has.
-
-    Example:
-        >>> manifest_of({"apiVersion": "kubeflow.org/v1", "kind": "TFJob", "spec": {}})
-        'a Kubeflow TFJob manifest (apiVersion: kubeflow.org/v1)'
-        >>> manifest_of({"cluster": {"chief": ["host0:2222"]}}) is None
-        True
-    """
-    api_version, kind = data.get("apiVersion"), data.get("kind")
-    if not (isinstance(api_version, str) and isinstance(kind, str)):
-        return None
-    owner = "Kubeflow" if _of_kubeflow(data) else "Kubernetes"
-    return f"a {owner} {_clipped(kind)} manifest (apiVersion: {_clipped(api_version)})"
-
-
-def is_tfjob(data: Mapping[Any, Any], *, any_api_group: bool = False) -> bool:
-    """Whether ``data`` is the manifest of a Kubeflow TFJob (any ``kubeflow.org`` version).
-
-    With ``any_api_group``, whether its ``kind`` is ``TFJob`` whatever its
-    ``apiVersion``: a reader of TFJobs then refuses another API group, and
-    says why, rather than pass the document over.
-    """
-    return data.get("kind") == TFJOB and (any_api_group or _of_kubeflow(data))
-
-
-def is_katib_experiment(data: Mapping[Any, Any]) -> bool:
-    """Whether ``data`` is the manifest of a Katib ``Experiment`` (of ``kubeflow.org``)."""
-    return data.get("kind") == _EXPERIMENT and _of_kubeflow(data)
-
-
-def list_items(data: Mapping[Any, Any]) -> list[Any] | None:
-    """The items of a ``List`` of objects (``kubectl get -o yaml`` prints one), or ``None``.
-
-    A ``List``'s ``kind`` ends in ``List`` (``List``, ``TFJobList``) and its
-    ``items`` are a list: an object of another kind is no list, whatever its
-    ``items`` hold.
-    """
-    kind, items = data.get("kind"), data.get("items")
-    listing = isinstance(kind, str) and kind.endswith("List") and isinstance(items, list)
-    return items if listing else None
-
-
-def listed(data: Any, prefix: Loc = ()) -> Iterator[tuple[Loc, Mapping[Any, Any]]]:
-    """Each object of a document, with its path: the document, or each item of its ``List``s."""
-    if not isinstance(data, Mapping):
-        return
-    items = list_items(data)
-    if items is None:
-        yield prefix, data
-        return
-    for index, item in enumerate(items):
-        yield from listed(item, (*prefix, "items", index))
-
-
-def tfjobs_in(
-    data: Any, prefix: Loc = ()
-) -> Iterator[tuple[Loc, Mapping[Any, Any], Mapping[Any, Any] | None]]:
-    """Each TFJob of a document, with its path and the Katib ``Experiment`` that runs it, if any.
-
-    A TFJob is the document itself, an item of a ``List``, or the
-    ``trialSpec`` of a Katib ``Experiment``, which each trial of the
-    Experiment runs (the Experiment is then given with it; else ``None``).
-    """
-    for path, found in listed(data, prefix):
-        if is_tfjob(found):
-            yield path, found, None
-        elif is_katib_experiment(found):
-            trial: Any = found
-            for step in _TRIAL_SPEC:
-                trial = trial.get(step) if isinstance(trial, Mapping) else None
-            if isinstance(trial, Mapping) and is_tfjob(trial):
-                yield (*path, *_TRIAL_SPEC), trial, found
-
-
-def is_env_list(data: Mapping[Any, Any]) -> bool:
-    """Whether ``data`` is a container's env list alone (``tf-config --format k8s`` writes one)."""
-    return list(data) == ["env"] and isinstance(data["env"], list)
-
-
 # Other tools' documents.
 
 _META_SCHEMA = re.compile(r"https?://json-schema\.org/(?:[\w./-]+/)?schema#?")
@@ -540,7 +433,7 @@ def json_schema_of(data: Mapping[Any, Any]) -> str | None:
     value = data.get(SCHEMA_KEY)
     if not (isinstance(value, str) and _META_SCHEMA.fullmatch(value)):
         return None
-    return f"a JSON Schema ($schema: {_clipped(value)})"
+    return f"a JSON Schema ($schema: {clipped(value)})"
 
 
 # a Go template action, as Helm charts write them: {{ .Values.x }}, {{- if ... }}, {{ end -}}
@@ -554,11 +447,6 @@ def helm_template(text: str) -> re.Match[str] | None:
     YAML only once rendered.
     """
     return _ACTION.search(text)
-
-
-def _clipped(text: str, most: int = 80) -> str:
-    """``text``, or its start and ``...`` when it is longer than ``most`` characters."""
-    return text if len(text) <= most else f"{text[:most]}..."
 
 
 @dataclass(frozen=True)

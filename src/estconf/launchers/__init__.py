@@ -3,9 +3,10 @@
 One subpackage per launcher, each with its inputs, its prediction of every
 task's TF_CONFIG and its checks: :mod:`~estconf.launchers.cluster` (a cluster
 written by hand), :mod:`~estconf.launchers.kubeflow`,
-:mod:`~estconf.launchers.slurm`, :mod:`~estconf.launchers.sagemaker` and
-:mod:`~estconf.launchers.vertex`.  :data:`LAUNCHERS` lists what
-``estconf tf-config`` offers, in the order its help lists them; each is a
+:mod:`~estconf.launchers.slurm`, :mod:`~estconf.launchers.sagemaker`,
+:mod:`~estconf.launchers.vertex` and :mod:`~estconf.launchers.volcano`.
+:data:`LAUNCHERS` lists what ``estconf tf-config`` offers, in the order its
+help lists them; each is a
 :class:`~estconf.launchers.base.Launcher`, imported only when it is used.
 
 The kinds of config file a launcher reads (Vertex AI's CustomJob spec,
@@ -74,6 +75,12 @@ LAUNCHERS: Final = (
         "a Vertex AI CustomJob spec: each replica's TF_CONFIG or CLUSTER_SPEC",
         "estconf.launchers.vertex.command:VERTEX",
         "estconf tf-config vertex custom_job.yaml --profile mwms",
+    ),
+    Entry(
+        "volcano",
+        "a Volcano Job: the TF_CONFIG its tensorflow plugin writes into each pod",
+        "estconf.launchers.volcano.command:VOLCANO",
+        "estconf tf-config volcano job.yaml --profile server --format pods",
     ),
 )
 """The launchers of ``estconf tf-config``, in the order its help lists them."""

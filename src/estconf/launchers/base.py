@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Final, Protocol
+from typing import TYPE_CHECKING, Final, NamedTuple, Protocol
 
 from estconf._arguments import UsageError
 from estconf.io.checks import limits_of
@@ -21,7 +21,7 @@ from estconf.io.checks import limits_of
 if TYPE_CHECKING:
     from estconf.io.errors import FileError
 
-__all__ = ["COMMON", "Launcher", "Notes", "Output", "TFConfigs", "refuse_larger_output"]
+__all__ = ["COMMON", "Launcher", "Notes", "Output", "Pod", "TFConfigs", "refuse_larger_output"]
 
 Output = tuple[tuple[str, int], str]
 """A task ``(type, index)`` and its TF_CONFIG as JSON text."""
@@ -62,6 +62,19 @@ class Notes:
         return not (self.lines or self.findings or self.hints)
 
 
+class Pod(NamedTuple):
+    """One pod of a job (or its rank, host or replica), and the TF_CONFIG its program reads.
+
+    ``tf-config --format pods`` writes a line of each
+    (:func:`estconf.launchers.formats.pod_lines`).
+    """
+
+    name: str
+    """What the launcher names it: the pod (``mnist-worker-0``), rank, host or replica."""
+    tf_config: str | None
+    """The TF_CONFIG text it gets, as it gets it; None where it gets none."""
+
+
 @dataclass(frozen=True)
 class TFConfigs:
     """What a launcher gives: each task's TF_CONFIG, and what it found.
@@ -74,6 +87,9 @@ class TFConfigs:
         notes_after: whether ``notes`` are written after the TF_CONFIGs, which they are about.
         failed: whether the input is not valid, or a task would not run (exit 1).
         unreadable: whether the input cannot be read at all (exit 2).
+        pods: every pod in order, those that get no TF_CONFIG too, for
+            ``--format pods``; None: each output is a pod, named by its label
+            (:meth:`every_pod`).
     """
 
     outputs: Sequence[Output] | None
@@ -82,6 +98,23 @@ class TFConfigs:
     notes_after: bool = False
     failed: bool = False
     unreadable: bool = False
+    pods: Sequence[Pod] | None = None
+
+    def every_pod(self) -> list[Pod]:
+        """Each pod and the TF_CONFIG it gets, for ``--format pods``, in the launcher's order.
+
+        A launcher that gives no :attr:`pods` has a pod for each output, named
+        by its label (``TYPE:INDEX`` by default); one that gives no outputs
+        either has none to write.
+        """
+        if self.pods is not None:
+            return list(self.pods)
+        if self.outputs is None:
+            return []
+        from estconf.launchers.formats import label
+
+        labels = self.labels or [label(task) for task, _ in self.outputs]
+        return [Pod(name, text) for name, (_, text) in zip(labels, self.outputs, strict=True)]
 
 
 class Launcher(Protocol):

@@ -183,16 +183,18 @@ class TFJobManifest:
 
 def _given(found: Predicted) -> TFConfigs:
     """What ``tf-config`` gives of a prediction: nothing is written when it failed."""
-    return TFConfigs(
-        None if found.failed else found.outputs, notes=found.notes, failed=found.failed
-    )
+    if found.failed:
+        return TFConfigs(None, notes=found.notes, failed=True)
+    return TFConfigs(found.outputs, notes=found.notes, pods=found.pods)
 
 
 def _refuse_too_large(size: TFConfigSize, args: argparse.Namespace, name: str) -> None:
     """Refuse, before anything is written, TF_CONFIGs larger than ``--max-size``."""
     from estconf.launchers.formats import written_size
 
-    total = written_size(size, args.format, files=args.out_dir is not None)
+    total = written_size(
+        size, args.format, files=args.out_dir is not None, name_bytes=size.name_bytes
+    )
     refuse_larger_output(args, name, f"{size.pods:,} pods", total)
 
 

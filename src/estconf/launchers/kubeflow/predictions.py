@@ -14,10 +14,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
-from estconf.launchers.base import Notes
+from estconf.launchers.base import Notes, Pod
 
 if TYPE_CHECKING:
     from estconf.io.checks import Limits
+    from estconf.launchers.kubeflow.manifest import TFJob
     from estconf.launchers.kubeflow.operator import Prediction
     from estconf.launchers.kubeflow.size import TFConfigSize
 
@@ -38,11 +39,14 @@ class Predicted:
         outputs: each pod's task (type, index) and ``TF_CONFIG``, as the operator writes it.
         notes: notes and refusals (empty when there are none).
         failed: the job is refused: nothing is to be written.
+        pods: each pod's name and the TF_CONFIG its program reads: the operator's,
+            or in a job of one pod the one set by hand, if any (``--format pods``).
     """
 
     outputs: list[tuple[tuple[str, int], str]]
     notes: Notes = field(default_factory=Notes)
     failed: bool = False
+    pods: list[Pod] = field(default_factory=list)
 
 
 def replica_tf_configs(
@@ -168,21 +172,46 @@ def manifest_tf_configs(
     if prediction is None:
         lines.extend(f"{shown}: {f.path}: {f.message}" for f in refused)
         return Predicted([], Notes(lines), failed=True)
-    found = _pods(prediction, task)
-    return Predicted(found.outputs, Notes([*lines, *found.notes.lines]))
+    found = _pods(prediction, task, tfjob)
+    return Predicted(found.outputs, Notes([*lines, *found.notes.lines]), pods=found.pods)
 
 
-def _pods(prediction: Prediction, task: tuple[str, int] | None) -> Predicted:
-    """Each pod's TF_CONFIG, as the operator writes it; ``task`` picks one."""
+def _pods(
+    prediction: Prediction, task: tuple[str, int] | None, tfjob: TFJob | None = None
+) -> Predicted:
+    """Each pod's TF_CONFIG, as the operator writes it; ``task`` picks one.
+
+    In a job of one pod, which the operator gives none, the pod reads the one
+    its ``tensorflow`` container sets, if ``tfjob`` sets one.
+    """
+    chosen = [pod for pod in prediction.pods if task in (None, (pod.task_type, pod.index))]
     outputs = [
-        ((pod.task_type, pod.index), pod.tf_config)
-        for pod in prediction.pods
-        if pod.tf_config is not None and task in (None, (pod.task_type, pod.index))
+        ((pod.task_type, pod.index), pod.tf_config) for pod in chosen if pod.tf_config is not None
     ]
     if prediction.distributed:
-        return Predicted(outputs)
+        return Predicted(outputs, pods=[Pod(pod.name, pod.tf_config) for pod in chosen])
+    own = {} if tfjob is None else _set_by_hand(tfjob)
     alone = (
         "the job has one replica in all: the operator gives its pod no TF_CONFIG "
         "(TensorFlow runs it alone)"
     )
-    return Predicted(outputs, Notes([alone]))
+    pods = [Pod(pod.name, own.get(pod.replica_key)) for pod in chosen]
+    return Predicted(outputs, Notes([alone]), pods=pods)
+
+
+def _set_by_hand(tfjob: TFJob) -> dict[str, str | None]:
+    """The TF_CONFIG each replica spec's ``tensorflow`` container sets by hand (its last), if any.
+
+    A value of ``valueFrom`` is known to the running pod alone, and is None here.
+    """
+    found: dict[str, str | None] = {}
+    for key, _, spec in tfjob.replica_specs():
+        position = spec.tensorflow_container
+        if position is None:
+            continue
+        values = [
+            v.value for v in spec.template.spec.containers[position].env if v.name == "TF_CONFIG"
+        ]
+        if values:
+            found[key] = values[-1]
+    return found

@@ -44,6 +44,8 @@ class TFConfigSize:
     """The ``'`` characters in them (a shell or YAML quoting doubles or escapes each)."""
     label_bytes: int
     """The UTF-8 bytes of their ``type:index`` labels."""
+    name_bytes: int = 0
+    """The UTF-8 bytes of their pods' names (``<job>-<type>-<index>``)."""
 
 
 def digits_below(count: int) -> int:
@@ -82,13 +84,13 @@ def tf_config_size(
     """
     plan = layout(tfjob, name=name, namespace=namespace, operator=operator)
     if not plan.distributed:
-        return TFConfigSize(0, 0, 0, 0)
+        return TFConfigSize(0, 0, 0, 0, 0)
     jobs = plan.cluster_jobs
     key = plan.operator.sparse_cluster_key if plan.dynamic else "cluster"
     # the bytes of a TF_CONFIG around its cluster, its task type and its index
     around = _utf8(_empty_pod(key, plan.dynamic).tf_config or "") - len('""0')
     dense = _cluster_size(jobs) if not plan.dynamic else (0, 0)
-    pods = text = quotes = labels = 0
+    pods = text = quotes = labels = names = 0
     for job in plan.jobs:
         replicas = jobs[job.task_type].replicas
         if task is None:
@@ -100,13 +102,14 @@ def tf_config_size(
         own = _json(job.task_type)
         pods += count
         labels += count * (_utf8(job.task_type) + 1) + digits
+        names += count * _utf8(job.host) + digits
         if plan.dynamic:
             cluster_bytes, cluster_quotes = _sparse_size(plan, job, count, digits)
         else:
             cluster_bytes, cluster_quotes = count * dense[0], count * dense[1]
         text += count * (around + _utf8(own)) + digits + cluster_bytes
         quotes += count * own.count("'") + cluster_quotes
-    return TFConfigSize(pods, text, quotes, labels)
+    return TFConfigSize(pods, text, quotes, labels, names)
 
 
 def _utf8(text: str) -> int:

@@ -103,7 +103,14 @@ class SageMaker:
         _refuse_too_large(args, configs)
         job = job_report(hosts(configs, hps), args.profile, flags)
         outputs = job.outputs or None
-        return TFConfigs(outputs, job.labels, notes=job.notes, notes_after=True, failed=job.failed)
+        return TFConfigs(
+            outputs,
+            job.labels,
+            notes=job.notes,
+            notes_after=True,
+            failed=job.failed,
+            pods=job.pods,
+        )
 
 
 def _add_job_arguments(group: argparse._ArgumentGroup) -> None:

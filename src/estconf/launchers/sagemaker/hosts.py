@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from estconf.launchers.base import Notes
+from estconf.launchers.base import Notes, Pod
 
 if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
@@ -293,12 +293,15 @@ class JobReport:
         labels: each output's label: the host, its task, its ps server.
         notes: the notes and problems, a line each, and their fixes (hints).
         failed: a host meets a trap of the toolkit, or the reader refuses a cluster.
+        pods: each host by name and its ``TF_CONFIG``, None where it gets none
+            (``--format pods``).
     """
 
     outputs: list[tuple[tuple[str, int], str]]
     labels: list[str]
     notes: Notes
     failed: bool
+    pods: list[Pod] = field(default_factory=list)
 
 
 def job_report(found: Iterable[Host], profile: str, flags: Sequence[FileError] = ()) -> JobReport:
@@ -335,7 +338,11 @@ def job_report(found: Iterable[Host], profile: str, flags: Sequence[FileError] =
     if one_host_ps:
         hints.append(_ONE_HOST_PS)
     lines = Notes([*notes, *problems], findings=flags, hints=hints)
-    return JobReport(outputs, labels, lines, bool(problems) or one_host_ps)
+    pods = [
+        Pod(host.host, None if host.tf_config is None else json.dumps(host.tf_config))
+        for host in found
+    ]
+    return JobReport(outputs, labels, lines, bool(problems) or one_host_ps, pods)
 
 
 def _lines(

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final
 
 from estconf._arguments import UsageError, number_argument, text_argument
-from estconf.launchers.base import Notes, TFConfigs, refuse_larger_output
+from estconf.launchers.base import Notes, Pod, TFConfigs, refuse_larger_output
 
 if TYPE_CHECKING:
     from estconf.launchers.slurm.batch import BatchStep
@@ -246,6 +246,7 @@ def _tf_configs(args: argparse.Namespace) -> TFConfigs:
         notes=_joined(said, misplaced_notes(misplaced)),
         notes_after=True,
         failed=bool(misplaced),
+        pods=[Pod(view.name, view.text) for view in views],
     )
 
 

@@ -102,11 +102,17 @@ class Place:
 
 @dataclass(frozen=True)
 class Rank:
-    """One rank's view: its task, its ``TF_CONFIG`` as JSON text, and its label."""
+    """One rank's view: its task, its ``TF_CONFIG`` as JSON text, its label and its rank."""
 
     task: tuple[str, int]
     text: str
     label: str
+    rank: int
+
+    @property
+    def name(self) -> str:
+        """The rank as ``tf-config --format pods`` names it: ``rank 3``."""
+        return f"rank {self.rank}"
 
 
 def step_environ(
@@ -189,7 +195,7 @@ def _written(
         task = configs[rank]["task"]
         text = json.dumps(configs[rank], separators=(",", ":"))
         label = f"rank {rank} on {hosts[rank]}: {task['type']}:{task['index']}"
-        written.append(Rank((task["type"], task["index"]), text, label))
+        written.append(Rank((task["type"], task["index"]), text, label, rank))
     return written
 
 
@@ -221,7 +227,7 @@ def _tensorflow_view(
             f"rank {rank} on {hosts[rank]}: {task[0]}:{task[1]}, master {view.master()}, "
             f"CUDA_VISIBLE_DEVICES={view.cuda_visible_devices}"
         )
-        views.append(Rank(task, text, label))
+        views.append(Rank(task, text, label, rank))
     return views, misplaced_ranks(first)
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from estconf._arguments import UsageError, number_argument, text_argument
 from estconf.io.checks import limits_of
-from estconf.launchers.base import Notes, TFConfigs, refuse_larger_output
+from estconf.launchers.base import Notes, Pod, TFConfigs, refuse_larger_output
 
 if TYPE_CHECKING:
     from estconf.io.reading import Document
@@ -49,7 +49,7 @@ class Vertex:
         return args.vertex is not None
 
     def check_usage(self, args: argparse.Namespace, *, chosen: bool) -> None:
-        """Refuse the options of a CustomJob without ``--vertex``."""
+        """Refuse a CustomJob's options without ``--vertex``, and ``--cluster-spec`` as pods."""
         if not chosen:
             for flag, given in (
                 ("--cluster-spec", args.cluster_spec),
@@ -58,6 +58,11 @@ class Vertex:
             ):
                 if given:
                     raise UsageError(f"{flag} goes with --vertex")
+        elif args.cluster_spec and args.format == "pods":
+            raise UsageError(
+                "--format pods writes each replica's TF_CONFIG: give --cluster-spec with "
+                "another --format"
+            )
 
     def tf_configs(self, args: argparse.Namespace) -> TFConfigs:
         """Each replica's ``TF_CONFIG`` (or ``CLUSTER_SPEC``); failed when the spec is refused."""
@@ -127,8 +132,10 @@ def _tf_configs(args: argparse.Namespace) -> TFConfigs:
         task=args.task,
         before=lambda replicas: _refuse_too_large(args, replicas, shown),
     )
-    outputs = None if found.failed else found.outputs
-    return TFConfigs(outputs, found.labels, notes=found.notes, failed=found.failed)
+    if found.failed:
+        return TFConfigs(None, found.labels, notes=found.notes, failed=True)
+    pods = [Pod(name, text) for name, (_, text) in zip(found.names, found.outputs, strict=True)]
+    return TFConfigs(found.outputs, found.labels, notes=found.notes, pods=pods)
 
 
 VERTEX: Final = Vertex()

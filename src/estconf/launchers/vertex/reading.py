@@ -65,12 +65,14 @@ class Replicas:
         notes: what the reader refuses, at the spec's lines; the note on the
             job's id; the note on a Reduction Server pool, at its image.
         failed: the spec is refused: nothing is to be written.
+        names: each output's replica (``workerpool1-0``).
     """
 
     outputs: list[tuple[tuple[str, int], str]]
     labels: list[str]
     notes: Notes = field(default_factory=Notes)
     failed: bool = False
+    names: list[str] = field(default_factory=list)
 
 
 def vertex_replicas(
@@ -128,13 +130,15 @@ def vertex_replicas(
     notes = Notes(lines, findings=found)
     outputs = []
     labels = []
+    names = []
     for replica, config in replicas.items():
         own = config["task"]
         if task is not None and task != (own["type"], own["index"]):
             continue
         outputs.append(((own["type"], own["index"]), json.dumps(config, separators=(",", ":"))))
         labels.append(replica if cluster_spec else f"{replica}: {own['type']}:{own['index']}")
-    return Replicas(outputs, labels, notes)
+        names.append(replica)
+    return Replicas(outputs, labels, notes, names=names)
 
 
 def _reduction_server(data: dict[str, Any], shown: str, *, cluster_spec: bool) -> list[FileError]:
