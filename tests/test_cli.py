@@ -595,7 +595,7 @@ class TestDocumentation:
         assert "examples:\n  estconf " + command in out
 
 
-ALL_LAUNCHERS = ["cluster", "kubeflow", "sagemaker", "slurm", "vertex"]
+ALL_LAUNCHERS = ["cluster", "jobset", "kubeflow", "sagemaker", "slurm", "vertex"]
 """Each launcher's ``command`` module: the older ``tf-config`` command line loads them all."""
 
 

@@ -30,6 +30,8 @@ COMMANDS = {
     "explain": ["explain", "--tf-config"],
     "check-cluster": ["check-cluster"],
     "tf-config": ["tf-config", "--tfjob"],
+    "tf-config jobset": ["tf-config", "jobset"],
+    "tf-config trainjob": ["tf-config", "trainjob"],
     "tf-config --vertex": ["tf-config", "--vertex"],
     "tf-config --sagemaker": ["tf-config", "--sagemaker", "--resource-config"],
 }
@@ -169,6 +171,32 @@ spec:
       replicas: 2
       template: {{spec: {{containers: [{{name: tensorflow, image: tf}}]}}}}
 """
+JOBSET = """\
+apiVersion: jobset.x-k8s.io/v1alpha2
+kind: JobSet
+metadata: {{name: mnist}}
+spec:
+  x: {}
+  replicatedJobs:
+    - name: worker
+      template:
+        spec:
+          template:
+            spec: {{containers: [{{name: c, env: [{{name: TF_CONFIG, value: "{{}}"}}]}}]}}
+"""
+TRAINJOB = """\
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata: {{name: mnist}}
+spec:
+  runtimeRef: {{name: tf}}
+  x: {}
+---
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: ClusterTrainingRuntime
+metadata: {{name: tf}}
+spec: {{template: {{spec: {{replicatedJobs: [{{name: node}}]}}}}}}
+"""
 POD = """\
 apiVersion: v1
 kind: Pod
@@ -301,6 +329,15 @@ READING_PATHS: dict[str, Callable[[dict[str, str]], tuple[Any, ...]]] = {
         {"j.yaml": TFJOB.format(v["yaml"])},
     ),
     "tf-config TFJob stdin": lambda v: (["tf-config", "--tfjob", "-"], {}, TFJOB.format(v["yaml"])),
+    "validate JobSet": lambda v: (["validate", "j.yaml"], {"j.yaml": JOBSET.format(v["yaml"])}),
+    "tf-config JobSet": lambda v: (
+        ["tf-config", "jobset", "j.yaml"],
+        {"j.yaml": JOBSET.format(v["yaml"])},
+    ),
+    "tf-config TrainJob": lambda v: (
+        ["tf-config", "trainjob", "t.yaml"],
+        {"t.yaml": TRAINJOB.format(v["yaml"])},
+    ),
     "tf-config cluster file": lambda v: (
         ["tf-config", "c.json"],
         {"c.json": '{{"chief": ["c:1"], "worker": ["w:1"], "x": {}}}'.format(v["json"])},
@@ -362,6 +399,9 @@ PATHS_OF_READER = {
         "check-cluster env lists",
         "tf-config TFJob",
         "tf-config TFJob stdin",
+        "validate JobSet",
+        "tf-config JobSet",
+        "tf-config TrainJob",
         "explain TFJob pod",
         "explain TFJob pod stdin",
     ),

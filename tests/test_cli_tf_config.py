@@ -492,7 +492,13 @@ def test_the_largest_replica_count_is_refused_by_its_size_alone() -> None:
 
 ARGS = sorted((ROOT / "tests" / "data" / "launchers" / "args").glob("*.args"))
 _OLDER = {"--slurm": "slurm", "--sagemaker": "sagemaker"}
-_OLDER_WITH_VALUE = {"--job": "job", "--tfjob": "tfjob", "--vertex": "vertex"}
+_OLDER_WITH_VALUE = {
+    "--job": "job",
+    "--tfjob": "tfjob",
+    "--jobset": "jobset",
+    "--trainjob": "trainjob",
+    "--vertex": "vertex",
+}
 
 
 def newer(older: list[str]) -> list[str]:
@@ -566,6 +572,8 @@ class TestEachLauncherByName:
             "job": {"--namespace", "--port", "--chief", "--master", "--worker", "--ps"}
             | {"--evaluator", "--cluster-domain", "--task", "--profile"},
             "tfjob": {"--name", "--cluster-domain", "--task"},
+            "jobset": {"--name", "--task"},
+            "trainjob": {"--name", "--task"},
             "slurm": {"--nodelist", "--tasks-per-node", "--from-env", "--jobs", "--port-base"}
             | {"--gpus-per-node", "--rank", "--write"},
             "sagemaker": {"--instance-count", "--instance-groups", "--instance-type"}
@@ -603,8 +611,8 @@ class TestEachLauncherByName:
             (["--job-id", "x"], "--job-id goes with --vertex"),
             (
                 ["--slurm", "--sagemaker"],
-                "give one of CLUSTER_FILE, --job NAME, --tfjob FILE, --slurm, --sagemaker "
-                "or --vertex",
+                "give one of CLUSTER_FILE, --job NAME, --tfjob FILE, --jobset FILE, "
+                "--trainjob FILE, --slurm, --sagemaker or --vertex",
             ),
         ],
     )

@@ -28,14 +28,16 @@ Only the kinds this version provides take part.  Another tool's document is
 none of them, whatever its name says, and is told here so that it is refused
 as what it is rather than read as a ``TF_CONFIG`` that sets nothing: a
 Kubernetes manifest (:func:`manifest_of`), among them a Kubeflow TFJob
-(:func:`is_tfjob`), a ``List`` of objects (:func:`list_items`) and a Katib
+(:func:`is_tfjob`), an object a launcher reads (a JobSet, a TrainJob:
+:func:`launcher_manifest`), a ``List`` of objects (:func:`list_items`) and a Katib
 ``Experiment`` (:func:`is_katib_experiment`), whose TFJobs
 :func:`tfjobs_in` finds; a container's env list (:func:`is_env_list`); a
 JSON Schema, such as the ``run_config.schema.json`` estconf exports
 (:func:`json_schema_of`); a Helm template (:func:`helm_template`).  A
 search of a file's bytes tells the files that cannot hold a manifest
-(:func:`may_hold_manifest`) or a TFJob (:func:`may_hold_tfjob`), which are
-then not parsed for one.
+(:func:`may_hold_manifest`), a TFJob (:func:`may_hold_tfjob`) or a
+launcher's object (:func:`may_hold_launcher_manifest`), which are then not
+parsed for one.
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from estconf._launchers import DOCUMENT_KINDS, DocumentKind
+from estconf._launchers import DOCUMENT_KINDS, MANIFEST_KINDS, DocumentKind, ManifestKind
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -75,9 +77,11 @@ __all__ = [
     "is_katib_experiment",
     "is_tfjob",
     "json_schema_of",
+    "launcher_manifest",
     "list_items",
     "listed",
     "manifest_of",
+    "may_hold_launcher_manifest",
     "may_hold_manifest",
     "may_hold_tfjob",
     "of_model",
@@ -428,7 +432,8 @@ def manifest_of(data: Mapping[Any, Any]) -> str | None:
     api_version, kind = data.get("apiVersion"), data.get("kind")
     if not (isinstance(api_version, str) and isinstance(kind, str)):
         return None
-    owner = "Kubeflow" if _of_kubeflow(data) else "Kubernetes"
+    kubeflow = _of_kubeflow(data) or api_version.partition("/")[0].endswith(".kubeflow.org")
+    owner = "Kubeflow" if kubeflow else "Kubernetes"
     return f"a {owner} {_clipped(kind)} manifest (apiVersion: {_clipped(api_version)})"
 
 
@@ -440,6 +445,29 @@ def is_tfjob(data: Mapping[Any, Any], *, any_api_group: bool = False) -> bool:
     says why, rather than pass the document over.
     """
     return data.get("kind") == TFJOB and (any_api_group or _of_kubeflow(data))
+
+
+# `kind:` of an object of MANIFEST_KINDS, in YAML or JSON form, as _TFJOB_KIND reads TFJob
+_LAUNCHER_KIND: Final = re.compile(
+    rb"""["']?kind["']?\s*:\s*(?:[!&]\S*\s+)*["']?(?:%b)\b"""
+    % b"|".join(re.escape(declared.kind.encode()) for declared in MANIFEST_KINDS)
+)
+
+
+def may_hold_launcher_manifest(raw: bytes) -> bool:
+    """Whether a file's bytes may hold an object of :data:`~estconf._launchers.MANIFEST_KINDS`."""
+    return _LAUNCHER_KIND.search(raw) is not None
+
+
+def launcher_manifest(data: Mapping[Any, Any]) -> ManifestKind | None:
+    """The object a launcher reads that ``data`` is (a JobSet, a TrainJob), or ``None``.
+
+    It is told by the group of its ``apiVersion`` (any version) and its ``kind``.
+    """
+    api_version, kind = data.get("apiVersion"), data.get("kind")
+    group = api_version.partition("/")[0] if isinstance(api_version, str) else None
+    found = (k for k in MANIFEST_KINDS if k.kind == kind and k.api_group == group)
+    return next(found, None)
 
 
 def is_katib_experiment(data: Mapping[Any, Any]) -> bool:
