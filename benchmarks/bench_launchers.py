@@ -10,6 +10,10 @@ Run with ``make bench`` (or ``python benchmarks/bench_launchers.py``).
 - Vertex AI, a CustomJob spec of 1,000 replicas (a chief, 997 workers, a
   parameter server and an evaluator): ``vertex.tf_configs`` and
   ``estconf tf-config --vertex``.
+- JobSet, a JobSet of 1,000 pods (a chief, 997 workers and two parameter
+  servers, each pod's index read into ``TASK_INDEX`` before its TF_CONFIG):
+  every pod's TF_CONFIG as Kubernetes expands it (``tf_configs``), and
+  ``estconf tf-config jobset``.
 
 Target: each prediction well under a second (at most 0.5 s).  The commands
 write every task's TF_CONFIG, each listing every address (20 to 40 MB for
@@ -48,6 +52,45 @@ def spec() -> dict[str, object]:
     }
     counts = (1, 997, 1, 1)
     return {"workerPoolSpecs": [{**pool, "replicaCount": count} for count in counts]}
+
+
+def jobset() -> dict[str, object]:
+    """A JobSet of 1,000 pods, each TF_CONFIG listing every pod, as a manifest holds it."""
+    counts = {"chief": 1, "worker": 997, "ps": 2}
+    cluster = {
+        name: [f"big-{name}-0-{index}.big:2222" for index in range(count)]
+        for name, count in counts.items()
+    }
+    index = "metadata.annotations['batch.kubernetes.io/job-completion-index']"
+
+    def replicated(name: str, count: int) -> dict[str, object]:
+        tf_config = json.dumps({"cluster": cluster, "task": {"type": name, "index": 0}})
+        tf_config = tf_config.replace('"index": 0}', '"index": $(TASK_INDEX)}')
+        env = [
+            {"name": "TASK_INDEX", "valueFrom": {"fieldRef": {"fieldPath": index}}},
+            {"name": "TF_CONFIG", "value": tf_config},
+        ]
+        container = {"name": "tensorflow", "image": "tf:2.15", "env": env}
+        pods = {"parallelism": count, "completions": count}
+        return {
+            "name": name,
+            "template": {"spec": {**pods, "template": {"spec": {"containers": [container]}}}},
+        }
+
+    return {
+        "apiVersion": "jobset.x-k8s.io/v1alpha2",
+        "kind": "JobSet",
+        "metadata": {"name": "big"},
+        "spec": {"replicatedJobs": [replicated(name, count) for name, count in counts.items()]},
+    }
+
+
+def jobset_tf_configs() -> list[str | None]:
+    """Every pod's TF_CONFIG of the JobSet of 1,000 pods, expanded."""
+    from estconf.launchers.jobset.model import JobSet
+    from estconf.launchers.jobset.tf_configs import tf_configs
+
+    return [found.text for found in tf_configs(JobSet.model_validate(jobset()))]
 
 
 def tensorflow_view() -> list[dict[str, object]]:
@@ -90,6 +133,7 @@ def main() -> int:
         ),
         f"SLURM, {RANKS:,} ranks: each at its host (slurm_tf_configs)": best(written),
         "Vertex AI, 1,000 replicas: vertex.tf_configs": best(lambda: vertex.tf_configs(spec())),
+        "JobSet, 1,000 pods: each pod's env expanded (tf_configs)": best(jobset_tf_configs),
     }
     missed = 0
     for what, seconds in predictions.items():
@@ -100,10 +144,13 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as directory:
         spec_file = os.path.join(directory, "job.json")
         Path(spec_file).write_text(json.dumps(spec()), encoding="utf-8")
+        jobset_file = os.path.join(directory, "jobset.json")
+        Path(jobset_file).write_text(json.dumps(jobset()), encoding="utf-8")
         commands = {
             "estconf tf-config --slurm": command(*slurm_flags),
             "estconf tf-config --slurm --write": command(*slurm_flags, "--write"),
             "estconf tf-config --vertex": command("tf-config", "--vertex", spec_file),
+            "estconf tf-config jobset": command("tf-config", "jobset", jobset_file),
         }
         for what, run in commands.items():
             size = len(run()) / 1e6

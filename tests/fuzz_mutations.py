@@ -94,7 +94,7 @@ OPTIONS = (
     "--resource-config", "--hyperparameters", "--vertex", "--cluster-spec", "--job-id",
     "--trial", "--job", "--namespace", "--port", "--chief", "--master", "--worker", "--ps",
     "--evaluator", "--tfjob", "--name", "--cluster-domain", "--task", "--format", "--profile",
-    "--max-size", "--max-depth", "--max-values", "--max-documents",
+    "--max-size", "--max-depth", "--max-values", "--max-documents", "--jobset", "--trainjob",
 )  # fmt: skip
 """The options of ``estconf tf-config``: the launchers' first."""
 

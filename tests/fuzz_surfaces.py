@@ -414,6 +414,10 @@ CLI: dict[str, Callable[[Input, Path], None]] = {
     "estconf tf-config --tfjob --format shell": _cli(
         "tf-config", "--tfjob", "{}", "--format", "shell"
     ),
+    "estconf tf-config jobset": _cli("tf-config", "jobset", "{}"),
+    "estconf tf-config trainjob --format shell": _cli(
+        "tf-config", "trainjob", "{}", "--format", "shell"
+    ),
     "estconf check-cluster": _cli("check-cluster", "{}"),
     "estconf check-cluster --profile mwms": _cli("check-cluster", "--profile", "mwms", "{}"),
     "estconf check-cluster --profile ps --format json": _cli(

@@ -621,7 +621,7 @@ class TestDocumentation:
         assert "examples:\n  estconf " + command in out
 
 
-ALL_LAUNCHERS = ["cluster", "kubeflow", "sagemaker", "slurm", "vertex", "volcano"]
+ALL_LAUNCHERS = ["cluster", "jobset", "kubeflow", "sagemaker", "slurm", "vertex", "volcano"]
 """Each launcher's ``command`` module: the older ``tf-config`` command line loads them all."""
 
 

@@ -52,6 +52,15 @@ LAUNCHER_PODS = {
         ("tfjob", "tests/data/kubeflow/dist_mnist.yaml"),
         [f"dist-mnist-{pod}" for pod in ("chief-0", "ps-0", "ps-1", "worker-0", "worker-1")],
     ),
+    "jobset": (
+        ("jobset", "tests/data/launchers/jobset/chief_worker_ps.yaml"),
+        [f"mnist-{pod}" for pod in ("chief-0-0", "worker-0-0", "worker-0-1", "worker-0-2")]
+        + ["mnist-ps-0-0", "mnist-ps-0-1"],
+    ),
+    "trainjob": (
+        ("trainjob", "tests/data/launchers/jobset/trainjob_with_runtime.yaml"),
+        ["mnist-node-0-0", "mnist-node-0-1", "mnist-node-0-2"],
+    ),
     "slurm": (
         ("slurm", "--nodelist", "n[1-2]", "--tasks-per-node", "2", "--write"),
         ["rank 0", "rank 1", "rank 2", "rank 3"],

@@ -30,6 +30,8 @@ COMMANDS = {
     "explain": ["explain", "--tf-config"],
     "check-cluster": ["check-cluster"],
     "tf-config": ["tf-config", "--tfjob"],
+    "tf-config jobset": ["tf-config", "jobset"],
+    "tf-config trainjob": ["tf-config", "trainjob"],
     "tf-config --vertex": ["tf-config", "--vertex"],
     "tf-config --sagemaker": ["tf-config", "--sagemaker", "--resource-config"],
 }
@@ -178,6 +180,32 @@ spec:
   plugins: {{tensorflow: []}}
   tasks:
     - {{name: worker, replicas: 2}}
+"""
+JOBSET = """\
+apiVersion: jobset.x-k8s.io/v1alpha2
+kind: JobSet
+metadata: {{name: mnist}}
+spec:
+  x: {}
+  replicatedJobs:
+    - name: worker
+      template:
+        spec:
+          template:
+            spec: {{containers: [{{name: c, env: [{{name: TF_CONFIG, value: "{{}}"}}]}}]}}
+"""
+TRAINJOB = """\
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata: {{name: mnist}}
+spec:
+  runtimeRef: {{name: tf}}
+  x: {}
+---
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: ClusterTrainingRuntime
+metadata: {{name: tf}}
+spec: {{template: {{spec: {{replicatedJobs: [{{name: node}}]}}}}}}
 """
 POD = """\
 apiVersion: v1
@@ -336,6 +364,15 @@ READING_PATHS: dict[str, Callable[[dict[str, str]], tuple[Any, ...]]] = {
         {},
         VOLCANO_JOB.format(v["yaml"]),
     ),
+    "validate JobSet": lambda v: (["validate", "j.yaml"], {"j.yaml": JOBSET.format(v["yaml"])}),
+    "tf-config JobSet": lambda v: (
+        ["tf-config", "jobset", "j.yaml"],
+        {"j.yaml": JOBSET.format(v["yaml"])},
+    ),
+    "tf-config TrainJob": lambda v: (
+        ["tf-config", "trainjob", "t.yaml"],
+        {"t.yaml": TRAINJOB.format(v["yaml"])},
+    ),
     "tf-config cluster file": lambda v: (
         ["tf-config", "c.json"],
         {"c.json": '{{"chief": ["c:1"], "worker": ["w:1"], "x": {}}}'.format(v["json"])},
@@ -400,6 +437,9 @@ PATHS_OF_READER = {
         "validate Volcano Job",
         "tf-config Volcano Job",
         "tf-config Volcano Job stdin",
+        "validate JobSet",
+        "tf-config JobSet",
+        "tf-config TrainJob",
         "explain TFJob pod",
         "explain TFJob pod stdin",
     ),

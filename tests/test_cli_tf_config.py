@@ -499,6 +499,8 @@ _OLDER = {"--slurm": "slurm", "--sagemaker": "sagemaker"}
 _OLDER_WITH_VALUE = {
     "--job": "job",
     "--tfjob": "tfjob",
+    "--jobset": "jobset",
+    "--trainjob": "trainjob",
     "--vertex": "vertex",
     "--volcano": "volcano",
 }
@@ -575,6 +577,8 @@ class TestEachLauncherByName:
             "job": {"--namespace", "--port", "--chief", "--master", "--worker", "--ps"}
             | {"--evaluator", "--cluster-domain", "--task", "--profile"},
             "tfjob": {"--name", "--cluster-domain", "--task"},
+            "jobset": {"--name", "--task"},
+            "trainjob": {"--name", "--task"},
             "slurm": {"--nodelist", "--tasks-per-node", "--from-env", "--jobs", "--port-base"}
             | {"--gpus-per-node", "--rank", "--write", "--sbatch", "--gpus-per-task"},
             "sagemaker": {"--instance-count", "--instance-groups", "--instance-type"}
@@ -613,8 +617,8 @@ class TestEachLauncherByName:
             (["--job-id", "x"], "--job-id goes with --vertex"),
             (
                 ["--slurm", "--sagemaker"],
-                "give one of CLUSTER_FILE, --job NAME, --tfjob FILE, --slurm, --sagemaker, "
-                "--vertex or --volcano FILE",
+                "give one of CLUSTER_FILE, --job NAME, --tfjob FILE, --jobset FILE, "
+                "--trainjob FILE, --slurm, --sagemaker, --vertex or --volcano FILE",
             ),
         ],
     )

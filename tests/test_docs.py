@@ -82,6 +82,25 @@ _FIELDS_DOCUMENTED_ELSEWHERE = frozenset(
         "TFJobSpec",
         "TaskDifference",
         "ValueGroup",
+        # JobSet's and Kubeflow Trainer's objects
+        "Coordinator",
+        "EnvFromSource",
+        "EnvVarSource",
+        "JobSet",
+        "JobSetSpec",
+        "JobSpec",
+        "JobTemplateSpec",
+        "KeyRef",
+        "MLPolicy",
+        "Network",
+        "ObjectFieldSelector",
+        "ReplicatedJob",
+        "RuntimeRef",
+        "SourceRef",
+        "TrainJob",
+        "TrainJobSpec",
+        "Trainer",
+        "TrainingRuntime",
     }
 )
 

@@ -115,3 +115,52 @@ class TestTFJobs:
         no_tfjob = {**experiment, "spec": {"trialTemplate": {"trialSpec": {"kind": "Job"}}}}
         assert list(manifest_kinds.tfjobs_in(no_tfjob)) == []
         assert list(manifest_kinds.tfjobs_in({**experiment, "spec": []})) == []
+
+
+class TestLaunchersObjects:
+    @pytest.mark.parametrize(
+        ("api_version", "kind"),
+        [
+            ("jobset.x-k8s.io/v1alpha2", "JobSet"),
+            ("jobset.x-k8s.io/v1alpha1", "JobSet"),
+            ("trainer.kubeflow.org/v1alpha1", "TrainJob"),
+            ("trainer.kubeflow.org/v1alpha1", "TrainingRuntime"),
+            ("trainer.kubeflow.org/v1", "ClusterTrainingRuntime"),
+        ],
+    )
+    def test_an_object_is_told_by_its_api_group_and_kind(self, api_version: str, kind: str) -> None:
+        declared = manifest_kinds.launcher_manifest({"apiVersion": api_version, "kind": kind})
+        assert declared is not None
+        assert (declared.launcher, declared.kind) == ("jobset", kind)
+        assert declared.api_group == api_version.split("/")[0]
+        assert manifest_kinds.may_hold_launcher_manifest(f"kind: {kind}\n".encode())
+
+    @pytest.mark.parametrize(
+        "data",
+        [
+            {"apiVersion": "batch/v1", "kind": "JobSet"},
+            {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "TrainJob"},
+            {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "JobSet"},
+            {"apiVersion": 1, "kind": "JobSet"},
+            {"kind": "JobSet"},
+            TFJOB,
+        ],
+    )
+    def test_another_object_is_none_of_them(self, data: dict[str, Any]) -> None:
+        assert manifest_kinds.launcher_manifest(data) is None
+
+    @pytest.mark.parametrize(
+        "raw",
+        [b"kind: JobSetList\n", b"# a JobSet\n", b"kind: TrainJobs\n", b"kind: Pod\n", b""],
+    )
+    def test_other_bytes_hold_none(self, raw: bytes) -> None:
+        assert not manifest_kinds.may_hold_launcher_manifest(raw)
+
+    def test_the_bytes_of_one_in_json_may_hold_one(self) -> None:
+        assert manifest_kinds.may_hold_launcher_manifest(b'{"kind": "ClusterTrainingRuntime"}')
+
+    def test_a_trainer_object_is_kubeflows(self) -> None:
+        data = {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob"}
+        assert manifest_kinds.manifest_of(data) == (
+            "a Kubeflow TrainJob manifest (apiVersion: trainer.kubeflow.org/v1alpha1)"
+        )

@@ -25,13 +25,33 @@ PACKAGE = Path(estconf.launchers.__file__).parent
 class TestTheRegistry:
     def test_it_lists_the_launchers_in_the_order_help_lists_them(self) -> None:
         names = [entry.name for entry in LAUNCHERS]
-        assert names == ["cluster", "job", "tfjob", "slurm", "sagemaker", "vertex", "volcano"]
+        assert names == [
+            "cluster",
+            "job",
+            "tfjob",
+            "jobset",
+            "trainjob",
+            "slurm",
+            "sagemaker",
+            "vertex",
+            "volcano",
+        ]
 
     def test_each_launcher_folder_has_an_entry(self) -> None:
         folders = {path.name for path in PACKAGE.iterdir() if (path / "__init__.py").exists()}
         modules = {entry.path.split(".")[2] for entry in LAUNCHERS}
         assert (
-            folders == modules == {"cluster", "kubeflow", "slurm", "sagemaker", "vertex", "volcano"}
+            folders
+            == modules
+            == {
+                "cluster",
+                "kubeflow",
+                "jobset",
+                "slurm",
+                "sagemaker",
+                "vertex",
+                "volcano",
+            }
         )
 
     def test_each_entry_names_its_launcher_in_its_folder(self) -> None:
@@ -98,6 +118,20 @@ class TestTheKindsTheyRead:
             )
             assert kind.markers == read.markers
             assert kind.checks == ()
+
+    def test_each_kubernetes_object_is_read_by_a_launcher_of_the_registry(self) -> None:
+        from estconf._launchers import MANIFEST_KINDS
+
+        launchers = {entry.path.split(".")[2] for entry in LAUNCHERS}
+        assert [(read.api_group, read.kind) for read in MANIFEST_KINDS] == [
+            ("jobset.x-k8s.io", "JobSet"),
+            ("trainer.kubeflow.org", "TrainJob"),
+            ("trainer.kubeflow.org", "TrainingRuntime"),
+            ("trainer.kubeflow.org", "ClusterTrainingRuntime"),
+        ]
+        for read in MANIFEST_KINDS:
+            assert read.launcher in launchers
+            assert read.versions == (("v1alpha2",) if read.kind == "JobSet" else ("v1alpha1",))
 
     def test_the_declarations_import_nothing(self) -> None:
         import subprocess

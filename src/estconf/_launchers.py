@@ -5,14 +5,16 @@ file, so the documents layer (:mod:`estconf.io.kinds`) must know the kind
 without importing the launcher.  Each launcher declares here the kinds it
 reads (:class:`DocumentKind`): its models and checks are named as
 ``"module:name"`` strings, imported only when a file of the kind is read.
-This module imports nothing of estconf.
+The Kubernetes objects a launcher reads (a JobSet, a TrainJob) are declared
+the same way (:class:`ManifestKind`), told by their ``apiVersion`` and
+``kind``.  This module imports nothing of estconf.
 """
 
 from __future__ import annotations
 
 from typing import Final, NamedTuple
 
-__all__ = ["DOCUMENT_KINDS", "DocumentKind"]
+__all__ = ["DOCUMENT_KINDS", "MANIFEST_KINDS", "DocumentKind", "ManifestKind"]
 
 
 class DocumentKind(NamedTuple):
@@ -48,3 +50,26 @@ DOCUMENT_KINDS: Final = (
 )
 """The kinds the launchers read, in the order :func:`estconf.io.kinds.detect` tries them,
 after the kinds of TensorFlow's own configs."""
+
+
+class ManifestKind(NamedTuple):
+    """A Kubernetes object a launcher reads, told by its ``apiVersion`` group and ``kind``."""
+
+    launcher: str
+    """The subpackage of :mod:`estconf.launchers` that reads it: ``jobset``."""
+    api_group: str
+    """The group of its ``apiVersion``: ``jobset.x-k8s.io``."""
+    kind: str
+    """Its ``kind``: ``JobSet``."""
+    versions: tuple[str, ...]
+    """The versions of the group the launcher reads: ``("v1alpha2",)``."""
+
+
+MANIFEST_KINDS: Final = (
+    ManifestKind("jobset", "jobset.x-k8s.io", "JobSet", ("v1alpha2",)),
+    ManifestKind("jobset", "trainer.kubeflow.org", "TrainJob", ("v1alpha1",)),
+    ManifestKind("jobset", "trainer.kubeflow.org", "TrainingRuntime", ("v1alpha1",)),
+    ManifestKind("jobset", "trainer.kubeflow.org", "ClusterTrainingRuntime", ("v1alpha1",)),
+)
+"""The Kubernetes objects the launchers read (JobSet, Kubeflow Trainer's TrainJob and its
+runtimes), which :func:`estconf.io.kinds.launcher_manifest` tells."""

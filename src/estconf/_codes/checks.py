@@ -313,6 +313,28 @@ SECTIONS: Final[tuple[Section, ...]] = (
         ),
     ),
     (
+        "jobset-and-trainer-v2-findings-estconf-validate-on-a-jobset-or-a-trainjob",
+        (
+            (
+                "env_reference_not_expanded",
+                "error",
+                "a `$(NAME)` in a pod's `TF_CONFIG` that Kubernetes leaves as written: no "
+                "variable of that name is defined before `TF_CONFIG` in its container "
+                "(`JOB_COMPLETION_INDEX` never is: the Job controller appends it last)",
+                '`"index": $(JOB_COMPLETION_INDEX)`',
+                "define TASK_INDEX before TF_CONFIG from a fieldRef to "
+                "metadata.annotations['batch.kubernetes.io/job-completion-index']",
+            ),
+            (
+                "runtime_not_given",
+                "note",
+                "note: a TrainJob whose runtime is not in the file: its pods are not checked "
+                "(`estconf tf-config trainjob` takes both files)",
+                "`runtimeRef: {name: tf-plain}` alone",
+            ),
+        ),
+    ),
+    (
         "file-errors",
         (
             (

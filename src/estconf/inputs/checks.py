@@ -1,11 +1,11 @@
 """Checking inputs as ``estconf validate`` does, without the command line.
 
 Each input (a file, a directory walked, ``-`` for standard input) is read
-once and checked by what it holds: Kubeflow TFJobs (each pod's ``TF_CONFIG``
-as the profile's reader reads it), other Kubernetes manifests that set
-``TF_CONFIG`` (each value as a TF_CONFIG file), a shell script or env file
-(``.sh``, ``.env``: each ``TF_CONFIG`` it sets, as a TF_CONFIG file), or a
-config file of its kind.
+once and checked by what it holds: Kubeflow TFJobs, Volcano Jobs, JobSets and
+TrainJobs (each pod's ``TF_CONFIG`` as the profile's reader reads it), other
+Kubernetes manifests that set ``TF_CONFIG`` (each value as a TF_CONFIG file),
+a shell script or env file (``.sh``, ``.env``: each ``TF_CONFIG`` it sets, as
+a TF_CONFIG file), or a config file of its kind.
 The kind of a file and its profile are, when not given, those the nearest
 ``pyproject.toml`` gives its path (``[tool.estconf]``).
 
@@ -203,6 +203,7 @@ def check_input(
         read_file,
         read_stdin,
     )
+    from estconf.launchers.jobset import jobsets
     from estconf.launchers.kubeflow import tfjobs
     from estconf.launchers.volcano import jobs as volcano_jobs
 
@@ -231,12 +232,15 @@ def check_input(
         found = manifest_bytes(name, content, fmt, limits.max_size)
         if found is not None:
             raw, manifest_format = found
-            # Kubeflow TFJobs and Volcano Jobs (each pod read as the profile's reader
-            # does), then other Kubernetes manifests that set TF_CONFIG (each read as a file is)
+            # Kubeflow TFJobs, Volcano Jobs, then JobSets and TrainJobs (each pod read as
+            # the profile's reader does), then other Kubernetes manifests that set
+            # TF_CONFIG (each read as a file is)
             reader = profile or "estimator"
             checked = tfjobs.check_text(raw, manifest_format, name, reader, limits)
             if checked is None:
                 checked = volcano_jobs.check_text(raw, manifest_format, name, reader, limits)
+            if checked is None:
+                checked = jobsets.check_text(raw, manifest_format, name, reader, limits)
             if checked is None:
                 checked = manifests.check_text(raw, manifest_format, name, profile, limits)
             if checked is not None:

@@ -30,16 +30,17 @@ Only the kinds this version provides take part.  Another tool's document is
 none of them, whatever its name says, and is told here so that it is refused
 as what it is rather than read as a ``TF_CONFIG`` that sets nothing: a
 Kubernetes manifest (:func:`manifest_of`, from :mod:`~estconf.io.manifest_kinds`),
-among them a Kubeflow TFJob
-(:func:`is_tfjob`), a Volcano Job (:func:`is_volcano_job`), a ``List`` of
-objects (:func:`list_items`) and a Katib ``Experiment``
-(:func:`is_katib_experiment`), whose TFJobs
+among them a Kubeflow TFJob (:func:`is_tfjob`), a Volcano Job
+(:func:`is_volcano_job`), an object a launcher reads (a JobSet, a TrainJob:
+:func:`launcher_manifest`), a ``List`` of objects (:func:`list_items`) and a
+Katib ``Experiment`` (:func:`is_katib_experiment`), whose TFJobs
 :func:`tfjobs_in` finds; a container's env list (:func:`is_env_list`); a
 JSON Schema, such as the ``run_config.schema.json`` estconf exports
 (:func:`json_schema_of`); a Helm template (:func:`helm_template`).  A
 search of a file's bytes tells the files that cannot hold a manifest
-(:func:`may_hold_manifest`), a TFJob (:func:`may_hold_tfjob`) or a Volcano
-Job (:func:`may_hold_volcano_job`), which are then not parsed for one.
+(:func:`may_hold_manifest`), a TFJob (:func:`may_hold_tfjob`), a Volcano
+Job (:func:`may_hold_volcano_job`) or a launcher's object
+(:func:`may_hold_launcher_manifest`), which are then not parsed for one.
 """
 
 from __future__ import annotations
@@ -64,9 +65,11 @@ from estconf.io.manifest_kinds import (  # the manifests' answers, given here to
     is_katib_experiment,
     is_tfjob,
     is_volcano_job,
+    launcher_manifest,
     list_items,
     listed,
     manifest_of,
+    may_hold_launcher_manifest,
     may_hold_manifest,
     may_hold_tfjob,
     may_hold_volcano_job,
@@ -98,9 +101,11 @@ __all__ = [
     "is_tfjob",
     "is_volcano_job",
     "json_schema_of",
+    "launcher_manifest",
     "list_items",
     "listed",
     "manifest_of",
+    "may_hold_launcher_manifest",
     "may_hold_manifest",
     "may_hold_tfjob",
     "may_hold_volcano_job",

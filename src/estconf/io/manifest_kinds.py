@@ -1,4 +1,4 @@
-"""Which Kubernetes object a document is: a TFJob, a Volcano Job, a ``List``, a Katib Experiment.
+"""Which Kubernetes object a document is: a TFJob, a Volcano Job, a JobSet, a ``List``, ...
 
 :mod:`estconf.io.kinds` gives these answers too, beside the kinds of config
 file: a reader asks it what a document is.  They live here because a
@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final
+
+from estconf._launchers import MANIFEST_KINDS, ManifestKind
 
 if TYPE_CHECKING:
     from estconf.io._positions import Loc
@@ -25,9 +27,11 @@ __all__ = [
     "is_katib_experiment",
     "is_tfjob",
     "is_volcano_job",
+    "launcher_manifest",
     "list_items",
     "listed",
     "manifest_of",
+    "may_hold_launcher_manifest",
     "may_hold_manifest",
     "may_hold_tfjob",
     "may_hold_volcano_job",
@@ -110,7 +114,8 @@ def manifest_of(data: Mapping[Any, Any]) -> str | None:
     api_version, kind = data.get("apiVersion"), data.get("kind")
     if not (isinstance(api_version, str) and isinstance(kind, str)):
         return None
-    owner = "Kubeflow" if _of_kubeflow(data) else "Volcano" if _of_volcano(data) else "Kubernetes"
+    kubeflow = _of_kubeflow(data) or api_version.partition("/")[0].endswith(".kubeflow.org")
+    owner = "Kubeflow" if kubeflow else "Volcano" if _of_volcano(data) else "Kubernetes"
     return f"a {owner} {clipped(kind)} manifest (apiVersion: {clipped(api_version)})"
 
 
@@ -127,6 +132,29 @@ def is_tfjob(data: Mapping[Any, Any], *, any_api_group: bool = False) -> bool:
 def is_volcano_job(data: Mapping[Any, Any]) -> bool:
     """Whether ``data`` is the manifest of a Volcano Job (``kind: Job`` of ``batch.volcano.sh``)."""
     return data.get("kind") == "Job" and _of_volcano(data)
+
+
+# `kind:` of an object of MANIFEST_KINDS, in YAML or JSON form, as _TFJOB_KIND reads TFJob
+_LAUNCHER_KIND: Final = re.compile(
+    rb"""["']?kind["']?\s*:\s*(?:[!&]\S*\s+)*["']?(?:%b)\b"""
+    % b"|".join(re.escape(declared.kind.encode()) for declared in MANIFEST_KINDS)
+)
+
+
+def may_hold_launcher_manifest(raw: bytes) -> bool:
+    """Whether a file's bytes may hold an object of :data:`~estconf._launchers.MANIFEST_KINDS`."""
+    return _LAUNCHER_KIND.search(raw) is not None
+
+
+def launcher_manifest(data: Mapping[Any, Any]) -> ManifestKind | None:
+    """The object a launcher reads that ``data`` is (a JobSet, a TrainJob), or ``None``.
+
+    It is told by the group of its ``apiVersion`` (any version) and its ``kind``.
+    """
+    api_version, kind = data.get("apiVersion"), data.get("kind")
+    group = api_version.partition("/")[0] if isinstance(api_version, str) else None
+    found = (k for k in MANIFEST_KINDS if k.kind == kind and k.api_group == group)
+    return next(found, None)
 
 
 def is_katib_experiment(data: Mapping[Any, Any]) -> bool:

@@ -3,6 +3,7 @@
 One subpackage per launcher, each with its inputs, its prediction of every
 task's TF_CONFIG and its checks: :mod:`~estconf.launchers.cluster` (a cluster
 written by hand), :mod:`~estconf.launchers.kubeflow`,
+:mod:`~estconf.launchers.jobset` (JobSet and Kubeflow Trainer v2),
 :mod:`~estconf.launchers.slurm`, :mod:`~estconf.launchers.sagemaker`,
 :mod:`~estconf.launchers.vertex` and :mod:`~estconf.launchers.volcano`.
 :data:`LAUNCHERS` lists what ``estconf tf-config`` offers, in the order its
@@ -57,6 +58,18 @@ LAUNCHERS: Final = (
         "a TFJob manifest: every TF_CONFIG the training operator would write",
         "estconf.launchers.kubeflow.command:TFJOB",
         "estconf tf-config tfjob tfjob.yaml | estconf check-cluster --allow-empty -",
+    ),
+    Entry(
+        "jobset",
+        "a JobSet manifest: the TF_CONFIG each pod reads, its env expanded as Kubernetes does",
+        "estconf.launchers.jobset.command:JOBSET",
+        "estconf tf-config jobset jobset.yaml --format shell",
+    ),
+    Entry(
+        "trainjob",
+        "a TrainJob and its runtime (Kubeflow Trainer v2): the TF_CONFIG each pod reads",
+        "estconf.launchers.jobset.command:TRAINJOB",
+        "estconf tf-config trainjob trainjob.yaml runtime.yaml | estconf check-cluster -",
     ),
     Entry(
         "slurm",
