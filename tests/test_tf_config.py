@@ -148,14 +148,17 @@ class TestPythonRepr:
 
 
 def test_a_trailing_comma_is_named_after_tensorflows_sentence() -> None:
-    """TensorFlow's ``json.loads`` sentence comes first, whatever this Python's decoder says."""
+    """The sentence of ``json.loads`` on TensorFlow 2.15's Pythons comes first, on every Python."""
     text = '{"cluster": {"chief": ["c:1"],}, "task": {"type": "chief", "index": 0}}'
-    with pytest.raises(json.JSONDecodeError) as tensorflow:
-        json.loads(text)
+    sentence = "Expecting property name enclosed in double quotes"
+    if sys.version_info < (3, 13):  # Python 3.13's decoder names the comma in its own words
+        with pytest.raises(json.JSONDecodeError) as tensorflow:
+            json.loads(text)
+        assert tensorflow.value.msg == sentence
     with pytest.raises(ValidationError) as raised:
         TFConfig.from_json(text)
     [error] = raised.value.errors()
-    assert error["msg"].startswith(f"TF_CONFIG: invalid JSON: {tensorflow.value.msg}")
+    assert error["msg"].startswith(f"TF_CONFIG: invalid JSON: {sentence}")
     assert "trailing comma" in error["msg"].lower()
 
 

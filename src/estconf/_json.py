@@ -98,9 +98,9 @@ def _hint(exc: json.JSONDecodeError) -> str:
     ``str()`` (only when the text is one: it reads as a Python dict literal),
     JSON text inside quotes of its own (a quoted env file's value that
     ``docker run --env-file`` kept), or another single-quoted string.  And a
-    comma after the last item of an object or array, which Python 3.13's
-    decoder names itself and older ones report as a missing property name or
-    value at the closing bracket.
+    comma after the last item of an object or array, which the decoder
+    reports as a missing property name or value at the closing bracket (on
+    Python 3.13 too: :func:`_as_before_313`).
     """
     found = exc.doc[exc.pos : exc.pos + 1]
     if found == "'":
@@ -133,6 +133,32 @@ def _python_literal(text: str) -> object:
         return ast.literal_eval(stripped)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return None
+
+
+_TRAILING_COMMA: Final = {
+    "Illegal trailing comma before end of object": (
+        "Expecting property name enclosed in double quotes"
+    ),
+    "Illegal trailing comma before end of array": "Expecting value",
+}
+"""Python 3.13's sentences for a trailing comma, and what Python 3.12 and before say there."""
+
+
+def _as_before_313(exc: json.JSONDecodeError) -> json.JSONDecodeError:
+    """The decoder's error as Python 3.10 to 3.12 report it, whatever Python runs.
+
+    Python 3.13 names a trailing comma itself, at the comma; the decoders of
+    TensorFlow 2.15's Pythons say what they expected at the closing bracket.
+    One sentence and one place on every Python keep a report the same in
+    every CI job, and the hint names the comma.
+    """
+    older = _TRAILING_COMMA.get(exc.msg)
+    if older is None:
+        return exc
+    bracket = exc.pos + 1
+    while exc.doc[bracket] in " \t\r\n":
+        bracket += 1
+    return json.JSONDecodeError(older, exc.doc, bracket)
 
 
 def _follows_comma(text: str, position: int) -> bool:
@@ -275,6 +301,7 @@ def _decode(text: str | bytes, allow_nan: bool, decoder: json.JSONDecoder | None
             key=exc.key,
         ) from None
     except json.JSONDecodeError as exc:
+        exc = _as_before_313(exc)
         raise JSONInputError(
             "json_invalid", f"invalid JSON: {exc.msg}{_hint(exc)}", exc.lineno, exc.colno
         ) from None
