@@ -73,6 +73,12 @@ def test_an_empty_value() -> None:
     assert check("export TF_CONFIG=''\n") == [("tf_config_empty", "TF_CONFIG", 1, 18, "error")]
 
 
+def test_an_empty_value_says_to_unset_it_or_give_a_json_object() -> None:
+    result = check_file(b"export TF_CONFIG=''\n", "shell", "run.sh", None, Limits())
+    [found] = result.errors
+    assert found.message == "set but empty; unset it or give a JSON object"
+
+
 def test_what_cannot_be_read() -> None:
     assert check("export TF_CONFIG='{\n") == [("shell_syntax", "", 1, 18, "error")]
     assert check('export TF_CONFIG="$INDEX"\n') == [

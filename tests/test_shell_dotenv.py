@@ -93,6 +93,15 @@ def test_each_character_is_placed_where_it_is_written() -> None:
     assert (found.offset, found.value_offset, found.quoted) == (4, 14, True)
 
 
+def test_each_character_of_a_single_quoted_value_is_placed_where_it_is_written() -> None:
+    """An escaped quote or backslash is placed at the character after its backslash."""
+    text = "TF_CONFIG='it\\'s a\\\\b'\n"
+    [found] = found_in(text)
+    assert found.value == "it's a\\b"
+    assert "".join(text[found.origin(i)] for i in range(len(found.value))) == found.value
+    assert [found.origin(i) for i in (2, 6)] == [14, 19]
+
+
 @pytest.mark.parametrize(
     ("text", "offset", "message"),
     [

@@ -106,6 +106,21 @@ class TestWhichAssignmentCounts:
         ]
         assert values("{ export TF_CONFIG=a; }\nexport TF_CONFIG=b\nx\n") == ["b"]  # a group
 
+    def test_after_a_function_or_a_subshell_ends_the_last_at_the_top_level_wins_again(
+        self,
+    ) -> None:
+        """Only what is inside the function or the subshell is its own."""
+        text = "setup() {\n  :\n}\nexport TF_CONFIG=a\nexport TF_CONFIG=b\npython x\n"
+        assert values(text) == ["b"]
+        assert values("(cd /tmp)\nexport TF_CONFIG=a\nexport TF_CONFIG=b\npython x\n") == ["b"]
+
+    def test_one_after_and_and_or_or_is_kept_beside_the_one_before(self) -> None:
+        """Whether the command after ``&&`` or ``||`` runs is known only when the script runs."""
+        text = "export TF_CONFIG=default\n[ -f x ] && export TF_CONFIG=a\npython x\n"
+        assert values(text) == ["default", "a"]
+        text = "export TF_CONFIG=default\n[ -f x ] || export TF_CONFIG=a\npython x\n"
+        assert values(text) == ["default", "a"]
+
     def test_reserved_words_count_only_first_in_a_command(self) -> None:
         text = "echo if then fi\nexport TF_CONFIG=a\nexport TF_CONFIG=b\npython x\n"
         assert values(text) == ["b"]

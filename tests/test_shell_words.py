@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from estconf._shell import Assignment, ShellSyntaxError, position, script_assignments
 from estconf._shell.words import Words
+from values import is_a_value
 
 from complexity import BOUND, growth
 
@@ -150,6 +151,11 @@ class TestNotClosed:
         """The shell reads no further: what comes after an unclosed quote is no command."""
         with pytest.raises(ShellSyntaxError):
             script_assignments("export TF_CONFIG='{}'\necho 'oops\n", "TF_CONFIG")
+
+
+def test_an_assignment_is_a_value() -> None:
+    """An assignment read is never changed: equal ones hash equal and are one key."""
+    is_a_value(lambda: value_of("TF_CONFIG='{}' python x\n"))
 
 
 def test_position() -> None:
