@@ -238,6 +238,13 @@ class TestNotRead:
         assert step("#SBATCH -m cyclic -m block:cyclic").findings == ()
         assert [f.path for f in step("#SBATCH -m block -m plane=2").findings] == ["-m"]
 
+    def test_a_block_distribution_is_not_noted_but_the_directives_after_it_are(self) -> None:
+        found = step("#SBATCH -m block --gpu-bind=closest", "#SBATCH -G 8")
+        assert [(f.path, f.line, f.column) for f in found.findings] == [
+            ("--gpu-bind", 2, 18),
+            ("-G", 3, 9),
+        ]
+
     @pytest.mark.parametrize(
         "line", ["#SBATCH --cpus-per-task=8", "#SBATCH --exclusive", "#SBATCH --mem=0"]
     )

@@ -52,6 +52,13 @@ class TestCounts:
         )
         assert len(message) < 200
 
+    def test_the_largest_count_is_one_below_a_c_ints_largest(self) -> None:
+        """2,147,483,646 is read; 2,147,483,647 (``INT_MAX``) and more are too large."""
+        assert positive(given("ntasks", "2147483646"), "job.sh") == 2147483646
+        assert refused(positive, "ntasks", "2147483647") == (
+            "Numeric argument (2147483647) too large for --ntasks."
+        )
+
 
 class TestNodeCounts:
     """``--nodes``: SLURM's ``verify_node_count``."""
@@ -76,6 +83,21 @@ class TestNodeCounts:
     def test_refused_in_slurms_words(self, text: str) -> None:
         assert refused(node_counts, "nodes", text) == f'"{text}" is not a valid node count'
 
+    @pytest.mark.parametrize("text", ["x-4", "+-4", "k-4"])
+    def test_a_least_count_of_no_digits_is_refused_unless_it_is_blank(self, text: str) -> None:
+        """Only a least count left out (``-4``, `` -4``) is 1; one of other text is refused."""
+        assert node_counts(given("nodes", " -4"), "job.sh") == (1, 4)
+        assert refused(node_counts, "nodes", text) == f'"{text}" is not a valid node count'
+
+    def test_the_largest_node_count_read_is_a_c_ints_largest(self) -> None:
+        """2,147,483,647 nodes are read, then bounded by the step; one more is refused."""
+        assert refused(node_counts, "nodes", "2147483647") == (
+            "2,147,483,647 nodes, more than the 100,000 of the largest step estconf builds"
+        )
+        assert refused(node_counts, "nodes", "2147483648") == (
+            '"2147483648" is not a valid node count'
+        )
+
     def test_more_nodes_than_a_step_has(self) -> None:
         assert refused(node_counts, "nodes", "100001") == (
             "100,001 nodes, more than the 100,000 of the largest step estconf builds"
@@ -89,6 +111,16 @@ class TestGPUs:
     )
     def test_gres(self, text: str, gpus: int | None) -> None:
         assert gres_gpus(given("gres", text), "job.sh") == gpus
+
+    def test_a_count_of_gpus_of_more_than_ten_digits_is_refused(self) -> None:
+        """Ten digits are read, zeros before them not counted; eleven are refused unconverted."""
+        assert gpu_counts(given("gpus-per-node", "9999999999"), "job.sh") == 9999999999
+        assert gpu_counts(given("gpus-per-node", "0" * 11 + "4"), "job.sh") == 4
+        assert gres_gpus(given("gres", "gpu:" + "0" * 11 + "4"), "job.sh") == 4
+        assert "is not a count of GPUs" in refused(gpu_counts, "gpus-per-node", "10000000000")
+        assert refused(gres_gpus, "gres", "gpu:10000000000").startswith(
+            "'gpu:10000000000' is not a generic resource of GPUs"
+        )
 
     def test_gres_refused(self) -> None:
         assert refused(gres_gpus, "gres", "gpu:1(S:0)").startswith(
