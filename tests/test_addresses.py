@@ -132,6 +132,14 @@ class TestLoopback:
             ("port_zero", "warning", "cluster.worker[0]"),
         ]
 
+    def test_the_note_comes_at_the_first_loopback_task_before_a_port_0_after_it(self) -> None:
+        """The note is in the cluster's order at its first loopback task, not at its last."""
+        cluster = {"chief": ["localhost:2222"], "worker": ["w0:0", "localhost:2223"]}
+        assert found(cluster) == [
+            ("loopback_address", "note", "cluster.chief[0]"),
+            ("port_zero", "warning", "cluster.worker[0]"),
+        ]
+
     def test_none_for_one_task_or_beside_an_evaluator(self) -> None:
         assert address_findings({"chief": ["localhost:2222"]}) == []
         assert address_findings({"chief": ["h:1"], "evaluator": ["localhost:1"]}) == []

@@ -9,6 +9,7 @@ is read for those codes, so that a new refusal without a fix fails here.
 from __future__ import annotations
 
 import ast
+import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -462,3 +463,13 @@ def test_mwms_never_offers_a_ps_task() -> None:
     assert _hints.unrecognized_task_type("trainer", only_ps, _hints.MULTI_WORKER) == (
         "set task.type to this node's job in the cluster"
     )
+
+
+def test_mwms_tells_a_ps_task_read_from_json_that_it_takes_no_ps() -> None:
+    """The task type is compared by its text: one read from JSON is a string of its own."""
+    text = '{"cluster": {"worker": ["w0:2222"]}, "task": {"type": "ps", "index": 0}}'
+    with pytest.raises(ValidationError) as raised:
+        MultiWorkerConfig(tf_config=json.loads(text))
+    [error] = raised.value.errors()
+    assert error["type"] == "task_type_not_in_cluster"
+    assert hint_of(error) == _hints.no_id_for_task_type("ps")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shlex
 from typing import Any
@@ -48,6 +49,13 @@ class TestValues:
 
     def test_a_file_that_sets_none(self) -> None:
         assert read_shell(b"python train.py\n", "run.sh").values == []
+
+    def test_a_value_read_cannot_be_changed(self) -> None:
+        """A value is what the file sets: its name, text and place are read, not written."""
+        [value] = read_shell(START.encode(), "run.sh").values
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            value.text = "{}"  # type: ignore[misc]
+        assert value.text.startswith("{\n")
 
 
 class TestPlaces:
