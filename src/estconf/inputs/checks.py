@@ -193,6 +193,7 @@ def check_input(
         limits: the limits of reading (the defaults if None).
     """
     from estconf.inputs import manifests, shell_files
+    from estconf.io import kinds
     from estconf.io.errors import ConfigFileError, Result, error
     from estconf.io.files import load_file
     from estconf.io.sources import (
@@ -203,9 +204,6 @@ def check_input(
         read_file,
         read_stdin,
     )
-    from estconf.launchers.jobset import jobsets
-    from estconf.launchers.kubeflow import tfjobs
-    from estconf.launchers.volcano import jobs as volcano_jobs
 
     limits = limits or Limits()
     if item.empty_directory:
@@ -235,11 +233,18 @@ def check_input(
             # Kubeflow TFJobs, Volcano Jobs, then JobSets and TrainJobs (each pod read as
             # the profile's reader does), then other Kubernetes manifests that set
             # TF_CONFIG (each read as a file is)
+            from estconf.launchers.kubeflow import tfjobs
+
             reader = profile or "estimator"
             checked = tfjobs.check_text(raw, manifest_format, name, reader, limits)
-            if checked is None:
+            # the other launchers are imported only for a file whose bytes may hold theirs
+            if checked is None and kinds.may_hold_volcano_job(raw):
+                from estconf.launchers.volcano import jobs as volcano_jobs
+
                 checked = volcano_jobs.check_text(raw, manifest_format, name, reader, limits)
-            if checked is None:
+            if checked is None and kinds.may_hold_launcher_manifest(raw):
+                from estconf.launchers.jobset import jobsets
+
                 checked = jobsets.check_text(raw, manifest_format, name, reader, limits)
             if checked is None:
                 checked = manifests.check_text(raw, manifest_format, name, profile, limits)

@@ -96,6 +96,8 @@ class Document:
         the nearest enclosing value the document has).  An error placed
         already keeps its place.
         """
+        if not errors:  # a valid file: nothing to place, no scan of its text
+            return []
         spans = self.locate(e.loc for e in errors if e.line is None)
         placed = []
         for item in errors:
