@@ -64,7 +64,7 @@ def assignments(text: str, variable: str) -> list[Assignment]:
             if name == variable:  # NAME alone: Compose passes the environment's value
                 word = Word(line.start("name"), value_offset=line.end("name"))
                 word.expands(text, line.start("name"), line.end("name"), "environment")
-                found.append(_assignment(word))
+                found.append(word.assignment())
             i = end + 1
             continue
         word = Word(line.start("name"), name=name, value_offset=line.end())
@@ -83,7 +83,7 @@ def assignments(text: str, variable: str) -> list[Assignment]:
             _unquoted(text, start, end, word)
             i = end + 1
         if name == variable:
-            found.append(_assignment(word))
+            found.append(word.assignment())
     return found
 
 
@@ -146,15 +146,3 @@ def _double_quoted(text: str, start: int, word: Word) -> int:
         else:
             word.extend("\\", at)
             i = at + 1
-
-
-def _assignment(word: Word) -> Assignment:
-    return Assignment(
-        offset=word.start,
-        value_offset=word.value_offset,
-        value=word.value,
-        expansion=word.expansion,
-        quoted=word.quoted,
-        starts=word.starts,
-        origins=word.origins,
-    )

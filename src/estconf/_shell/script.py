@@ -356,7 +356,7 @@ class _Script:
         """The last of ``words`` that assigns the variable, as an event of ``scope``."""
         mine = [word for word in words if word.name == self.variable]
         if mine:
-            self.events.append(_Event(scope, _assignment(mine[-1]), conditional, own))
+            self.events.append(_Event(scope, mine[-1].assignment(), conditional, own))
 
     # -- choosing ------------------------------------------------------------------------
 
@@ -380,15 +380,3 @@ class _Script:
             ):
                 found.append(event.assignment)
         return found
-
-
-def _assignment(word: Word) -> Assignment:
-    return Assignment(
-        offset=word.start,
-        value_offset=word.value_offset,
-        value=word.value,
-        expansion=word.expansion,
-        quoted=word.quoted,
-        starts=word.starts,
-        origins=word.origins,
-    )

@@ -175,6 +175,18 @@ class Word:
     def value(self) -> str:
         return "".join(self.pieces)
 
+    def assignment(self) -> Assignment:
+        """The assignment this word, read as ``NAME=value``, makes."""
+        return Assignment(
+            offset=self.start,
+            value_offset=self.value_offset,
+            value=self.value,
+            expansion=self.expansion,
+            quoted=self.quoted,
+            starts=self.starts,
+            origins=self.origins,
+        )
+
     @property
     def literal(self) -> str | None:
         """The word as written when nothing in it is quoted or expanded (a command's name)."""
