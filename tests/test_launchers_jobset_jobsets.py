@@ -112,6 +112,8 @@ def test_a_jobset_with_only_generate_name_is_checked_under_the_name_it_gets() ->
     raw = manifest(WORKERS + '"task": {"type": "worker", "index": 5}}').replace(
         b"metadata: {name: m}", b"metadata: {generateName: m-}"
     )
-    [(code, _, _, message)] = found(raw)
+    [(code, _, _, message), (other, _, _, said)] = found(raw)
     assert code == "task_id_out_of_range"
     assert message.startswith("TF_CONFIG of pods m-xxxxx-worker-0-0 to m-xxxxx-worker-0-1: ")
+    assert other == "address_not_a_pod"
+    assert said.endswith("it is named after a JobSet 'm', and this one is 'm-xxxxx'")

@@ -29,7 +29,7 @@ from estconf.io import kinds
 from estconf.io.errors import ConfigFileError, FileError, error, error_again
 from estconf.launchers.jobset.documents import Placed, configs_of, placed_in
 from estconf.launchers.jobset.pods import RANDOM_SUFFIX, Configs, pod_count
-from estconf.launchers.jobset.problems import problems
+from estconf.launchers.jobset.problems import Problem, problems
 from estconf.launchers.jobset.tf_configs import PodTFConfig, named, tf_configs
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from estconf.io.errors import Result
     from estconf.launchers.jobset.model import JobSet
     from estconf.launchers.jobset.pods import Pod
-    from estconf.launchers.jobset.trainer import TrainJob
+    from estconf.launchers.jobset.trainer import TrainingRuntime, TrainJob
 
 __all__ = ["KIND", "check_text"]
 
@@ -86,8 +86,10 @@ def check_text(raw: bytes, fmt: str, name: str, profile: str, limits: Limits) ->
     if not any(placed.declared is not None for placed in objects):
         return None
     checked, errors = _to_check(objects)
+    names = [each.jobset.name or "" for each in checked]
     for each in checked:
-        errors.extend(_check(each, profile))
+        others = tuple(name for name in names if name != each.jobset.name)
+        errors.extend(_check(each, profile, others))
     return Result(name, KIND, errors, profile=profile)
 
 
@@ -112,6 +114,7 @@ def _to_check(objects: list[Placed]) -> tuple[list[_Checked], list[FileError]]:
             runtime, found = validated(placed, TrainingRuntime)
             if runtime is not None:
                 runtimes.append((runtime, placed))
+                found = [*found, *_runtime_rules(runtime, placed)]
         elif placed.kind == "TrainJob":
             trainjob, found = validated(placed, TrainJob)
             if trainjob is not None:
@@ -129,6 +132,25 @@ def _to_check(objects: list[Placed]) -> tuple[list[_Checked], list[FileError]]:
         path = ("spec", "template", "spec", "replicatedJobs")
         checked.append(_Checked(built.jobset, where, path, configs, placed, built.from_trainjob))
     return checked, errors
+
+
+def _runtime_rules(runtime: TrainingRuntime, placed: Placed) -> list[FileError]:
+    """What Trainer's runtime webhook refuses in a runtime, at the fields that cause it."""
+    from estconf.launchers.jobset.policies import runtime_rules
+
+    at = (*placed.prefix, "spec", "template", "spec")
+    found = [
+        error_again(
+            placed.file,
+            problem.code or "",
+            problem.message,
+            (*at, *(problem.at or ())),
+            hint=problem.hint,
+            refused=problem.refused,
+        )
+        for problem in runtime_rules(runtime.spec.template.spec)
+    ]
+    return placed.document.place(found)
 
 
 _Named = TypeVar("_Named", "JobSet", "TrainJob")
@@ -162,41 +184,84 @@ def _not_given(trainjob: TrainJob, placed: Placed) -> FileError:
     return placed.document.place([found])[0]
 
 
-def _check(checked: _Checked, profile: str) -> list[FileError]:
-    """What is wrong with the TF_CONFIG of each pod of one JobSet, at the entries causing it."""
+def _check(checked: _Checked, profile: str, others: tuple[str, ...] = ()) -> list[FileError]:
+    """What is wrong with the pods of one JobSet and their TF_CONFIGs, where it is caused."""
+    from estconf.launchers.jobset.addresses import addresses
+    from estconf.launchers.jobset.policies import never_succeeds, pod_names
+    from estconf.launchers.jobset.together import missing, together
+
     try:
-        found = list(_pods(checked))
+        found, sampled = _pods(checked)
     except TooLong as exc:
         at = (*checked.placed.prefix, *checked.replicated_jobs)
         message = f"a variable of its pods {exc}: no program is given one that long"
         return checked.placed.document.place([error(checked.placed.file, "size", message, at)])
     by_document: dict[int, tuple[Placed, list[FileError]]] = {}
 
-    def add(key: _Key, code: str, message: str, hint: str | None) -> None:
-        holder, loc = _where(checked, *key)
-        errors = by_document.setdefault(id(holder.document), (holder, []))[1]
-        errors.append(error_again(holder.file, code, message, loc, hint=hint))
-
-    for problem in problems(found, checked.jobset):
-        if problem.code is not None and problem.severity == "error":
+    def add(problem: Problem) -> None:
+        if problem.at is not None:
+            holder = checked.placed
+            loc = (*holder.prefix, *checked.replicated_jobs[:-1], *problem.at)
+        else:
             key = (problem.replicated_job, problem.container, problem.entry)
-            add(key, problem.code, problem.message, problem.hint)
-    for (key, code, path, message), (hint, pods) in _refused(found, profile).items():
+            holder, loc = _where(checked, *key)
+        errors = by_document.setdefault(id(holder.document), (holder, []))[1]
+        errors.append(
+            error_again(
+                holder.file,
+                problem.code or "",
+                problem.message,
+                loc,
+                hint=problem.hint,
+                severity=problem.severity,
+                refused=problem.refused,
+            )
+        )
+
+    jobset = checked.jobset
+    said = [each for each in problems(found, jobset) if each.code and each.severity == "error"]
+    refused = _refused(found, profile)
+    compared = not (sampled or said or refused)
+    for (key, code, path, message), (hint, pods) in refused.items():
         plural = "s" if len(pods) > 1 else ""
         inside = f"{path}: " if path else ""
-        add(key, code, f"TF_CONFIG of pod{plural} {named(pods)}: {inside}{message}", hint)
+        text = f"TF_CONFIG of pod{plural} {named(pods)}: {inside}{message}"
+        said.append(Problem(code, text, tuple(pods), *key, hint))
+    read = addresses(found, jobset, others)
+    said.extend(read.problems)
+    said.extend(missing(found, jobset, read))
+    said.extend(never_succeeds(found, jobset))
+    said.extend(pod_names(jobset))
+    given = [each for each in found if each.text is not None]
+    if compared and all(_readable(each) for each in given):
+        without = {each.pod.position for each in found if each.text is None}
+        said.extend(together(given, jobset, read, without))
+    for problem in said:
+        add(problem)
     return [
         each for holder, errors in by_document.values() for each in holder.document.place(errors)
     ]
 
 
-def _pods(checked: _Checked) -> Iterable[PodTFConfig]:
-    """Each pod's TF_CONFIG; past MAX_PODS pods, those at the ends of each replicated job."""
+def _readable(each: PodTFConfig) -> bool:
+    """Whether a pod's whole TF_CONFIG is known here and is a JSON object."""
+    variable = each.variable
+    if variable is None or variable.unknown or each.unexpanded or each.may_expand:
+        return False
+    return isinstance(each.parsed, dict)
+
+
+def _pods(checked: _Checked) -> tuple[list[PodTFConfig], bool]:
+    """Each pod's TF_CONFIG; past MAX_PODS pods, those at the ends of each replicated job.
+
+    Also whether only those are given.
+    """
     from estconf.launchers.jobset.predictions import MAX_PODS
 
     jobset = checked.jobset
     total = sum(pod_count(job) for job in jobset.spec.replicated_jobs)
-    return tf_configs(jobset, configs=checked.configs, ends=total > MAX_PODS)
+    ends = total > MAX_PODS
+    return list(tf_configs(jobset, configs=checked.configs, ends=ends)), ends
 
 
 def _where(

@@ -27,6 +27,7 @@ from estconf.launchers.jobset.tf_configs import TF_CONFIG, PodTFConfig, named, t
 
 if TYPE_CHECKING:
     from estconf.finding import Severity
+    from estconf.io._positions import Loc
     from estconf.launchers.jobset.model import JobSet
     from estconf.launchers.jobset.pods import Configs, Pod
 
@@ -55,6 +56,9 @@ class Problem:
             ``env``; None when its ``envFrom`` sets it, or none does.
         hint: how to fix it.
         severity: ``error``, or ``note`` for what a prediction cannot know.
+        at: for a finding not at an ``env`` entry, its path under the
+            JobSet's ``spec`` (``("successPolicy",)``).
+        refused: whether the API server refuses the object for it.
     """
 
     code: str | None
@@ -65,6 +69,8 @@ class Problem:
     entry: int | None
     hint: str | None = None
     severity: Severity = "error"
+    at: Loc | None = None
+    refused: bool = False
 
 
 def _of(pods: Sequence[Pod]) -> str:
