@@ -317,3 +317,96 @@ class TestValidate:
         assert out.splitlines()[1] == INDEX_FIX
         assert out.splitlines()[-1] == "2 errors in 1 of 1 file"
         assert too_long(out, [name]) == []
+
+
+class TestFindings:
+    """Each finding of validate on a JobSet or TrainJob, at its line, with its fix."""
+
+    def found(
+        self, capsys: pytest.CaptureFixture[str], name: str, profile: str = "ps"
+    ) -> list[tuple[str, str, str]]:
+        status, errors = validate(capsys, "--profile", profile, f"{DATA}/{name}")
+        assert status == 1
+        return [(located([e])[0], str(e["severity"]), str(e["hint"])) for e in errors]
+
+    def test_task_claimed_twice(self, capsys: pytest.CaptureFixture[str]) -> None:
+        [(at, severity, hint)] = self.found(capsys, "claimed_twice_completion_index.yaml", "mwms")
+        assert at == f"29:30: spec.replicatedJobs[0].{ENV}[1].value: task_claimed_twice"
+        assert severity == "error" and "jobset.sigs.k8s.io/job-index" in hint
+
+    def test_tf_config_missing(self, capsys: pytest.CaptureFixture[str]) -> None:
+        [(at, _, hint)] = self.found(capsys, "tf_config_missing_ps.yaml")
+        containers = ENV.removesuffix("[0].env")
+        assert at == f"66:17: spec.replicatedJobs[2].{containers}: tf_config_missing"
+        assert hint.startswith("define TF_CONFIG in the container of replicated job 'ps'")
+
+    def test_tf_config_missing_in_the_container_that_runs_tensorflow(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        [(at, _, hint)] = self.found(capsys, "tf_config_in_sidecar.yaml")
+        assert at == f"73:30: spec.replicatedJobs[2].{ENV}[1].value: tf_config_missing"
+        assert hint == "define TF_CONFIG in container 'tensorflow'"
+
+    def test_address_not_a_pod(self, capsys: pytest.CaptureFixture[str]) -> None:
+        [(at, _, hint)] = self.found(capsys, "address_not_a_pod.yaml", "mwms")
+        assert at == f"28:30: spec.replicatedJobs[0].{ENV}[1].value: address_not_a_pod"
+        assert hint == "write it resnet-worker-0-0.resnet:2222"
+
+    def test_every_form_of_a_pods_name_that_resolves_is_valid(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        text = (ROOT / DATA / "address_not_a_pod.yaml").read_text(encoding="utf-8")
+        forms = (
+            ".resnet:",
+            ".resnet.vision:",
+            ".resnet.vision.svc:",
+            ".resnet.vision.svc.k8s.example:",
+        )
+        for form in forms:
+            given = tmp_path / "forms.yaml"
+            given.write_text(text.replace(".resnet.svc.cluster.local:", form), encoding="utf-8")
+            assert validate(capsys, "--profile", "mwms", str(given)) == (0, []), form
+
+    def test_dns_hostnames_off(self, capsys: pytest.CaptureFixture[str]) -> None:
+        [(at, _, hint)] = self.found(capsys, "dns_hostnames_off.yaml")
+        assert at == "13:25: spec.network.enableDNSHostnames: dns_hostnames_off"
+        assert hint.startswith("remove enableDNSHostnames: false")
+
+    def test_never_succeeds(self, capsys: pytest.CaptureFixture[str]) -> None:
+        [(at, _, hint)] = self.found(capsys, "never_succeeds.yaml")
+        assert at == "55:13: spec.replicatedJobs[2].name: never_succeeds"
+        assert hint.endswith("successPolicy: {operator: All, targetReplicatedJobs: [chief]}")
+
+    def test_pod_name_too_long(self, capsys: pytest.CaptureFixture[str]) -> None:
+        [(at, _, hint)] = self.found(capsys, "pod_name_too_long.yaml")
+        assert at == "10:13: spec.replicatedJobs[0].name: pod_name_too_long"
+        assert hint.endswith("by 2 characters")
+
+    def test_trainer_runtime_rule(self, capsys: pytest.CaptureFixture[str]) -> None:
+        found = self.found(capsys, "runtime_rule.yaml", "mwms")
+        assert [at for at, _, _ in found] == [
+            "15:21: spec.template.spec.replicatedJobs[0].replicas: trainer_runtime_rule",
+            "24:21: spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers: "
+            "trainer_runtime_rule",
+        ]
+
+    def test_the_text_report_says_each_fix_on_a_line_of_its_own(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        name = f"{DATA}/never_succeeds.yaml"
+        status, out, _ = run(capsys, "validate", "--profile", "ps", name)
+        assert status == 1
+        assert out.splitlines()[1].startswith("hint: target the jobs that finish: ")
+        assert too_long(out, [name]) == []
+
+
+def test_tf_config_notes_pods_a_cluster_lists_that_get_none(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, err = run(capsys, "tf-config", "jobset", f"{DATA}/tf_config_missing_ps.yaml")
+    assert (status, len(out.splitlines())) == (0, 3)
+    assert err.splitlines()[0].endswith(
+        "no container of theirs defines it; the cluster of pod mnist-chief-0-0 lists them "
+        "(cluster.ps[0]: 'mnist-ps-0-0.mnist:2222'), and TensorFlow waits for them "
+        "(tf_config_missing)"
+    )

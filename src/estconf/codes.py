@@ -87,9 +87,15 @@ class _Index(NamedTuple):
 @functools.cache
 def _index() -> _Index:
     """The declarations, read on first use: a command that raises no error never reads them."""
-    from estconf._codes import checks, launchers, models, volcano
+    from estconf._codes import checks, jobset, launchers, models, volcano
 
-    sections = (*models.SECTIONS, *launchers.SECTIONS, *checks.SECTIONS, *volcano.SECTIONS)
+    sections = (
+        *models.SECTIONS,
+        *launchers.SECTIONS,
+        *checks.SECTIONS,
+        *jobset.SECTIONS,
+        *volcano.SECTIONS,
+    )
     read = tuple(_rows(sections))
     declared = tuple(code for _, code in read if code is not None)
     return _Index(tuple(row for row, _ in read), declared, {code.name: code for code in declared})

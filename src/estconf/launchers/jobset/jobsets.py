@@ -7,8 +7,14 @@ runtime of the same file) and checked as a TF_CONFIG by the reader
 ``--profile`` names, and what is wrong is reported at the ``env`` value that
 causes it, naming the pods: a ``$(NAME)`` Kubernetes leaves as written
 (``env_reference_not_expanded``), a TF_CONFIG that is no JSON, what the
-reader refuses.  A TrainJob whose runtime is not in the file is a note
-(``runtime_not_given``), and its pods are not checked.
+reader refuses.  Then the addresses of their clusters are read as names
+of the JobSet's pods (:mod:`~estconf.launchers.jobset.addresses`), the
+pods a cluster lists that get no TF_CONFIG are found, and the pods are
+checked together (:mod:`~estconf.launchers.jobset.together`), with what
+keeps the JobSet from being created or from completing
+(:mod:`~estconf.launchers.jobset.policies`).  A TrainJob whose runtime is
+not in the file is a note (``runtime_not_given``), and its pods are not
+checked; a runtime is checked by the rules of Trainer's runtime webhook.
 
 A JobSet of more than :data:`~estconf.launchers.jobset.predictions.MAX_PODS`
 pods is checked at the ends of each replicated job: the first and last

@@ -333,7 +333,13 @@ def predicted(
     for source, (positions, _) in zip(sources, plans, strict=True):
         lines.extend(source.notes)
         found = list(_tf_configs(source, positions))
-        said = [*not_set(source.jobset, source.configs), *problems(found, source.jobset)]
+        from estconf.launchers.jobset.addresses import addresses
+
+        listed = addresses(found, source.jobset).listed
+        said = [
+            *not_set(source.jobset, source.configs, listed=listed),
+            *problems(found, source.jobset),
+        ]
         for problem in said:
             failed = failed or problem.severity == "error"
             lines.append(f"{source.said}: {_noted(problem)}")

@@ -17,7 +17,7 @@ findings at the env value that causes them) report these, grouped by the
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
@@ -148,8 +148,19 @@ def _not_expanded(name: str, found: PodTFConfig, jobset: JobSet) -> tuple[str, s
     return f"{label} defines no {name}", f"define {name} before TF_CONFIG in {label}"
 
 
-def not_set(jobset: JobSet, configs: Configs, name: str | None = None) -> list[Problem]:
-    """A note for each replicated job whose pods get no TF_CONFIG (no container defines it)."""
+def not_set(
+    jobset: JobSet,
+    configs: Configs,
+    name: str | None = None,
+    listed: Mapping[int, tuple[object, Pod, str, str]] | None = None,
+) -> list[Problem]:
+    """A note for each replicated job whose pods get no TF_CONFIG (no container defines it).
+
+    ``listed``: for each replicated job a cluster names a pod of, the pod
+    whose TF_CONFIG names it, the path and the address
+    (:attr:`estconf.launchers.jobset.addresses.Addresses.listed`); the note
+    says so (``validate`` reports it as ``tf_config_missing``).
+    """
     found = []
     jobset_name = jobset.name or name or ""
     for position, job in enumerate(jobset.spec.replicated_jobs):
@@ -169,5 +180,12 @@ def not_set(jobset: JobSet, configs: Configs, name: str | None = None) -> list[P
             f"({pods}) get{'s' if count == 1 else ''} no {TF_CONFIG}: no container of theirs "
             f"defines it{unless}"
         )
+        cited = (listed or {}).get(position)
+        if cited is not None:
+            _, by, path, address = cited
+            message += (
+                f"; the cluster of pod {by.name} lists {'them' if count > 1 else 'it'} "
+                f"({path}: {address!r}), and TensorFlow waits for them (tf_config_missing)"
+            )
         found.append(Problem(None, message, (), position, None, None, severity="note"))
     return found
