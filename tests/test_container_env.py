@@ -25,6 +25,7 @@ from estconf._container_env import (
     field_value,
     placeholder,
 )
+from values import refuses_assignment
 
 DEFINED = {"A": "a", "B": "b", "EMPTY": "", "REF": "$(A)"}
 
@@ -91,6 +92,12 @@ class TestExpand:
         with pytest.raises(TooLong, match="more than 999 characters"):
             expanded(text, {"A": "x" * 10}, most=999)
         expanded(text, {"A": "x" * 10}, most=1000)
+
+    def test_the_text_after_the_last_reference_counts_toward_the_limit(self) -> None:
+        text = "$(A)" + "y" * 991
+        assert len(expanded(text, {"A": "x" * 10}, most=1001).text) == 1001
+        with pytest.raises(TooLong, match="more than 1,000 characters"):
+            expanded(text, {"A": "x" * 10}, most=1000)
 
 
 def _reference(text: str, defined: dict[str, str]) -> str:
@@ -299,6 +306,19 @@ class TestDownwardAPI:
         assert field_value(f"metadata.annotations['{key}']", pod) == "a"
         with pytest.raises(ValueError, match="not a qualified name"):
             field_value(f"metadata.labels['{key}']", pod)
+
+    def test_the_node_address_is_known_only_once_the_pod_is_scheduled(self) -> None:
+        assert field_value("status.hostIP", POD) is None
+        assert field_value("status.hostIPs", POD) is None
+
+    def test_a_key_prefix_holds_at_most_253_characters(self) -> None:
+        prefix = ".".join(["a" * 63] * 4)[:253]
+        assert field_value(f"metadata.labels['{prefix}/k']", POD) == ""
+        with pytest.raises(ValueError, match="not a qualified name"):
+            field_value(f"metadata.labels['{prefix}b/k']", POD)
+
+    def test_a_pod_s_fields_are_not_reassigned(self) -> None:
+        refuses_assignment(PodFields("w-0-xxxxx", "ml"))
 
     def test_the_fields_offered_are_kubernetes_list(self) -> None:
         assert "spec.hostname" not in ENV_FIELD_PATHS
