@@ -410,3 +410,44 @@ def test_tf_config_notes_pods_a_cluster_lists_that_get_none(
         "(cluster.ps[0]: 'mnist-ps-0-0.mnist:2222'), and TensorFlow waits for them "
         "(tf_config_missing)"
     )
+
+
+class TestUsage:
+    def test_standard_input_is_given_once(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, err = run(capsys, "tf-config", "trainjob", "-", "-")
+        assert (status, out) == (2, "")
+        assert "standard input ('-') can be given once" in err
+
+    def test_standard_input_given_once_is_read(
+        self, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        import io
+        import sys
+
+        raw = Path(f"{DATA}/trainjob_with_runtime.yaml").read_bytes()
+        stdin = io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8")
+        monkeypatch.setattr(sys, "stdin", stdin)
+        status, out, _ = run(capsys, "tf-config", "trainjob", "-")
+        assert status == 0
+        assert tasks(out) == [("worker", 0), ("worker", 1), ("worker", 2)]
+
+    @pytest.mark.parametrize(
+        ("launcher", "files", "owner"),
+        [
+            ("jobset", "FILE", "the JobSet manifests ('-': standard input)"),
+            (
+                "trainjob",
+                "FILE [FILE ...]",
+                "the TrainJobs and their runtimes: files, directories, or '-' (standard input)",
+            ),
+        ],
+    )
+    def test_the_help_names_the_files_and_the_name_option(
+        self, capsys: pytest.CaptureFixture[str], launcher: str, files: str, owner: str
+    ) -> None:
+        status, out, _ = run(capsys, "tf-config", launcher, "--help")
+        assert status == 0
+        flat = " ".join(out.split())
+        assert "[--name NAME]" in flat
+        assert f" {files}" in flat.split("options:")[0]
+        assert f"FILE {owner}" in flat
