@@ -135,3 +135,34 @@ def test_a_run_goes_on_from_one_job_to_the_next() -> None:
         named(found[:1] + found[2:])
         == "resnet-worker-0-0 and resnet-worker-2-0 to resnet-worker-3-0"
     )
+
+
+def test_a_tf_config_is_known_only_when_nothing_in_it_waits_for_the_pod() -> None:
+    assert all(each.known for each in tf_configs(read("chief_worker_ps.yaml")))
+    unexpanded = list(tf_configs(read("completion_index_unexpanded.yaml")))[1]
+    none = jobset([{"name": "c", "env": [{"name": "A", "value": "a"}]}])
+    may_expand = jobset(
+        [
+            {
+                "name": "c",
+                "envFrom": [{"secretRef": {"name": "s"}}],
+                "env": [{"name": "TF_CONFIG", "value": "$(TASK)"}],
+            }
+        ]
+    )
+    at_run_time = jobset(
+        [
+            {
+                "name": "c",
+                "env": [
+                    {"name": "IP", "valueFrom": {"fieldRef": {"fieldPath": "status.podIP"}}},
+                    {"name": "TF_CONFIG", "value": "$(IP)"},
+                ],
+            }
+        ]
+    )
+    [no_tf_config] = tf_configs(none)
+    [from_secret] = tf_configs(may_expand)
+    [pod_ip] = tf_configs(at_run_time)
+    assert pod_ip.variable is not None and pod_ip.variable.unknown
+    assert not any(each.known for each in (unexpanded, no_tf_config, from_secret, pod_ip))

@@ -278,7 +278,7 @@ def addresses(
     ] = {}
     hostnames: tuple[list[Pod], list[str]] = ([], [])
     for each in found:
-        if not _known(each):
+        if not (each.known and each.is_json):
             continue
         assert each.text is not None
         read = readings.get(each.text)
@@ -347,11 +347,3 @@ def addresses(
             )
         )
     return result
-
-
-def _known(each: PodTFConfig) -> bool:
-    """Whether a pod's whole TF_CONFIG is known here, and is JSON."""
-    variable = each.variable
-    if variable is None or variable.unknown or each.unexpanded or each.may_expand:
-        return False
-    return each.is_json

@@ -146,17 +146,23 @@ def _runtime_rules(runtime: TrainingRuntime, placed: Placed) -> list[FileError]:
 
     at = (*placed.prefix, "spec", "template", "spec")
     found = [
-        error_again(
-            placed.file,
-            problem.code or "",
-            problem.message,
-            (*at, *(problem.at or ())),
-            hint=problem.hint,
-            refused=problem.refused,
-        )
+        _error(placed.file, problem, (*at, *(problem.at or ())))
         for problem in runtime_rules(runtime.spec.template.spec)
     ]
     return placed.document.place(found)
+
+
+def _error(file: str, problem: Problem, loc: Loc) -> FileError:
+    """The finding of ``problem`` in ``file``, at ``loc``."""
+    return error_again(
+        file,
+        problem.code or "",
+        problem.message,
+        loc,
+        hint=problem.hint,
+        severity=problem.severity,
+        refused=problem.refused,
+    )
 
 
 _Named = TypeVar("_Named", "JobSet", "TrainJob")
@@ -212,17 +218,7 @@ def _check(checked: _Checked, profile: str, others: tuple[str, ...] = ()) -> lis
             key = (problem.replicated_job, problem.container, problem.entry)
             holder, loc = _where(checked, *key)
         errors = by_document.setdefault(id(holder.document), (holder, []))[1]
-        errors.append(
-            error_again(
-                holder.file,
-                problem.code or "",
-                problem.message,
-                loc,
-                hint=problem.hint,
-                severity=problem.severity,
-                refused=problem.refused,
-            )
-        )
+        errors.append(_error(holder.file, problem, loc))
 
     jobset = checked.jobset
     said = [each for each in problems(found, jobset) if each.code and each.severity == "error"]
@@ -239,7 +235,7 @@ def _check(checked: _Checked, profile: str, others: tuple[str, ...] = ()) -> lis
     said.extend(never_succeeds(found, jobset))
     said.extend(pod_names(jobset))
     given = [each for each in found if each.text is not None]
-    if compared and all(_readable(each) for each in given):
+    if compared and all(each.known and isinstance(each.parsed, dict) for each in given):
         without = {each.pod.position for each in found if each.text is None}
         said.extend(together(given, jobset, read, without))
     for problem in said:
@@ -247,14 +243,6 @@ def _check(checked: _Checked, profile: str, others: tuple[str, ...] = ()) -> lis
     return [
         each for holder, errors in by_document.values() for each in holder.document.place(errors)
     ]
-
-
-def _readable(each: PodTFConfig) -> bool:
-    """Whether a pod's whole TF_CONFIG is known here and is a JSON object."""
-    variable = each.variable
-    if variable is None or variable.unknown or each.unexpanded or each.may_expand:
-        return False
-    return isinstance(each.parsed, dict)
 
 
 def _pods(checked: _Checked) -> tuple[list[PodTFConfig], bool]:
@@ -314,8 +302,7 @@ def _refused(
     groups: dict[tuple[_Key, str, str, str], tuple[str | None, list[Pod]]] = {}
     for each in found:
         text = each.text
-        known = each.variable is not None and not each.variable.unknown
-        if text is None or not known or not each.is_json or each.unexpanded or each.may_expand:
+        if text is None or not each.known or not each.is_json:
             continue
         refusals = said.get(text)
         if refusals is None:

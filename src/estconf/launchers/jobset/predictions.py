@@ -317,6 +317,8 @@ def predicted(
             :data:`MAX_PODS`, or a variable expands to more than
             :data:`~estconf.launchers.jobset.tf_configs.MOST_CHARACTERS`.
     """
+    from estconf.launchers.jobset.addresses import addresses
+
     plans = [_plan(source) for source in sources]
     total = sum(count for _, count in plans)
     if total > MAX_PODS:
@@ -333,8 +335,6 @@ def predicted(
     for source, (positions, _) in zip(sources, plans, strict=True):
         lines.extend(source.notes)
         found = list(_tf_configs(source, positions))
-        from estconf.launchers.jobset.addresses import addresses
-
         listed = addresses(found, source.jobset).listed
         said = [
             *not_set(source.jobset, source.configs, listed=listed),

@@ -87,8 +87,7 @@ def problems(found: Iterable[PodTFConfig], jobset: JobSet) -> list[Problem]:
         for name in each.unexpanded:
             groups.setdefault((*place, NOT_EXPANDED, name), []).append(each)
         unknown = each.variable.unknown if each.variable else ()
-        sure = not (each.unexpanded or each.may_expand or unknown)
-        if sure and isinstance(each.parsed, JSONInputError):
+        if each.known and isinstance(each.parsed, JSONInputError):
             code = "syntax" if each.parsed.code == "json_invalid" else each.parsed.code
             groups.setdefault((*place, code, each.parsed.message), []).append(each)
         for name in each.may_expand:

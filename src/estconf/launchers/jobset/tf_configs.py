@@ -89,6 +89,18 @@ class PodTFConfig:
         return tuple(name for name in self._references if self.not_known.may_define(name))
 
     @property
+    def known(self) -> bool:
+        """Whether the pod's whole TF_CONFIG is known here.
+
+        It is not when the pod gets none, when it takes a value known only
+        once the pod runs, or when a ``$(NAME)`` in it stays as written.
+        """
+        variable = self.variable
+        if variable is None or variable.unknown:
+            return False
+        return not (self.unexpanded or self.may_expand)
+
+    @property
     def _references(self) -> tuple[str, ...]:
         return () if self.variable is None else self.variable.unexpanded
 
