@@ -10,7 +10,7 @@ from estconf._json import JSONInputError
 from estconf.io.parse import stream_of
 from estconf.launchers.jobset.model import JobSet
 from estconf.launchers.jobset.pods import Configs, pods
-from estconf.launchers.jobset.tf_configs import named, tf_config_container, tf_configs
+from estconf.launchers.jobset.tf_configs import named, pods_named, tf_config_container, tf_configs
 
 DATA = Path(__file__).parent / "data" / "launchers" / "jobset"
 
@@ -126,6 +126,12 @@ def test_pods_are_named_in_runs() -> None:
     assert named([found[0], found[1], found[3], found[5]]) == (
         "mnist-chief-0-0, mnist-worker-0-0, mnist-worker-0-2 and 1 more"
     )
+
+
+def test_a_finding_names_one_pod_or_several() -> None:
+    found = list(pods(read("chief_worker_ps.yaml")))
+    assert pods_named(found[1:2]) == "pod mnist-worker-0-0"
+    assert pods_named(found[1:4]) == "pods mnist-worker-0-0 to mnist-worker-0-2"
 
 
 def test_a_run_goes_on_from_one_job_to_the_next() -> None:

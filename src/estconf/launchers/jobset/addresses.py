@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 
 from estconf._path import format_path
 from estconf.launchers.jobset.pods import RANDOM_SUFFIX
-from estconf.launchers.jobset.tf_configs import named
+from estconf.launchers.jobset.tf_configs import pods_named
 
 if TYPE_CHECKING:
     from estconf.launchers.jobset.model import JobSet
@@ -316,7 +316,7 @@ def addresses(
         more = len(paths) - 1
         alike = f" (and {more:,} more address{'es' if more > 1 else ''} alike)" if more else ""
         message = (
-            f"TF_CONFIG of pod{'s' if len(pods) > 1 else ''} {named(pods)}: {path}: {address!r} "
+            f"TF_CONFIG of {pods_named(pods)}: {path}: {address!r} "
             f"is no pod of this JobSet{alike}: {reading.wrong}"
         )
         result.problems.append(
@@ -325,8 +325,8 @@ def addresses(
     if hostnames[0]:
         pods = hostnames[0]
         message = (
-            f"network.enableDNSHostnames is false, and TF_CONFIG of pod"
-            f"{'s' if len(pods) > 1 else ''} {named(pods)} addresses pods by hostname "
+            f"network.enableDNSHostnames is false, and TF_CONFIG of {pods_named(pods)} "
+            "addresses pods by hostname "
             f"({hostnames[1][0]!r}): without DNS hostnames no pod's name resolves"
         )
         hint = (

@@ -36,7 +36,7 @@ from estconf.io.errors import ConfigFileError, FileError, error, error_again
 from estconf.launchers.jobset.documents import Placed, configs_of, placed_in
 from estconf.launchers.jobset.pods import RANDOM_SUFFIX, Configs, pod_count
 from estconf.launchers.jobset.problems import Problem, problems
-from estconf.launchers.jobset.tf_configs import PodTFConfig, named, tf_configs
+from estconf.launchers.jobset.tf_configs import PodTFConfig, pods_named, tf_configs
 
 if TYPE_CHECKING:
     from estconf.io._positions import Loc
@@ -225,9 +225,8 @@ def _check(checked: _Checked, profile: str, others: tuple[str, ...] = ()) -> lis
     refused = _refused(found, profile)
     compared = not (sampled or said or refused)
     for (key, code, path, message), (hint, pods) in refused.items():
-        plural = "s" if len(pods) > 1 else ""
         inside = f"{path}: " if path else ""
-        text = f"TF_CONFIG of pod{plural} {named(pods)}: {inside}{message}"
+        text = f"TF_CONFIG of {pods_named(pods)}: {inside}{message}"
         said.append(Problem(code, text, tuple(pods), *key, hint))
     read = addresses(found, jobset, others)
     said.extend(read.problems)

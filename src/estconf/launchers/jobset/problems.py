@@ -17,13 +17,18 @@ findings at the env value that causes them) report these, grouped by the
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from estconf._json import JSONInputError
 from estconf.launchers.jobset.pods import JOB_COMPLETION_INDEX, RANDOM_SUFFIX, job_name, pod_count
-from estconf.launchers.jobset.tf_configs import TF_CONFIG, PodTFConfig, named, tf_config_container
+from estconf.launchers.jobset.tf_configs import (
+    TF_CONFIG,
+    PodTFConfig,
+    pods_named,
+    tf_config_container,
+)
 
 if TYPE_CHECKING:
     from estconf.finding import Severity
@@ -73,10 +78,6 @@ class Problem:
     refused: bool = False
 
 
-def _of(pods: Sequence[Pod]) -> str:
-    return f"pod{'s' if len(pods) > 1 else ''} {named(pods)}"
-
-
 def problems(found: Iterable[PodTFConfig], jobset: JobSet) -> list[Problem]:
     """What is wrong with the TF_CONFIGs of ``found`` (pods of ``jobset``), in pod order."""
     groups: dict[tuple[object, ...], list[PodTFConfig]] = {}
@@ -104,7 +105,7 @@ def _problem(key: tuple[object, ...], found: list[PodTFConfig], jobset: JobSet) 
     assert entry is None or isinstance(entry, int)
     pods = tuple(each.pod for each in found)
     first = found[0]
-    where = f"TF_CONFIG of {_of(pods)}"
+    where = f"TF_CONFIG of {pods_named(pods)}"
     if code == NOT_EXPANDED:
         from estconf.codes import checked
 

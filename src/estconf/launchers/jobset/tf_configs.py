@@ -26,6 +26,7 @@ __all__ = [
     "TF_CONFIG",
     "PodTFConfig",
     "named",
+    "pods_named",
     "tf_config_container",
     "tf_configs",
 ]
@@ -209,6 +210,11 @@ def named(pods: Sequence[Pod]) -> str:
     if more > 0:
         return f"{', '.join(shown[:_SHOWN])} and {more} more"
     return ", ".join(shown[:-1]) + (" and " if len(shown) > 1 else "") + shown[-1]
+
+
+def pods_named(pods: Sequence[Pod]) -> str:
+    """``pod NAME`` or ``pods NAMES`` (:func:`named`), as a finding names them."""
+    return f"pod{'s' if len(pods) > 1 else ''} {named(pods)}"
 
 
 def _next(last: Pod, pod: Pod) -> bool:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from estconf.launchers.jobset.addresses import read_address
 from estconf.launchers.jobset.problems import INDEX_FIX, Problem
-from estconf.launchers.jobset.tf_configs import TF_CONFIG, named
+from estconf.launchers.jobset.tf_configs import TF_CONFIG, pods_named
 
 if TYPE_CHECKING:
     from estconf.finding import Finding
@@ -44,10 +44,6 @@ JOB_INDEX_FIX: Final = (
 """The fix of an index taken from the completion index in a replicated job of several Jobs."""
 
 _CONTAINERS: Final = ("template", "spec", "template", "spec", "containers")
-
-
-def _of(pods: Sequence[Pod]) -> str:
-    return f"pod{'s' if len(pods) > 1 else ''} {named(pods)}"
 
 
 def together(
@@ -93,7 +89,7 @@ def together(
         pods = tuple(sorted(claiming, key=_order))
         shown = ", ".join(tasks[:3]) + (f" and {len(tasks) - 3:,} more" if len(tasks) > 3 else "")
         each = f"tasks {shown} are each" if len(tasks) > 1 else f"task {shown} is"
-        message = f"TF_CONFIG of {_of(pods)}: {each} claimed by several pods: {why}"
+        message = f"TF_CONFIG of {pods_named(pods)}: {each} claimed by several pods: {why}"
         claimed.append(Problem(code, message, pods, position, container, entry, fix))
     return [*claimed, *said]
 
@@ -124,10 +120,10 @@ def _placed(
         address = _address(first.parsed, facts.job, facts.index)
         if address is not None and not _unexplained(address, jobset, read):
             return None
-        message = f"TF_CONFIG of {_of(pods)}: {finding.message}"
+        message = f"TF_CONFIG of {pods_named(pods)}: {finding.message}"
         hint = "list in the cluster only the JobSet's pods that run TensorFlow, each once"
         return Problem(finding.code, message, pods, *place, hint)
-    message = f"TF_CONFIG of {_of(pods)}: {finding.message}"
+    message = f"TF_CONFIG of {pods_named(pods)}: {finding.message}"
     hint = finding.hint or "give every pod of the job the same cluster and the same values"
     return Problem(finding.code, message, pods, *place, hint)
 
@@ -206,7 +202,7 @@ def missing(found: Iterable[PodTFConfig], jobset: JobSet, read: Addresses) -> li
             message = (
                 f"the {count:,} pod{'s' if count > 1 else ''} of replicated job {job.name!r} "
                 f"get{'s' if count == 1 else ''} no {TF_CONFIG}, and the cluster of "
-                f"{_of([by])} lists {'them' if count > 1 else 'it'} ({path}: {address!r}): "
+                f"{pods_named([by])} lists {'them' if count > 1 else 'it'} ({path}: {address!r}): "
                 "TensorFlow waits for them, and the job never gets past its start"
             )
             task = path.removeprefix("cluster.").partition("[")[0]
@@ -259,7 +255,7 @@ def _beside(found: Sequence[PodTFConfig], jobset: JobSet) -> Problem | None:
     container, why = runs
     pods = tuple(pod.pod for pod in found)
     message = (
-        f"TF_CONFIG of {_of(pods)} is set in container {given.name!r} only, and container "
+        f"TF_CONFIG of {pods_named(pods)} is set in container {given.name!r} only, and container "
         f"{container.name!r}, {why}, gets none: TensorFlow there runs alone, without the cluster"
     )
     hint = f"define TF_CONFIG in container {container.name!r}"
