@@ -93,7 +93,7 @@ _COMMAND = re.compile(rb"^[ \t\v\f\r]*[^#\s]", re.MULTILINE)
 _DIRECTIVE = re.compile(rb"^#(?:SBATCH|SLURM)[^\n]*", re.MULTILINE)
 _PIECE = re.compile(
     r"""[^ \t\n\v\f\r"'\\#]+|\\[^\t\n\v\f\r]|\\(?=[\t\n\v\f\r]|\Z)"""
-    r"""|"(?:[^"\\]|\\[\s\S])*"|'(?:[^'\\]|\\[\s\S])*'"""
+    r"""|"[^"\\]*(?:\\[\s\S][^"\\]*)*"|'[^'\\]*(?:\\[\s\S][^'\\]*)*'"""
 )
 """One piece of an argument: plain text, an escaped character, or a quoted string.
 
