@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Final
 
+from estconf.launchers.jobset.pods import job_name
 from estconf.launchers.jobset.problems import Problem
 
 if TYPE_CHECKING:
@@ -124,7 +125,7 @@ def pod_names(jobset: JobSet) -> list[Problem]:
     said: list[Problem] = []
     name = jobset.name or ""
     for position, job in enumerate(jobset.spec.replicated_jobs):
-        longest = f"{name}-{job.name}-{job.replicas - 1}"
+        longest = job_name(name, job.name, job.replicas - 1)
         spec = job.template.spec
         pod = None
         if spec.indexed and spec.completions is not None:

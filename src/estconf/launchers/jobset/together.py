@@ -116,14 +116,13 @@ def _placed(
     pods = tuple(by_name[name].pod for name in names)
     first = by_name[names[1] if len(names) > 1 and finding.nodes else names[0]]
     place = (first.pod.position, first.container, first.entry)
+    message = f"TF_CONFIG of {pods_named(pods)}: {finding.message}"
     if finding.code == "task_unclaimed" and facts is not None:
         address = _address(first.parsed, facts.job, facts.index)
         if address is not None and not _unexplained(address, jobset, read):
             return None
-        message = f"TF_CONFIG of {pods_named(pods)}: {finding.message}"
         hint = "list in the cluster only the JobSet's pods that run TensorFlow, each once"
         return Problem(finding.code, message, pods, *place, hint)
-    message = f"TF_CONFIG of {pods_named(pods)}: {finding.message}"
     hint = finding.hint or "give every pod of the job the same cluster and the same values"
     return Problem(finding.code, message, pods, *place, hint)
 
