@@ -244,6 +244,15 @@ def validate(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[
     return status, result["errors"]
 
 
+def validate_files(
+    capsys: pytest.CaptureFixture[str], *argv: str
+) -> tuple[int, dict[str, list[dict[str, object]]]]:
+    """The exit status of ``validate --format json`` and each file's errors, by file."""
+    status, out, err = run(capsys, "validate", "--format", "json", *argv)
+    assert err == ""
+    return status, {str(r["file"]): r["errors"] for r in json.loads(out)["files"]}
+
+
 def located(errors: list[dict[str, object]]) -> list[str]:
     return [f"{e['line']}:{e['column']}: {e['path']}: {e['code']}" for e in errors]
 
@@ -297,6 +306,42 @@ class TestValidate:
         assert status == 0
         assert located(errors) == ["10:3: spec.runtimeRef: runtime_not_given"]
         assert errors[0]["severity"] == "note"
+
+    def test_a_trainjobs_runtime_in_another_file_of_the_run_is_used(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        files = [f"{DATA}/trainjob_ps.yaml", f"{DATA}/runtime_ps.yaml"]
+        for given in (files, files[::-1]):
+            status, found = validate_files(capsys, "--profile", "ps", *given)
+            assert status == 0
+            assert found == {name: [] for name in given}
+
+    def test_what_is_wrong_in_a_runtime_of_another_file_is_reported_in_that_file(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        trainjob, runtime = f"{DATA}/trainjob_ps.yaml", f"{DATA}/runtime_ps.yaml"
+        status, found = validate_files(capsys, "--profile", "mwms", trainjob, runtime)
+        assert status == 1
+        assert found[trainjob] == []
+        assert located(found[runtime]) == [
+            f"59:34: spec.template.spec.replicatedJobs[1].{ENV}[2].value: no_id_for_task_type"
+        ]
+
+    def test_a_trainjobs_runtime_in_the_directory_given_is_used(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        for name in ("trainjob_ps.yaml", "runtime_ps.yaml"):
+            (tmp_path / name).write_bytes((ROOT / DATA / name).read_bytes())
+        status, found = validate_files(capsys, "--profile", "ps", str(tmp_path))
+        assert status == 0
+        assert list(found.values()) == [[], []]
+
+    def test_the_note_asks_for_the_runtimes_file(self, capsys: pytest.CaptureFixture[str]) -> None:
+        name = f"{DATA}/trainjob_ps.yaml"
+        status, out, _ = run(capsys, "validate", name, f"{DATA}/chief_worker_ps.yaml")
+        assert status == 0
+        hint = f"hint: check it with its runtime: estconf validate {name} RUNTIME_FILE"
+        assert out.splitlines()[1] == hint
 
     def test_the_trainjob_with_its_runtime_in_one_stream(
         self, capsys: pytest.CaptureFixture[str], tmp_path: Path

@@ -110,3 +110,37 @@ def test_a_report_of_no_results_is_valid() -> None:
 def test_a_report_cannot_be_changed() -> None:
     """A report refuses assignment; its results are not frozen, so it is not hashed."""
     refuses_assignment(Report((Result("a.json", None, []),)))
+
+
+JOBSET = DATA / "launchers" / "jobset"
+
+
+def test_a_trainjob_is_checked_with_its_runtime_from_another_file() -> None:
+    report = check([JOBSET / "trainjob_ps.yaml", JOBSET / "runtime_ps.yaml"], profile="ps")
+    assert report.valid and report.findings == []
+
+
+def test_a_trainjob_whose_runtime_is_in_no_file_is_a_note() -> None:
+    report = check([JOBSET / "trainjob_ps.yaml", JOBSET / "chief_worker_ps.yaml"], profile="ps")
+    assert [(found.file, found.code) for found in report.findings] == [
+        (str(JOBSET / "trainjob_ps.yaml"), "runtime_not_given")
+    ]
+
+
+def test_a_runtimes_errors_are_its_own_files() -> None:
+    """The pods of a runtime are checked through the TrainJob, and reported in the runtime."""
+    trainjob, runtime = JOBSET / "trainjob_ps.yaml", JOBSET / "runtime_ps.yaml"
+    report = check([trainjob, runtime], profile="mwms")
+    valid = [(r.file, r.valid) for r in report.results]
+    assert valid == [(str(trainjob), True), (str(runtime), False)]
+    assert {found.file for found in report.findings} == {str(runtime)}
+
+
+def test_a_trainjob_on_standard_input_keeps_its_note(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Standard input is read once: its TrainJob is not checked again with a file's runtime."""
+    text = (JOBSET / "trainjob_ps.yaml").read_bytes()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text)))
+    report = check(["-", JOBSET / "runtime_ps.yaml"], profile="ps", input_format="yaml")
+    assert [(found.file, found.code) for found in report.findings] == [
+        ("<stdin>", "runtime_not_given")
+    ]

@@ -84,8 +84,8 @@ SECTIONS: Final[tuple[Section, ...]] = (
             (
                 "runtime_not_given",
                 "note",
-                "note: a TrainJob whose runtime is not in the file: its pods are not checked "
-                "(`estconf tf-config trainjob` takes both files)",
+                "note: a TrainJob whose runtime is in no file checked: its pods are not checked "
+                "(give the runtime's file too)",
                 "`runtimeRef: {name: tf-plain}` alone",
             ),
         ),

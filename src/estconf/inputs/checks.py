@@ -6,8 +6,9 @@ TrainJobs (each pod's ``TF_CONFIG`` as the profile's reader reads it), other
 Kubernetes manifests that set ``TF_CONFIG`` (each value as a TF_CONFIG file),
 a shell script or env file (``.sh``, ``.env``: each ``TF_CONFIG`` it sets, as
 a TF_CONFIG file), or a config file of its kind.
-The kind of a file and its profile are, when not given, those the nearest
-``pyproject.toml`` gives its path (``[tool.estconf]``).
+A file whose kind or profile is not given gets those the ``[tool.estconf]``
+table of the nearest ``pyproject.toml`` sets for its path.  A TrainJob is
+checked with its runtime from any file of the run.
 
     >>> import estconf, pathlib, tempfile
     >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -35,9 +36,10 @@ from estconf.io.errors import UNREADABLE_CODES as UNREADABLE
 
 if TYPE_CHECKING:
     from estconf.finding import Finding
-    from estconf.io.errors import Result
+    from estconf.io.errors import FileError, Result
     from estconf.io.project import Project
     from estconf.io.sources import Input
+    from estconf.launchers.jobset.documents import Placed
 
 __all__ = ["UNREADABLE", "Report", "check", "check_input"]
 
@@ -105,6 +107,7 @@ def check(
     items = expand([str(path) for path in given])
     settings = _Settings(kind, profile, input_format, limits or Limits(), project)
     results = [_check(item, settings) for item in items]
+    results = _with_runtimes_of_other_files(items, results, settings)
     results += _with_nothing_to_check(items, results)
     return Report(tuple(results))
 
@@ -147,7 +150,48 @@ def _passed_over(item: Input, kind: str | None, result: Result) -> str | None:
     return None
 
 
-def _check(item: Input, settings: _Settings) -> Result:
+def _with_runtimes_of_other_files(
+    items: list[Input], results: list[Result], settings: _Settings
+) -> list[Result]:
+    """``results``, a file whose TrainJob's runtime is in another file checked again with it.
+
+    Only a file with a ``runtime_not_given`` note is read again, with the
+    runtimes of the other files named.  Standard input is read once: a
+    TrainJob or a runtime given there is checked with what it holds only.
+    What is wrong in a runtime's pods is reported in the runtime's file.
+    """
+    from estconf.io.sources import STDIN
+    from estconf.launchers.jobset.jobsets import NOT_GIVEN, runtimes_in
+
+    pending = [
+        at
+        for at, result in enumerate(results)
+        if items[at].path != STDIN and any(found.code == NOT_GIVEN for found in result.errors)
+    ]
+    if not pending:
+        return results
+    files = [item.path for item in items if item.path != STDIN]
+    runtimes = runtimes_in(files, settings.limits)
+    checked = list(results)
+    moved: dict[str, list[FileError]] = {}
+    for at in pending:
+        others = [placed for placed in runtimes if placed.file != results[at].file]
+        if not others:
+            continue
+        result = _check(items[at], settings, others)
+        for found in result.errors:
+            if found.file != result.file:
+                moved.setdefault(found.file, []).append(found)
+        checked[at] = replace(result, errors=[e for e in result.errors if e.file == result.file])
+    return [
+        replace(result, errors=[*result.errors, *moved[result.file]])
+        if result.file in moved
+        else result
+        for result in checked
+    ]
+
+
+def _check(item: Input, settings: _Settings, runtimes: Sequence[Placed] = ()) -> Result:
     """Check one file; a file of a directory that is another tool's is passed over.
 
     A file named on the command line is always checked: its kind must be told,
@@ -168,6 +212,7 @@ def _check(item: Input, settings: _Settings) -> Result:
         profile=profile,
         input_format=settings.input_format,
         limits=settings.limits,
+        runtimes=runtimes,
     )
     reason = _passed_over(item, kind, result)
     return result if reason is None else replace(result, errors=[], skipped=reason)
@@ -181,6 +226,7 @@ def check_input(
     profile: str | None = None,
     input_format: str | None = None,
     limits: Limits | None = None,
+    runtimes: Sequence[Placed] = (),
 ) -> Result:
     """Check one input by what it holds: TFJobs, manifests that set TF_CONFIG, or a config file.
 
@@ -191,6 +237,8 @@ def check_input(
         profile: the reader ``TF_CONFIG`` files and TFJobs are for.
         input_format: the format of standard input, and of a file whose name tells none.
         limits: the limits of reading (the defaults if None).
+        runtimes: the Trainer runtimes of other files, for a TrainJob whose
+            runtime is not in this one.
     """
     from estconf.inputs import manifests, shell_files
     from estconf.io import kinds
@@ -245,7 +293,7 @@ def check_input(
             if checked is None and kinds.may_hold_launcher_manifest(raw):
                 from estconf.launchers.jobset import jobsets
 
-                checked = jobsets.check_text(raw, manifest_format, name, reader, limits)
+                checked = jobsets.check_text(raw, manifest_format, name, reader, limits, runtimes)
             if checked is None:
                 checked = manifests.check_text(raw, manifest_format, name, profile, limits)
             if checked is not None:

@@ -12,9 +12,11 @@ of the JobSet's pods (:mod:`~estconf.launchers.jobset.addresses`), the
 pods a cluster lists that get no TF_CONFIG are found, and the pods are
 checked together (:mod:`~estconf.launchers.jobset.together`), with what
 keeps the JobSet from being created or from completing
-(:mod:`~estconf.launchers.jobset.policies`).  A TrainJob whose runtime is
-not in the file is a note (``runtime_not_given``), and its pods are not
-checked; a runtime is checked by the rules of Trainer's runtime webhook.
+(:mod:`~estconf.launchers.jobset.policies`).  A TrainJob is checked on its
+runtime of the same file, or of another file checked in the same run
+(:func:`runtimes_in` reads them); one whose runtime is in neither is a note
+(``runtime_not_given``), and its pods are not checked.  A runtime is checked
+by the rules of Trainer's runtime webhook, in its own file.
 
 A JobSet of more than :data:`~estconf.launchers.jobset.predictions.MAX_PODS`
 pods is checked at the ends of each replicated job: the first and last
@@ -25,7 +27,7 @@ under the name the API server gives it, its five random characters written
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
@@ -46,10 +48,15 @@ if TYPE_CHECKING:
     from estconf.launchers.jobset.pods import Pod
     from estconf.launchers.jobset.trainer import TrainingRuntime, TrainJob
 
-__all__ = ["KIND", "check_text"]
+__all__ = ["KIND", "NOT_GIVEN", "check_text", "runtimes_in"]
 
 KIND: Final = "jobset"
 """The kind ``validate`` reports for a file of JobSets, TrainJobs and Trainer runtimes."""
+
+NOT_GIVEN: Final = "runtime_not_given"
+"""The code of the note on a TrainJob whose runtime is in no file checked."""
+
+_RUNTIME_KINDS: Final = ("TrainingRuntime", "ClusterTrainingRuntime")
 
 _TEMPLATE: Final = ("template", "spec", "template", "spec", "containers")
 """From a replicated job to its pod template's containers."""
@@ -69,7 +76,14 @@ class _Checked:
     from_trainjob: Mapping[tuple[int, int, int], int] | None = None
 
 
-def check_text(raw: bytes, fmt: str, name: str, profile: str, limits: Limits) -> Result | None:
+def check_text(
+    raw: bytes,
+    fmt: str,
+    name: str,
+    profile: str,
+    limits: Limits,
+    runtimes: Sequence[Placed] = (),
+) -> Result | None:
     """Check the JobSets and TrainJobs of a file's bytes; None when it holds none.
 
     Args:
@@ -78,6 +92,9 @@ def check_text(raw: bytes, fmt: str, name: str, profile: str, limits: Limits) ->
         name: the file's name in errors (``<stdin>``).
         profile: the reader of each pod's ``TF_CONFIG``.
         limits: the limits of reading.
+        runtimes: the Trainer runtimes of other files (:func:`runtimes_in`),
+            for a TrainJob whose runtime is not in this one.  What is wrong
+            with their pods is reported where it is written, in their file.
     """
     from estconf.io.errors import Result
     from estconf.io.reading import documents, read_stream
@@ -91,7 +108,7 @@ def check_text(raw: bytes, fmt: str, name: str, profile: str, limits: Limits) ->
     objects = placed_in(read, name)
     if not any(placed.declared is not None for placed in objects):
         return None
-    checked, errors = _to_check(objects)
+    checked, errors = _to_check(objects, runtimes)
     names = [each.jobset.name or "" for each in checked]
     for each in checked:
         others = tuple(name for name in names if name != each.jobset.name)
@@ -99,8 +116,24 @@ def check_text(raw: bytes, fmt: str, name: str, profile: str, limits: Limits) ->
     return Result(name, KIND, errors, profile=profile)
 
 
-def _to_check(objects: list[Placed]) -> tuple[list[_Checked], list[FileError]]:
-    """The JobSets of ``objects`` and those Trainer makes of their TrainJobs, and model errors."""
+def runtimes_in(names: Sequence[str], limits: Limits) -> list[Placed]:
+    """The Trainer runtimes of the files ``names``; a file that cannot be read gives none.
+
+    Its errors are reported when the file itself is checked.
+    """
+    from estconf.launchers.jobset.predictions import read_objects
+
+    objects, _, _ = read_objects(names, limits)
+    return [placed for placed in objects if placed.kind in _RUNTIME_KINDS]
+
+
+def _to_check(
+    objects: list[Placed], elsewhere: Sequence[Placed] = ()
+) -> tuple[list[_Checked], list[FileError]]:
+    """The JobSets of ``objects`` and those Trainer makes of their TrainJobs, and model errors.
+
+    A TrainJob's runtime is looked for in ``objects``, then in ``elsewhere``.
+    """
     from estconf.launchers.jobset.model import JobSet
     from estconf.launchers.jobset.predictions import validated
     from estconf.launchers.jobset.trainer import TrainingRuntime, TrainJob, jobset_of, runtime_of
@@ -116,7 +149,7 @@ def _to_check(objects: list[Placed]) -> tuple[list[_Checked], list[FileError]]:
             if jobset is not None:
                 jobset = _named(jobset)
                 checked.append(_Checked(jobset, placed, ("spec", "replicatedJobs"), configs))
-        elif placed.kind in ("TrainingRuntime", "ClusterTrainingRuntime"):
+        elif placed.kind in _RUNTIME_KINDS:
             runtime, found = validated(placed, TrainingRuntime)
             if runtime is not None:
                 runtimes.append((runtime, placed))
@@ -128,6 +161,11 @@ def _to_check(objects: list[Placed]) -> tuple[list[_Checked], list[FileError]]:
         else:
             found = []
         errors.extend(found)
+    if trainjobs:
+        for placed in elsewhere:
+            runtime, _ = validated(placed, TrainingRuntime)  # its errors are its file's
+            if runtime is not None:
+                runtimes.append((runtime, placed))
     for trainjob, placed in trainjobs:
         runtime = runtime_of(trainjob, [runtime for runtime, _ in runtimes])
         if runtime is None:
@@ -184,14 +222,13 @@ def _not_given(trainjob: TrainJob, placed: Placed) -> FileError:
     ref = trainjob.spec.runtime_ref
     found = error(
         placed.file,
-        "runtime_not_given",
-        f"the TrainJob's runtime, {ref.kind} {ref.name!r}, is not in this file: its pods' "
+        "runtime_not_given",  # NOT_GIVEN
+        f"the TrainJob's runtime, {ref.kind} {ref.name!r}, is in no file checked: its pods' "
         "TF_CONFIGs are not checked",
         (*placed.prefix, "spec", "runtimeRef"),
         on_key=True,
         severity="note",
-        hint=f"check it with its runtime: put both in one file, or run estconf tf-config "
-        f"trainjob {placed.file} RUNTIME_FILE",
+        hint=f"check it with its runtime: estconf validate {placed.file} RUNTIME_FILE",
     )
     return placed.document.place([found])[0]
 
