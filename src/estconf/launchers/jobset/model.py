@@ -3,9 +3,9 @@
 The model holds what decides each pod's name, labels and environment: the
 JobSet's name and namespace, its replicated jobs (``name``, ``replicas``,
 the Job template's ``parallelism``, ``completions`` and ``completionMode``,
-and the pod template's labels, annotations and containers with their
-``env`` and ``envFrom``) and its ``network``.  Every other key (success and
-failure policies, resources, ``status``) is kept as given and not read.
+and its pod template, of :mod:`estconf.launchers.kubernetes`) and its
+``network``.  Every other key (success and failure policies, resources,
+``status``) is kept as given and not read.
 
 The defaults are read here, where the fields are: those of JobSet's API
 (``replicas`` 1, ``groupName`` ``default``), of its webhook
@@ -17,32 +17,22 @@ completion).
 
 from __future__ import annotations
 
-from typing import Annotated, Final, Literal
+from typing import Final, Literal
 
-from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from pydantic import Field, StrictBool, StrictStr
 
-from estconf._hashing import HashedByValue
+from estconf.launchers.kubernetes import Count, Object, ObjectMeta, PodTemplateSpec
 
 __all__ = [
     "API_VERSION",
     "INDEXED",
-    "Container",
     "Coordinator",
-    "EnvFromSource",
-    "EnvVar",
-    "EnvVarSource",
     "JobSet",
     "JobSetSpec",
     "JobSpec",
     "JobTemplateSpec",
-    "KeyRef",
     "Network",
-    "ObjectFieldSelector",
-    "ObjectMeta",
-    "PodSpec",
-    "PodTemplateSpec",
     "ReplicatedJob",
-    "SourceRef",
 ]
 
 API_VERSION: Final = "jobset.x-k8s.io/v1alpha2"
@@ -51,105 +41,8 @@ API_VERSION: Final = "jobset.x-k8s.io/v1alpha2"
 INDEXED: Final = "Indexed"
 """The ``completionMode`` JobSet's webhook gives a Job that names none."""
 
-Count = Annotated[StrictInt, Field(ge=0, le=2**31 - 1)]
-"""``replicas``, ``parallelism``, ``completions``: an int32, not negative."""
 
-
-class _Object(HashedByValue):
-    model_config = ConfigDict(
-        frozen=True,
-        extra="allow",
-        validate_by_name=True,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
-
-
-class ObjectMeta(_Object):
-    """An object's ``metadata``: name (or ``generateName``), namespace, labels, annotations."""
-
-    name: StrictStr | None = None
-    generate_name: StrictStr | None = Field(None, alias="generateName")
-    namespace: StrictStr | None = None
-    labels: dict[StrictStr, StrictStr] = {}
-    annotations: dict[StrictStr, StrictStr] = {}
-
-
-class ObjectFieldSelector(_Object):
-    """A ``fieldRef``: the field of its pod a variable takes (the downward API)."""
-
-    field_path: StrictStr = Field(alias="fieldPath")
-    api_version: StrictStr | None = Field(None, alias="apiVersion")
-
-
-class KeyRef(_Object):
-    """A ``configMapKeyRef`` or ``secretKeyRef``: one key of a ConfigMap or Secret."""
-
-    name: StrictStr = ""
-    key: StrictStr
-    optional: StrictBool = False
-
-
-class EnvVarSource(_Object):
-    """A variable's ``valueFrom``: a field of its pod, a key of a ConfigMap or Secret, ..."""
-
-    field_ref: ObjectFieldSelector | None = Field(None, alias="fieldRef")
-    config_map_key_ref: KeyRef | None = Field(None, alias="configMapKeyRef")
-    secret_key_ref: KeyRef | None = Field(None, alias="secretKeyRef")
-    resource_field_ref: dict[StrictStr, object] | None = Field(None, alias="resourceFieldRef")
-
-
-class EnvVar(_Object):
-    """An entry of a container's ``env``."""
-
-    name: StrictStr
-    value: StrictStr | None = None
-    value_from: EnvVarSource | None = Field(None, alias="valueFrom")
-
-
-class SourceRef(_Object):
-    """The ConfigMap or Secret an ``envFrom`` entry takes every key of."""
-
-    name: StrictStr = ""
-    optional: StrictBool = False
-
-
-class EnvFromSource(_Object):
-    """An entry of a container's ``envFrom``."""
-
-    prefix: StrictStr = ""
-    config_map_ref: SourceRef | None = Field(None, alias="configMapRef")
-    secret_ref: SourceRef | None = Field(None, alias="secretRef")
-
-
-class Container(_Object):
-    """A container of a pod template: its name, image, command, arguments and environment."""
-
-    name: StrictStr | None = None
-    image: StrictStr | None = None
-    command: tuple[StrictStr, ...] | None = None
-    args: tuple[StrictStr, ...] | None = None
-    env: tuple[EnvVar, ...] = ()
-    env_from: tuple[EnvFromSource, ...] = Field((), alias="envFrom")
-
-
-class PodSpec(_Object):
-    """A pod template's ``spec``: its containers and what names the pod."""
-
-    containers: tuple[Container, ...] = ()
-    init_containers: tuple[Container, ...] = Field((), alias="initContainers")
-    service_account_name: StrictStr | None = Field(None, alias="serviceAccountName")
-    enable_service_links: StrictBool | None = Field(None, alias="enableServiceLinks")
-
-
-class PodTemplateSpec(_Object):
-    """The pod template of a Job."""
-
-    metadata: ObjectMeta = ObjectMeta()
-    spec: PodSpec = PodSpec()
-
-
-class JobSpec(_Object):
+class JobSpec(Object):
     """A Job template's ``spec``: how many pods, indexed or not, from which pod template."""
 
     parallelism: Count | None = None
@@ -183,14 +76,14 @@ class JobSpec(_Object):
         return parallelism if completions is None else min(parallelism, completions)
 
 
-class JobTemplateSpec(_Object):
+class JobTemplateSpec(Object):
     """A replicated job's ``template``: the Job it makes ``replicas`` of."""
 
     metadata: ObjectMeta = ObjectMeta()
     spec: JobSpec = JobSpec()
 
 
-class ReplicatedJob(_Object):
+class ReplicatedJob(Object):
     """An entry of ``spec.replicatedJobs``: ``replicas`` Jobs of one template."""
 
     name: StrictStr
@@ -199,7 +92,7 @@ class ReplicatedJob(_Object):
     template: JobTemplateSpec = JobTemplateSpec()
 
 
-class Network(_Object):
+class Network(Object):
     """A JobSet's ``network``: whether its pods have DNS names, under which subdomain."""
 
     enable_dns_hostnames: StrictBool | None = Field(None, alias="enableDNSHostnames")
@@ -207,7 +100,7 @@ class Network(_Object):
     publish_not_ready_addresses: StrictBool | None = Field(None, alias="publishNotReadyAddresses")
 
 
-class Coordinator(_Object):
+class Coordinator(Object):
     """A JobSet's ``coordinator``: the pod whose DNS name every pod is given as a label."""
 
     replicated_job: StrictStr = Field(alias="replicatedJob")
@@ -215,7 +108,7 @@ class Coordinator(_Object):
     pod_index: Count = Field(0, alias="podIndex")
 
 
-class JobSetSpec(_Object):
+class JobSetSpec(Object):
     """A JobSet's ``spec``: its replicated jobs, in order, its network and its coordinator."""
 
     replicated_jobs: tuple[ReplicatedJob, ...] = Field((), alias="replicatedJobs")
@@ -223,7 +116,7 @@ class JobSetSpec(_Object):
     coordinator: Coordinator | None = None
 
 
-class JobSet(_Object):
+class JobSet(Object):
     """A ``jobset.x-k8s.io/v1alpha2`` JobSet manifest.
 
     Example:

@@ -37,7 +37,8 @@ from estconf._container_env import (
     field_value,
     placeholder,
 )
-from estconf.launchers.jobset.model import Container, EnvVar, JobSet, ReplicatedJob
+from estconf.launchers.jobset.model import JobSet, ReplicatedJob
+from estconf.launchers.kubernetes import Container, EnvVar
 
 __all__ = [
     "COMPLETION_INDEX",

@@ -18,8 +18,9 @@ from typing import Final
 
 from estconf._container_env import Variable
 from estconf._json import JSONInputError, loads
-from estconf.launchers.jobset.model import Container, JobSet, ReplicatedJob
+from estconf.launchers.jobset.model import JobSet, ReplicatedJob
 from estconf.launchers.jobset.pods import Configs, NotKnown, Pod, pods, variables
+from estconf.launchers.kubernetes import Container
 
 __all__ = [
     "MOST_CHARACTERS",

@@ -30,9 +30,10 @@ from estconf.launchers.jobset.tf_configs import TF_CONFIG, pods_named
 if TYPE_CHECKING:
     from estconf.finding import Finding
     from estconf.launchers.jobset.addresses import Addresses
-    from estconf.launchers.jobset.model import Container, JobSet
+    from estconf.launchers.jobset.model import JobSet
     from estconf.launchers.jobset.pods import Pod
     from estconf.launchers.jobset.tf_configs import PodTFConfig
+    from estconf.launchers.kubernetes import Container
 
 __all__ = ["JOB_INDEX_FIX", "missing", "together"]
 

@@ -34,19 +34,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from pydantic import ConfigDict, Field, StrictStr
+from pydantic import Field, StrictStr
 
-from estconf._hashing import HashedByValue
-from estconf.launchers.jobset.model import (
-    API_VERSION,
-    Container,
-    Count,
-    EnvVar,
-    JobSet,
-    JobSetSpec,
-    ObjectMeta,
-    ReplicatedJob,
-)
+from estconf.launchers.jobset.model import API_VERSION, JobSet, JobSetSpec, ReplicatedJob
+from estconf.launchers.kubernetes import Container, Count, EnvVar, Object, ObjectMeta
 
 __all__ = [
     "ANCESTOR_LABEL",
@@ -83,17 +74,7 @@ PLUGINS: Final = ("torch", "mpi", "jax")
 """The ``mlPolicy`` sources whose plugin stands in for ``plainML``."""
 
 
-class _Object(HashedByValue):
-    model_config = ConfigDict(
-        frozen=True,
-        extra="allow",
-        validate_by_name=True,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
-
-
-class RuntimeRef(_Object):
+class RuntimeRef(Object):
     """A TrainJob's ``runtimeRef``: the runtime it runs on."""
 
     name: StrictStr
@@ -101,7 +82,7 @@ class RuntimeRef(_Object):
     kind: StrictStr = CLUSTER_TRAINING_RUNTIME
 
 
-class Trainer(_Object):
+class Trainer(Object):
     """A TrainJob's ``trainer``: what it sets in the runtime's trainer jobs."""
 
     image: StrictStr | None = None
@@ -111,7 +92,7 @@ class Trainer(_Object):
     num_nodes: Count | None = Field(None, alias="numNodes")
 
 
-class TrainJobSpec(_Object):
+class TrainJobSpec(Object):
     """A TrainJob's ``spec``: its runtime, its trainer and the patches of the runtime."""
 
     runtime_ref: RuntimeRef = Field(alias="runtimeRef")
@@ -119,7 +100,7 @@ class TrainJobSpec(_Object):
     runtime_patches: tuple[dict[StrictStr, Any], ...] = Field((), alias="runtimePatches")
 
 
-class TrainJob(_Object):
+class TrainJob(Object):
     """A ``trainer.kubeflow.org/v1alpha1`` TrainJob manifest."""
 
     api_version: Literal["trainer.kubeflow.org/v1alpha1"] = Field(alias="apiVersion")
@@ -133,7 +114,7 @@ class TrainJob(_Object):
         return self.metadata.namespace or "default"
 
 
-class MLPolicy(_Object):
+class MLPolicy(Object):
     """A runtime's ``mlPolicy``: how many nodes, and which plugin."""
 
     num_nodes: Count | None = Field(None, alias="numNodes")
@@ -147,21 +128,21 @@ class MLPolicy(_Object):
         return next((name for name in PLUGINS if getattr(self, name) is not None), None)
 
 
-class JobSetTemplate(_Object):
+class JobSetTemplate(Object):
     """A runtime's ``template``: the JobSet it makes, but for its name."""
 
     metadata: ObjectMeta = ObjectMeta()
     spec: JobSetSpec = JobSetSpec()
 
 
-class RuntimeSpec(_Object):
+class RuntimeSpec(Object):
     """A runtime's ``spec``: its ML policy and its JobSet template."""
 
     ml_policy: MLPolicy | None = Field(None, alias="mlPolicy")
     template: JobSetTemplate = JobSetTemplate()
 
 
-class TrainingRuntime(_Object):
+class TrainingRuntime(Object):
     """A ``TrainingRuntime`` (of a namespace) or ``ClusterTrainingRuntime`` manifest."""
 
     api_version: Literal["trainer.kubeflow.org/v1alpha1"] = Field(alias="apiVersion")

@@ -2,8 +2,9 @@
 
 The model holds what decides each pod's ``TF_CONFIG``: the Job's name and
 namespace, its tasks (each a name, a number of ``replicas`` and a pod
-template: its containers' ``env``, its ``hostname`` and ``subdomain``) and
-its ``plugins`` with their arguments.  Everything else (queue, policies,
+template, of :mod:`estconf.launchers.kubernetes`: its containers' ``env``,
+its ``hostname`` and ``subdomain``) and its ``plugins`` with their
+arguments.  Everything else (queue, policies,
 resources, ``status``, ...) is kept as given and not looked at.
 
 Volcano's defaults are derived here: a task without a name is
@@ -14,27 +15,22 @@ without ``replicas`` has none (the field is an ``int32`` with no default).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Annotated, Any, Final, Literal
+from typing import Any, Final, Literal
 
-from pydantic import ConfigDict, Field, StrictInt, StrictStr, field_validator
+from pydantic import Field, StrictStr, field_validator
 
 from estconf._errors import custom_error
-from estconf._hashing import HashedByValue
 from estconf.io import kinds
 from estconf.io.checks import Limits
 from estconf.io.parse import stream_of
+from estconf.launchers.kubernetes import Count, Object, ObjectMeta, PodTemplateSpec
 
 __all__ = [
     "API_VERSION",
     "DEFAULT_TASK",
     "PLUGIN",
     "PLUGINS",
-    "Container",
-    "EnvVar",
     "JobSpec",
-    "ObjectMeta",
-    "PodSpec",
-    "PodTemplateSpec",
     "TaskSpec",
     "VolcanoJob",
     "read_jobs",
@@ -52,59 +48,18 @@ PLUGINS: Final = ("ssh", "env", "svc", "tensorflow", "mpi", "pytorch", "hcclrank
 DEFAULT_TASK: Final = "default"
 """What the admission webhook names a task without a name, before its position (``default0``)."""
 
-Replicas = Annotated[StrictInt, Field(ge=0, le=2**31 - 1)]
 
-
-class _Manifest(HashedByValue):
-    model_config = ConfigDict(
-        frozen=True,
-        extra="allow",
-        validate_by_name=True,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
-
-
-class EnvVar(_Manifest):
-    """An environment variable of a container (``valueFrom`` is kept, not read)."""
-
-    name: StrictStr
-    value: StrictStr | None = None
-
-
-class Container(_Manifest):
-    """A container of a pod template: its name and environment."""
-
-    name: StrictStr | None = None
-    env: tuple[EnvVar, ...] = ()
-
-
-class PodSpec(_Manifest):
-    """The ``spec`` of a task's pod template: its containers, hostname and subdomain."""
-
-    containers: tuple[Container, ...] = ()
-    init_containers: tuple[Container, ...] = Field((), alias="initContainers")
-    hostname: StrictStr | None = None
-    subdomain: StrictStr | None = None
-
-
-class PodTemplateSpec(_Manifest):
-    """The pod template of a task."""
-
-    spec: PodSpec = PodSpec()
-
-
-class TaskSpec(_Manifest):
+class TaskSpec(Object):
     """One entry of ``spec.tasks``: its name, how many pods, from which template."""
 
     name: StrictStr | None = Field(None, description="The task's name; default `default<i>`.")
-    replicas: Replicas = Field(0, description="How many pods; none when not given.")
+    replicas: Count = Field(0, description="How many pods; none when not given.")
     template: PodTemplateSpec = Field(
         PodTemplateSpec(), description="The pod template of every pod of the task."
     )
 
 
-class JobSpec(_Manifest):
+class JobSpec(Object):
     """The ``spec`` of a Job: its tasks and its plugins' arguments."""
 
     tasks: tuple[TaskSpec, ...] = Field((), description="The tasks, in the order written.")
@@ -113,15 +68,7 @@ class JobSpec(_Manifest):
     )
 
 
-class ObjectMeta(_Manifest):
-    """The manifest's ``metadata``: name (or ``generateName``) and namespace."""
-
-    name: StrictStr | None = None
-    generate_name: StrictStr | None = Field(None, alias="generateName")
-    namespace: StrictStr | None = None
-
-
-class VolcanoJob(_Manifest):
+class VolcanoJob(Object):
     """A Volcano Job manifest.
 
     Example:

@@ -29,8 +29,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
+from estconf.launchers.kubernetes import Container
 from estconf.launchers.volcano.flags import JOBS, Flags, parse_flags
-from estconf.launchers.volcano.job import Container, TaskSpec, VolcanoJob
+from estconf.launchers.volcano.job import TaskSpec, VolcanoJob
 
 __all__ = [
     "MAX_PODS",
