@@ -6,7 +6,8 @@ object's ``metadata``.  These models hold what decides a pod's names and
 environment: a container's ``env`` and ``envFrom`` with their sources, the
 pod's ``hostname`` and ``subdomain``, the template's labels and
 annotations.  Every other key is kept as given and not read.  A launcher's
-own objects build on :class:`Object`, with the same settings.
+own objects build on :class:`Object`, with the same settings (Kubeflow's
+TFJob too, whose pod template is read with the operator's own rules).
 """
 
 from __future__ import annotations

@@ -19,7 +19,6 @@ from functools import cached_property
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import (
-    ConfigDict,
     Field,
     ModelWrapValidatorHandler,
     StrictBool,
@@ -34,10 +33,10 @@ from typing_extensions import Self
 
 from estconf._derived import read_back_derived
 from estconf._errors import custom_error
-from estconf._hashing import HashedByValue
 from estconf.io import kinds
 from estconf.io.checks import Limits
 from estconf.io.parse import stream_of
+from estconf.launchers.kubernetes import Object
 
 __all__ = [
     "API_GROUP",
@@ -112,31 +111,21 @@ def _a_list(field: str, value: Any) -> Any:
     )
 
 
-class _Manifest(HashedByValue):
-    model_config = ConfigDict(
-        frozen=True,
-        extra="allow",
-        validate_by_name=True,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-    )
-
-
-class ContainerPort(_Manifest):
+class ContainerPort(Object):
     """A port of a container; the one named ``tfjob-port`` is the replica's port."""
 
     name: StrictStr | None = None
     container_port: Int32 = Field(alias="containerPort")
 
 
-class EnvVar(_Manifest):
+class EnvVar(Object):
     """An environment variable of a container (``valueFrom`` is kept, not read)."""
 
     name: StrictStr
     value: StrictStr | None = None
 
 
-class Container(_Manifest):
+class Container(Object):
     """A container of a pod template: its name, image, ports and environment."""
 
     name: StrictStr | None = None
@@ -151,7 +140,7 @@ class Container(_Manifest):
         return _a_list(str(info.field_name), value)
 
 
-class PodSpec(_Manifest):
+class PodSpec(Object):
     """The ``spec`` of a pod template; only its containers matter here."""
 
     containers: tuple[Container, ...] = ()
@@ -163,13 +152,13 @@ class PodSpec(_Manifest):
         return _a_list("containers", value)
 
 
-class PodTemplateSpec(_Manifest):
+class PodTemplateSpec(Object):
     """The pod template of a replica spec."""
 
     spec: PodSpec = PodSpec()
 
 
-class ReplicaSpec(_Manifest):
+class ReplicaSpec(Object):
     """One entry of ``spec.tfReplicaSpecs``: how many pods of a type, from which template."""
 
     replicas: Replicas | None = Field(
@@ -213,7 +202,7 @@ class ReplicaSpec(_Manifest):
         return DEFAULT_PORT
 
 
-class ObjectMeta(_Manifest):
+class ObjectMeta(Object):
     """The manifest's ``metadata``: name (or ``generateName``) and namespace."""
 
     name: StrictStr | None = None
@@ -221,14 +210,14 @@ class ObjectMeta(_Manifest):
     namespace: StrictStr | None = None
 
 
-class TFJobSpec(_Manifest):
+class TFJobSpec(Object):
     """The ``spec`` of a TFJob: its replica specs and ``enableDynamicWorker``."""
 
     tf_replica_specs: dict[StrictStr, ReplicaSpec] | None = Field(None, alias="tfReplicaSpecs")
     enable_dynamic_worker: StrictBool = Field(False, alias="enableDynamicWorker")
 
 
-class TFJob(_Manifest):
+class TFJob(Object):
     """A ``kubeflow.org/v1`` TFJob manifest (earlier versions of the same shape are read as v1).
 
     Example:
