@@ -116,9 +116,7 @@ def test_each_pod_gets_the_operators_tf_config_with_the_jobsets_host_names(
     for pod in prediction.pods:
         text = pods[(pod.task_type, 0, pod.index)]
         operators = pod.tf_config_dict()
-        if (
-            operators is None
-        ):  # a job of one pod: the one set by hand, if any, as under the operator
+        if operators is None:  # one pod: the one set by hand, if any, as under the operator
             assert text == _hand_set(tfjob, pod.replica_key)
         else:
             assert text is not None
