@@ -660,6 +660,7 @@ class TestStartUp:
             (["explain", "--help"], ["_explain"]),
             (["check-cluster", "--help"], ["_check_cluster"]),
             (["tf-config", "--help"], ["_tf_config"]),
+            (["convert", "tfjob-to-trainjob", "--help"], ["_convert"]),
         ],
     )
     def test_a_command_imports_only_its_own_module(
