@@ -212,3 +212,12 @@ def test_help_imports_no_model_and_no_yaml() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout == "[]\n"
+
+
+def test_the_migrated_example_is_what_the_command_writes(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, _ = run(capsys, *CONVERT, f"{DATA}/migrate_mnist.yaml")
+    assert status == 0
+    migrated = ROOT / "tests/data/launchers/jobset/migrated_mnist.yaml"
+    assert out == migrated.read_text(encoding="utf-8")

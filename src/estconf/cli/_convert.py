@@ -71,7 +71,12 @@ def _dns(pattern: re.Pattern[str], most: int, what: str) -> Callable[[str], str]
 def register(parser: argparse.ArgumentParser, words: Sequence[str] = ()) -> None:
     """Describe the command and add its conversions, each with its options."""
     parser.description = _DESCRIPTION
-    parser.epilog = f"conversions:\n  {TFJOB_TO_TRAINJOB}  a Kubeflow TFJob as a TrainJob or JobSet"
+    parser.epilog = (
+        f"Run 'estconf convert {TFJOB_TO_TRAINJOB} --help' for its options.\n\n"
+        "examples:\n"
+        f"  estconf convert {TFJOB_TO_TRAINJOB} tfjob.yaml > trainjob.yaml\n"
+        f"  estconf convert {TFJOB_TO_TRAINJOB} tfjob.yaml --jobset -o jobset.yaml"
+    )
     conversions = parser.add_subparsers(
         dest="conversion", metavar="CONVERSION", required=True, parser_class=Parser
     )
