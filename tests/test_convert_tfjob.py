@@ -338,3 +338,19 @@ class TestRefusals:
         assert finding.hint == "shorten the TFJob's name"
         data["metadata"]["name"] = "a" * 43
         assert tfjob_to_trainjob(TFJob.model_validate(data)).documents
+
+    def test_a_value_a_jobsets_pod_template_cannot_hold_is_refused_not_a_crash(self) -> None:
+        data = _tfjob({"Worker": 2}).to_manifest()
+        template = data["spec"]["tfReplicaSpecs"]["Worker"]["template"]
+        template["metadata"] = {"labels": {"tier": 1}}
+        with pytest.raises(Refused) as refused:
+            tfjob_to_trainjob(TFJob.model_validate(data))
+        (finding,) = refused.value.findings
+        assert finding.path == "spec.tfReplicaSpecs"
+        assert "metadata.labels.tier: Input should be a valid string" in finding.message
+
+    def test_a_run_policy_that_is_no_mapping_is_dropped(self) -> None:
+        converted = tfjob_to_trainjob(_tfjob({"Chief": 1, "Worker": 1}, runPolicy="Running"))
+        assert ("convert_field_dropped", "spec.runPolicy") in [
+            (f.code, f.path) for f in converted.findings
+        ]

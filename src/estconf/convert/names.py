@@ -10,7 +10,7 @@ those rules: what they refuse, the conversion refuses, at the TFJob's name.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from estconf.codes import checked
@@ -30,12 +30,25 @@ def jobset_of_documents(documents: Sequence[dict[str, Any]]) -> Any:
     return jobset_of(TrainJob.model_validate(documents[1]), runtime).jobset
 
 
-def name_refusals(documents: Sequence[dict[str, Any]]) -> list[Finding]:
-    """What JobSet's and Trainer's webhooks refuse in the converted documents, as refusals."""
+def name_refusals(
+    documents: Sequence[dict[str, Any]], tfjob: Mapping[str, Any] | None = None
+) -> list[Finding]:
+    """What JobSet's and Trainer's webhooks refuse in the converted documents, as refusals.
+
+    A value of the TFJob's pod templates that a JobSet's pod template cannot
+    hold (labels that are no strings, an ``envFrom`` that is no list) is a
+    refusal too, at the TFJob's field it comes from when ``tfjob`` tells it.
+    """
+    from pydantic import ValidationError
+
     from estconf.launchers.jobset.policies import pod_names, runtime_rules
     from estconf.launchers.jobset.trainer import TrainingRuntime
 
-    problems = list(pod_names(jobset_of_documents(documents)))
+    try:
+        jobset = jobset_of_documents(documents)
+    except ValidationError as exc:
+        return [_invalid(detail, tfjob) for detail in exc.errors(include_url=False)]
+    problems = list(pod_names(jobset))
     if len(documents) == 2:
         problems += runtime_rules(TrainingRuntime.model_validate(documents[0]).spec.template.spec)
     return [
@@ -50,3 +63,26 @@ def name_refusals(documents: Sequence[dict[str, Any]]) -> list[Finding]:
         )
         for problem in problems
     ]
+
+
+def _invalid(detail: Any, tfjob: Mapping[str, Any] | None) -> Finding:
+    """A value of the converted job that a JobSet cannot hold, said at its place in the TFJob."""
+    from estconf._path import format_path
+
+    loc = tuple(detail["loc"])
+    where = format_path(loc)
+    return Finding.at(
+        checked("convert_refused"),
+        f"the converted job cannot hold a value of the TFJob: {where}: "
+        f"{' '.join(str(detail['msg']).split())}",
+        _in_tfjob(loc, tfjob),
+        hint="write the value as Kubernetes takes it in a pod template",
+        refused=True,
+    )
+
+
+def _in_tfjob(loc: tuple[Any, ...], tfjob: Mapping[str, Any] | None) -> tuple[str | int, ...]:
+    """The TFJob's replica spec whose pod template a JobSet's path comes from, if it tells."""
+    if tfjob is None or loc[:2] not in (("spec", "replicatedJobs"), ("spec", "template")):
+        return ()
+    return ("spec", "tfReplicaSpecs")

@@ -233,7 +233,18 @@ def tfjob_to_trainjob(
     namespace = _namespace(tfjob, namespace, findings)
     spec = raw.get("spec", {})
     restarting = any(t.raw.get("restartPolicy", "Never") != "Never" for t in types)
-    run = run_policy(spec.get("runPolicy") or {}, jobset=jobset, restarting=restarting)
+    given_policy = spec.get("runPolicy")
+    if given_policy is not None and not isinstance(given_policy, Mapping):
+        findings.append(
+            Finding.at(
+                checked("convert_field_dropped"),
+                "runPolicy is no mapping, and the operator reads none of it: it is left out",
+                ("spec", "runPolicy"),
+                severity="warning",
+            )
+        )
+    policy = given_policy if isinstance(given_policy, Mapping) else {}
+    run = run_policy(policy, jobset=jobset, restarting=restarting)
     findings += run.findings
     jobs = {t.replica_type: t.task_type for t in types}
     workers = next((t.replicas for t in types if t.replica_type == "Worker"), 0)
@@ -307,7 +318,7 @@ def tfjob_to_trainjob(
         )
     from estconf.convert.names import name_refusals
 
-    too_long = name_refusals(documents)
+    too_long = name_refusals(documents, raw)
     if too_long:
         raise Refused(too_long)
     return Conversion(documents, tuple(findings))
@@ -471,7 +482,8 @@ def _pod_template(
     findings: list[Finding],
 ) -> dict[str, Any]:
     at = (*_SPECS, each.key, "template")
-    given_metadata = template.get("metadata") or {}
+    given_metadata = template.get("metadata")
+    given_metadata = given_metadata if isinstance(given_metadata, Mapping) else {}
     metadata = {
         key: copy.deepcopy(given_metadata[key])
         for key in ("labels", "annotations")
