@@ -238,6 +238,51 @@ class TestTheJobs:
         assert "'ml' becomes 'research'" in converted.findings[0].message
 
 
+class TestThePolicies:
+    def test_the_run_policy_goes_to_the_jobs_and_the_trainjob(self) -> None:
+        policy = {"activeDeadlineSeconds": 600, "suspend": True, "backoffLimit": 2}
+        tfjob = _tfjob({"Chief": 1, "Worker": 2}, runPolicy=policy)
+        runtime, trainjob = tfjob_to_trainjob(tfjob).documents
+        assert trainjob["spec"]["suspend"] is True
+        for job in runtime["spec"]["template"]["spec"]["replicatedJobs"]:
+            assert job["template"]["spec"]["activeDeadlineSeconds"] == 600
+            assert job["template"]["spec"]["backoffLimit"] == 0  # restartPolicy Never
+
+    def test_the_ttl_goes_to_a_jobset(self) -> None:
+        tfjob = _tfjob({"Worker": 2}, runPolicy={"ttlSecondsAfterFinished": 60})
+        (jobset,) = tfjob_to_trainjob(tfjob, jobset=True).documents
+        assert jobset["spec"]["ttlSecondsAfterFinished"] == 60
+        assert jobset["spec"]["successPolicy"] == {
+            "operator": "All",
+            "targetReplicatedJobs": ["worker"],
+        }
+
+    def test_fields_the_operator_does_not_read_and_names_jobset_sets_are_dropped(self) -> None:
+        data = _tfjob({"Worker": 2}, cleanPodPolicy="All").to_manifest()
+        worker = data["spec"]["tfReplicaSpecs"]["Worker"]
+        worker["minAvailable"] = 2
+        worker["template"]["spec"]["hostname"] = "trainer"
+        converted = tfjob_to_trainjob(TFJob.model_validate(data))
+        dropped = [f.path for f in converted.findings if f.code == "convert_field_dropped"]
+        assert dropped == [
+            "spec.cleanPodPolicy",
+            "spec.tfReplicaSpecs.Worker.minAvailable",
+            "spec.tfReplicaSpecs.Worker.template.spec.hostname",
+        ]
+        pod = converted.documents[0]["spec"]["template"]["spec"]["replicatedJobs"][0]
+        assert "hostname" not in pod["template"]["spec"]["template"]["spec"]
+
+    def test_the_pod_templates_are_kept_as_written(self) -> None:
+        tfjob = TFJob.from_yaml((ROOT / "tests/data/kubeflow/multi_worker.yaml").read_text())
+        given = tfjob.to_manifest()["spec"]["tfReplicaSpecs"]["Worker"]["template"]["spec"]
+        (jobset,) = tfjob_to_trainjob(tfjob, jobset=True).documents
+        pod = jobset["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]
+        assert pod["volumes"] == given["volumes"]
+        container, written = pod["containers"][0], given["containers"][0]
+        for key in ("image", "volumeMounts", "resources"):
+            assert container[key] == written[key]
+
+
 class TestTheTFConfig:
     def test_the_index_comes_from_a_variable_defined_before_tf_config(self) -> None:
         (jobset,) = tfjob_to_trainjob(_tfjob({"Worker": 2}), jobset=True).documents
