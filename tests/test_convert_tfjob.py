@@ -132,12 +132,13 @@ def _reader_codes(findings: list[estconf.Finding]) -> set[str]:
     }
 
 
+@pytest.mark.parametrize("jobset", [False, True], ids=["trainjob", "jobset"])
 @pytest.mark.parametrize("profile", NAMES)
 @pytest.mark.parametrize("path", CONVERTED)
 def test_validate_finds_what_the_tfjobs_pods_refuse_and_nothing_else(
-    path: str, profile: str, tmp_path: Path
+    path: str, profile: str, jobset: bool, tmp_path: Path
 ) -> None:
-    _, documents = _converted(path)
+    _, documents = _converted(path, jobset=jobset)
     out = tmp_path / "converted.yaml"
     out.write_text(dumps_manifests(documents), encoding="utf-8")
     tfjob = estconf.check(ROOT / path, profile=profile).findings
