@@ -219,5 +219,5 @@ def test_the_migrated_example_is_what_the_command_writes(
 ) -> None:
     status, out, _ = run(capsys, *CONVERT, f"{DATA}/migrate_mnist.yaml")
     assert status == 0
-    migrated = ROOT / "tests/data/launchers/jobset/migrated_mnist.yaml"
+    migrated = ROOT / "tests/data/convert/migrated_mnist.yaml"
     assert out == migrated.read_text(encoding="utf-8")
