@@ -37,6 +37,7 @@ from typing import Any
 
 from estconf import RunConfig, TFConfig, deployment, files, sagemaker, tpu, vertex
 from estconf.cli import main
+from estconf.convert.reading import convert_text
 from estconf.deployment import check_cluster, read_env_lines, read_json_lines
 from estconf.distribute import (
     MultiWorkerConfig,
@@ -45,6 +46,7 @@ from estconf.distribute import (
     SlurmClusterResolver,
     TFConfigClusterResolver,
 )
+from estconf.io.dump import dumps_manifests
 from estconf.kubeflow import TFJob, check, predict, read_tfjobs
 from estconf.session_config import ConfigProto
 
@@ -307,6 +309,13 @@ def _api_tfjobs(given: Input, path: Path) -> None:
             predict(job, name="fuzz")
 
 
+def _api_convert(given: Input, path: Path) -> None:
+    for jobset in (False, True):
+        converted = convert_text(given.data, "fuzz", jobset=jobset)
+        if not converted.refused:
+            dumps_manifests(converted.documents)
+
+
 def _api_launchers(given: Input, path: Path) -> None:
     try:
         data = files.read_data(path)
@@ -418,6 +427,10 @@ CLI: dict[str, Callable[[Input, Path], None]] = {
     "estconf tf-config trainjob --format shell": _cli(
         "tf-config", "trainjob", "{}", "--format", "shell"
     ),
+    "estconf convert tfjob-to-trainjob": _cli("convert", "tfjob-to-trainjob", "{}"),
+    "estconf convert tfjob-to-trainjob --jobset --namespace ml": _cli(
+        "convert", "tfjob-to-trainjob", "{}", "--jobset", "--namespace", "ml"
+    ),
     "estconf check-cluster": _cli("check-cluster", "{}"),
     "estconf check-cluster --profile mwms": _cli("check-cluster", "--profile", "mwms", "{}"),
     "estconf check-cluster --profile ps --format json": _cli(
@@ -466,6 +479,7 @@ API: dict[str, Callable[[Input, Path], None]] = {
     "files.read_data, model_validate, check_cluster": _api_models,
     "TFJob.from_yaml": _api_from_yaml,
     "read_tfjobs, check, predict": _api_tfjobs,
+    "convert_text, dumps_manifests": _api_convert,
     "check_cluster(read_json_lines)": _api_json_lines,
     "check_cluster(read_env_lines)": _api_env_lines,
     "vertex.tf_configs, sagemaker.tf_config": _api_launchers,

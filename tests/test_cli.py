@@ -609,11 +609,11 @@ class TestDocumentation:
     def test_every_command_is_documented(self) -> None:
         words = (e.command.split("estconf ", 1)[1].split()[0] for e in DOCUMENTED)
         shown = {word for word in words if not word.startswith("-")}  # --version, --help
-        assert shown == {"validate", "schema", "explain", "tf-config", "check-cluster"}
+        assert shown == {"validate", "schema", "explain", "tf-config", "check-cluster", "convert"}
         assert "estconf schema -o" in (ROOT / "docs" / "cli.md").read_text()
 
     @pytest.mark.parametrize(
-        "command", ["validate", "schema", "explain", "tf-config", "check-cluster"]
+        "command", ["validate", "schema", "explain", "tf-config", "check-cluster", "convert"]
     )
     def test_help_has_examples(self, capsys: pytest.CaptureFixture[str], command: str) -> None:
         status, out, _ = run(capsys, command, "--help")
@@ -660,6 +660,7 @@ class TestStartUp:
             (["explain", "--help"], ["_explain"]),
             (["check-cluster", "--help"], ["_check_cluster"]),
             (["tf-config", "--help"], ["_tf_config"]),
+            (["convert", "tfjob-to-trainjob", "--help"], ["_convert"]),
         ],
     )
     def test_a_command_imports_only_its_own_module(

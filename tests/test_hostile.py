@@ -142,6 +142,7 @@ def test_every_surface_is_run() -> None:
         "explain",
         "tf-config",
         "check-cluster",
+        "convert",
     }
 
 

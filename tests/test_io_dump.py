@@ -122,3 +122,31 @@ def test_data_that_does_not_load_does_not_read_back() -> None:
 
     assert dump._reads_back(RunConfig(), {"tf_config": {"task": {"type": 1}}}) is False
     assert dump._reads_back(RunConfig(), {}) is True
+
+
+class TestManifests:
+    def test_a_stream_of_documents_with_sorted_keys(self) -> None:
+        from estconf.io.dump import dumps_manifests
+
+        text = dumps_manifests([{"kind": "A", "apiVersion": "v1"}, {"kind": "B"}])
+        assert text == "apiVersion: v1\nkind: A\n---\nkind: B\n"
+
+    def test_what_a_yaml_1_1_reader_reads_otherwise_is_quoted(self) -> None:
+        from estconf.io.dump import dumps_manifests
+
+        words = ["on", "Yes", "n", "1:30", "0755", "1e3", ".5", "-x", "", "~", "null"]
+        text = dumps_manifests([{"values": words, "plain": "tensorflow/tensorflow:2.15"}])
+        assert text.splitlines()[2:] == [f'- "{word}"' for word in words]
+        assert text.startswith("plain: tensorflow/tensorflow:2.15\n")
+
+    def test_a_list_of_integers_on_one_line_and_long_values_on_theirs(self) -> None:
+        from estconf.io.dump import dumps_manifests
+        from estconf.io.parse import stream_of
+
+        value = '{"cluster":{"worker":["' + "w" * 500 + '"]},"task":{"index":$(TASK_INDEX)}}'
+        text = dumps_manifests([{"codes": [1, 2, 3], "flags": [True], "env": value}])
+        assert "codes: [1, 2, 3]\n" in text
+        assert "flags:\n- true\n" in text
+        assert len(text.splitlines()) == 4
+        (document,) = stream_of(text, "x")
+        assert document.data == {"codes": [1, 2, 3], "flags": [True], "env": value}

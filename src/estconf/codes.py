@@ -87,7 +87,7 @@ class _Index(NamedTuple):
 @functools.cache
 def _index() -> _Index:
     """The declarations, read on first use: a command that raises no error never reads them."""
-    from estconf._codes import checks, jobset, launchers, models, volcano
+    from estconf._codes import checks, convert, jobset, launchers, models, volcano
 
     sections = (
         *models.SECTIONS,
@@ -95,6 +95,7 @@ def _index() -> _Index:
         *checks.SECTIONS,
         *jobset.SECTIONS,
         *volcano.SECTIONS,
+        *convert.SECTIONS,
     )
     read = tuple(_rows(sections))
     declared = tuple(code for _, code in read if code is not None)

@@ -13,6 +13,9 @@ Commands:
   a job together (clusters that differ, tasks claimed twice or by no node,
   ...); exit 0 when valid, 1 on findings, 2 on a usage error or an input
   that cannot be read.
+- ``estconf convert tfjob-to-trainjob TFJOB``: write the Trainer v2
+  TrainingRuntime and TrainJob (or a JobSet) that run a TFJob; exit 0 when
+  written, 1 when the TFJob is refused, 2 on a usage error.
 
 Only the standard library is imported before a command runs, so ``--help``
 is quick, and a command imports only what it uses.  No input makes the
@@ -70,6 +73,10 @@ _COMMANDS: dict[str, tuple[str, str]] = {
         "estconf.cli._check_cluster",
         "check the TF_CONFIGs of every node of a job together",
     ),
+    "convert": (
+        "estconf.cli._convert",
+        "convert a TFJob into a Trainer v2 TrainJob or a JobSet",
+    ),
 }
 
 
@@ -92,6 +99,7 @@ examples:
   estconf explain --tf-config tf_config.json --config run_config.yaml
   estconf tf-config cluster.json --format shell
   estconf check-cluster nodes/
+  estconf convert tfjob-to-trainjob tfjob.yaml > trainjob.yaml
 
 Run 'estconf COMMAND --help' for the options of a command."""
 

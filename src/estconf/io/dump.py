@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from collections.abc import Mapping, Sequence
 from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,9 +21,15 @@ from estconf.io import parse
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-__all__ = ["dump", "dumps"]
+__all__ = ["dump", "dumps", "dumps_manifests"]
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+# A plain scalar that a YAML 1.1 reader (kubectl's) may read as something else than a string:
+# its booleans and null, and anything that starts as a number, a date or a sexagesimal does.
+_NOT_PLAIN_IN_YAML_1_1 = re.compile(
+    r"(?:y|n|yes|no|true|false|on|off|null|~|=|<<)\Z|[-+.0-9]", re.IGNORECASE
+)
 
 
 def _data(model: BaseModel) -> dict[str, Any]:
@@ -153,3 +160,43 @@ def _toml(data: dict[str, Any]) -> str:
             lines.append(f"\n[{_toml_key(key)}]")
             lines.extend(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in table.items())
     return "\n".join(lines).lstrip("\n") + "\n"
+
+
+def dumps_manifests(documents: Sequence[Mapping[str, Any]]) -> str:
+    """A YAML stream of Kubernetes manifests, each a document, that any YAML reader reads back.
+
+    Keys are written sorted, so the text depends on the data alone.  A
+    string that a YAML 1.1 reader (``kubectl``'s) would read as a boolean, a
+    number or null (``on``, ``yes``, ``1:30``, ``0755``) is quoted, as is
+    every string that starts like a number; a list of integers is written
+    on one line.  Nothing but mappings, lists, strings, integers, booleans
+    and None is written (the safe dumper refuses any other object).
+
+    Raises:
+        ruamel.yaml.representer.RepresenterError: a value of another type.
+    """
+    from ruamel.yaml import YAML
+    from ruamel.yaml.representer import SafeRepresenter
+
+    class _Representer(SafeRepresenter):
+        pass
+
+    def string(representer: SafeRepresenter, text: str) -> Any:
+        style = '"' if not text or _NOT_PLAIN_IN_YAML_1_1.match(text) else None
+        return representer.represent_scalar("tag:yaml.org,2002:str", text, style=style)
+
+    def sequence(representer: SafeRepresenter, items: list[Any]) -> Any:
+        numbers = bool(items) and all(
+            isinstance(item, int) and not isinstance(item, bool) for item in items
+        )
+        return representer.represent_sequence("tag:yaml.org,2002:seq", items, flow_style=numbers)
+
+    _Representer.add_representer(str, string)
+    _Representer.add_representer(list, sequence)
+    yaml = YAML(typ="safe", pure=True)
+    yaml.Representer = _Representer
+    yaml.default_flow_style = False
+    yaml.width = 1 << 30  # a long value (a TF_CONFIG) stays on its line
+    stream = io.StringIO()
+    yaml.dump_all([dict(document) for document in documents], stream)
+    return stream.getvalue()
