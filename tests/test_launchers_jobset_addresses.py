@@ -6,6 +6,7 @@ import pytest
 
 from estconf.launchers.jobset.addresses import Target, cluster_addresses, read_address
 from estconf.launchers.jobset.model import JobSet
+from values import refuses_assignment
 
 
 def jobset(network: dict[str, object] | None = None, **job: object) -> JobSet:
@@ -121,3 +122,36 @@ def test_the_addresses_of_a_cluster_with_their_paths() -> None:
     ]
     assert list(cluster_addresses([1])) == []
     assert list(cluster_addresses({"cluster": []})) == []
+
+
+def named(metadata: dict[str, str]) -> JobSet:
+    return JobSet.model_validate(
+        {
+            "apiVersion": "jobset.x-k8s.io/v1alpha2",
+            "kind": "JobSet",
+            "metadata": metadata,
+            "spec": {"replicatedJobs": [{"name": "worker"}]},
+        }
+    )
+
+
+def test_a_target_is_a_value() -> None:
+    target = Target(1, 0, 2)
+    refuses_assignment(target)
+    assert hash(target) == hash(Target(1, 0, 2)) and target == Target(1, 0, 2)
+
+
+def test_a_jobset_named_when_created_reads_its_name_from_its_label() -> None:
+    """The API server names a JobSet of generateName: its pods' names come from its label."""
+    created = named({"generateName": "m-", "name": "m-xxxxx"})
+    reading = read_address("m-worker-0-0.m-xxxxx:2222", created)
+    assert reading.fix is not None
+    assert "metadata.labels['jobset.sigs.k8s.io/jobset-name']" in reading.fix
+    assert reading.fix.endswith("$(JOBSET_NAME)-worker-<j>-<p>")
+
+
+def test_a_jobset_named_otherwise_is_told_its_pods_names() -> None:
+    for metadata in ({"name": "n"}, {"generateName": "m-", "name": "n"}):
+        reading = read_address("m-worker-0-0.n:2222", named(metadata))
+        assert reading.wrong == "it is named after a JobSet 'm', and this one is 'n'"
+        assert reading.fix == "write the JobSet's pods n-worker-<j>-<p>"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
+
 from estconf.io.checks import Limits
 from estconf.launchers.jobset.jobsets import KIND, check_text
 
@@ -117,3 +119,52 @@ def test_a_jobset_with_only_generate_name_is_checked_under_the_name_it_gets() ->
     assert message.startswith("TF_CONFIG of pods m-xxxxx-worker-0-0 to m-xxxxx-worker-0-1: ")
     assert other == "address_not_a_pod"
     assert said.endswith("it is named after a JobSet 'm', and this one is 'm-xxxxx'")
+
+
+def two_jobs(first: str, workers: str) -> bytes:
+    """A JobSet of a replicated job ``a`` of one pod, then one ``worker`` of two."""
+
+    def job(name: str, completions: int, env: str) -> str:
+        return (
+            f"  - name: {name}\n    template:\n      spec:\n"
+            f"        completions: {completions}\n        template:\n          spec:\n"
+            f"            containers:\n            - name: c\n              env:\n{env}"
+        )
+
+    def tf_config(value: str) -> str:
+        entry = f"              - name: TF_CONFIG\n                value: '{value}'\n"
+        return entry if value else ""
+
+    return (
+        "apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata: {name: m}\n"
+        "spec:\n  replicatedJobs:\n"
+        + job("a", 1, tf_config(first) or "              - {name: X, value: x}\n")
+        + job("worker", 2, INDEX + tf_config(workers))
+    ).encode()
+
+
+def test_a_pod_whose_tf_config_is_no_json_leaves_the_others_addresses_read() -> None:
+    cluster = '{"cluster": {"worker": ["m-worker-0-0.other:2222", "m-worker-0-1.m:2222"]}, '
+    raw = two_jobs("not json", cluster + '"task": {"type": "worker", "index": $(I)}}')
+    assert "address_not_a_pod" in [code for code, *_ in found(raw)]
+
+
+def test_a_pod_without_tf_config_leaves_the_others_read() -> None:
+    raw = two_jobs("", WORKERS + '"task": {"type": "worker", "index": 2}}')
+    assert "task_id_out_of_range" in [code for code, *_ in found(raw)]
+
+
+def test_a_jobset_of_as_many_pods_as_are_predicted_is_checked_together(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Up to MAX_PODS pods every pod is read and the pods are checked together."""
+    from estconf.launchers.jobset import predictions
+
+    cluster = '{"cluster": {"worker": ["10.0.0.1:2222", "10.0.0.2:2222", "10.0.0.3:2222"]}, '
+    raw = manifest(cluster + '"task": {"type": "worker", "index": $(I)}}', env=INDEX)
+    every = [code for code, *_ in found(raw)]
+    assert every == ["task_unclaimed"]
+    monkeypatch.setattr(predictions, "MAX_PODS", 2)
+    assert [code for code, *_ in found(raw)] == every
+    monkeypatch.setattr(predictions, "MAX_PODS", 1)
+    assert [code for code, *_ in found(raw)] == []

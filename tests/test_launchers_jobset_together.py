@@ -168,3 +168,101 @@ def test_a_trainer_job_whose_tf_config_is_not_in_container_node() -> None:
             "only, and container 'node', which Trainer runs the TrainJob's trainer in",
         )
     ]
+
+
+def test_past_three_tasks_claimed_twice_the_others_are_counted() -> None:
+    task = '"task": {"type": "worker", "index": $(I)}}'
+    hosts = [f"m-worker-0-{p}" for p in range(5)]
+    [(code, _, message, _)] = found(workers(cluster(*hosts) + task, 2, 5))
+    assert code == "task_claimed_twice"
+    assert "tasks worker:0, worker:1, worker:2 and 2 more are each claimed" in message
+    [(_, _, message, _)] = found(workers(cluster(*hosts[:3]) + task, 2, 3))
+    assert "tasks worker:0, worker:1, worker:2 are each claimed" in message
+
+
+def test_a_task_claimed_twice_is_said_once_not_also_unclaimed() -> None:
+    """Pods that all claim the first tasks leave the others unclaimed: that is said once."""
+    hosts = ("m-worker-0-0", "m-worker-0-1", "m-worker-1-0", "m-worker-1-1")
+    value = cluster(*hosts) + '"task": {"type": "worker", "index": $(I)}}'
+    assert [code for code, *_ in found(workers(value, 2, 2))] == ["task_claimed_twice"]
+
+
+def test_pods_that_disagree_are_told_to_agree() -> None:
+    raw = workers(
+        cluster("m-worker-0-0", "m-worker-0-1", "h-$(I)")
+        + '"task": {"type": "worker", "index": $(I)}}'
+    )
+    [(code, _, _, hint), *_] = found(raw)
+    assert code == "cluster_mismatch"
+    assert hint == "give every pod of the job the same cluster and the same values"
+
+
+def test_a_jobset_of_one_pod_has_nothing_to_compare() -> None:
+    """One pod's TF_CONFIG is checked alone: the tasks of other hosts are not the JobSet's."""
+    value = '{"cluster": {"worker": ["m-worker-0-0.m:1", "10.0.0.9:1"]}, '
+    assert found(workers(value + '"task": {"type": "worker", "index": $(I)}}', 1, 1)) == []
+
+
+TASK = '"task": {"type": "worker", "index": $(I)}}'
+
+
+def test_a_tf_config_from_env_from_claimed_twice_is_said_at_the_container() -> None:
+    """A TF_CONFIG a ConfigMap gives through envFrom, of one index, is claimed by every pod."""
+    value = cluster("m-worker-0-0", "m-worker-0-1") + '"task": {"type": "worker", "index": 0}}'
+    raw = (
+        workers("x").replace(
+            b"              - name: TF_CONFIG\n                value: 'x'\n",
+            b"              envFrom: [{configMapRef: {name: tf}}]\n",
+        )
+        + (
+            "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: tf}\n"
+            f"data:\n  TF_CONFIG: '{value}'\n"
+        ).encode()
+    )
+    [(code, path, _, _)] = found(raw)
+    assert (code, path) == ("task_claimed_twice", f"spec.replicatedJobs[0].{CONTAINERS}[0].envFrom")
+
+
+def test_a_fixed_index_in_several_jobs_takes_the_job_index_too() -> None:
+    value = cluster(*(f"m-worker-{j}-{p}" for j in range(2) for p in range(2)))
+    [(code, _, _, hint)] = found(workers(value + '"task": {"type": "worker", "index": 0}}', 2, 2))
+    assert code == "task_claimed_twice"
+    assert hint == JOB_INDEX_FIX
+
+
+def test_a_task_no_pod_claims_is_said_at_the_first_pods_tf_config() -> None:
+    chief = (
+        "  - name: chief\n    template:\n      spec:\n        template:\n          spec:\n"
+        "            containers:\n            - name: c\n              env:\n"
+        "              - name: TF_CONFIG\n                value: '{value}'\n"
+    )
+    hosts = '["m-worker-0-0.m:1", "m-worker-0-1.m:1", "10.0.0.9:1"]'
+    value = '{"cluster": {"chief": ["m-chief-0-0.m:1"], "worker": ' + hosts + "}, "
+    raw = workers(value + TASK).replace(
+        b"  replicatedJobs:\n",
+        b"  replicatedJobs:\n"
+        + chief.format(value=value + '"task": {"type": "chief", "index": 0}}').encode(),
+    )
+    [(code, path, _, _)] = found(raw)
+    assert (code, path) == (
+        "task_unclaimed",
+        f"spec.replicatedJobs[0].{CONTAINERS}[0].env[0].value",
+    )
+
+
+def test_a_task_at_a_pods_hostname_is_unclaimed_only_where_hostnames_resolve() -> None:
+    """With DNS hostnames off, dns_hostnames_off says why the pod named claims no task."""
+    value = '{"cluster": {"worker": ["m-worker-0-0.m:1", "m-worker-0-1.m:1", "m-worker-0-1.m:2"]}, '
+    raw = workers(value + TASK)
+    assert [code for code, *_ in found(raw)] == ["task_unclaimed"]
+    off = raw.replace(
+        b"spec:\n  replicatedJobs:",
+        b"spec:\n  network: {enableDNSHostnames: false}\n  replicatedJobs:",
+    )
+    assert [code for code, *_ in found(off)] == ["dns_hostnames_off"]
+
+
+def test_a_task_of_a_sparse_cluster_no_pod_claims() -> None:
+    sparse = '{"0": "m-worker-0-0.m:1", "1": "m-worker-0-1.m:1", "2": "10.0.0.9:1"}'
+    value = '{"cluster": {"worker": ' + sparse + "}, "
+    assert [code for code, *_ in found(workers(value + TASK))] == ["task_unclaimed"]
