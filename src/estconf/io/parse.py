@@ -272,7 +272,7 @@ def _yaml_documents(
     for read in read_documents(text, file, limits, stop_at):
         spans = read.spans
 
-        def locate(paths: list[Loc], spans: dict[Loc, Span] = spans) -> dict[Loc, Span]:
+        def locate(paths: list[Loc], spans: Mapping[Loc, Span] = spans) -> dict[Loc, Span]:
             prefixes = {path[:end] for path in paths for end in range(len(path) + 1)}
             return {path: spans[path] for path in prefixes if path in spans}
 

@@ -1,0 +1,292 @@
+r"""Reading YAML with rapidyaml, a parser in C++, where it reads a text as ruamel.yaml does.
+
+The YAML reader of :mod:`estconf.io._yaml` composes each document with
+ruamel.yaml, in Python, at tens of microseconds a value.  rapidyaml
+(``pip install rapidyaml``, module ``ryml``) parses the same text a hundred
+times faster; each document it parses is written out as JSON by rapidyaml
+and read back by :func:`json.loads`, both in C.  rapidyaml is not fully a
+YAML 1.2 reader, so :func:`read` gives the documents only when what it read
+is known to be what ruamel.yaml reads, and ``None`` otherwise, for the text
+to be read by ruamel.yaml as before.  It gives ``None`` when:
+
+- rapidyaml is not installed, or ``ESTCONF_YAML=ruamel`` is set;
+- the text holds a construct rapidyaml reads differently or drops: a tab,
+  a line break other than ``\n`` (``\r``, NEL, U+2028, U+2029), a
+  byte-order mark, a character ruamel.yaml refuses, a directive (``%YAML``),
+  a document end marker (``...``), anything that may be a tag (``!``);
+- rapidyaml refuses the text (ruamel.yaml then says why, in its words);
+- a document holds a string that, written plain, YAML 1.2 reads as another
+  type (``~``, ``True``, ``0x10``, ``.inf``, ``2001-12-14``): rapidyaml's
+  JSON writes a plain and a quoted scalar alike, so which one it was is not
+  known; an alias (``*name``), a merge key (``<<``), a null key; a number
+  with an exponent; a key written twice;
+- a document is nested deeper than rapidyaml writes (64 levels), holds more
+  values than the limits allow, or the stream holds more documents.
+
+Errors are rare and speed matters for valid input: a text with anything
+wrong is read again by ruamel.yaml, so every error is today's, word for word.
+
+Where each value is written is known only once asked (an error to place, a
+finding): :class:`LazySpans` reads that document again with ruamel.yaml then.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Final
+
+from estconf.io._positions import Loc, Position, Span
+from estconf.io.checks import Limits
+
+__all__ = ["ENVIRONMENT", "LazySpans", "Native", "read"]
+
+ENVIRONMENT: Final = "ESTCONF_YAML"
+"""The environment variable that, set to ``ruamel``, turns the native reader off."""
+
+_PRINTABLE: Final = (
+    "\x0a\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
+)
+# what rapidyaml may read differently: tabs, other line breaks, BOMs, what ruamel.yaml refuses
+# (every character but those above), a directive, a document end marker, a tag
+_UNPROVEN: Final = re.compile(
+    rf"[^{_PRINTABLE}]|^%|^\.\.\.(?=\s|$)|(?:^|[\s\[\]{{}},:])!", re.MULTILINE
+)
+
+# A JSON string rapidyaml writes for a scalar that, written plain, YAML 1.2 reads as
+# something else than a string (the implicit resolvers of ruamel.yaml for YAML 1.2), an
+# alias (``*a``), or a null key (rapidyaml writes it ``""``).
+_RESOLVED: Final = r"""
+    (?:true|True|TRUE|false|False|FALSE)
+    |[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?
+    |[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)
+    |[-+]?\.[0-9_]+(?:[eE][-+][0-9]+)?
+    |[-+]?\.(?:inf|Inf|INF)
+    |\.(?:nan|NaN|NAN)
+    |[-+]?0b[0-1_]+
+    |[-+]?0o?[0-7_]+
+    |[-+]?[0-9_]+
+    |[-+]?0x[0-9a-fA-F_]+
+    |<<
+    |~|null|Null|NULL
+    |[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]
+    |[0-9][0-9][0-9][0-9]\ -[0-9][0-9]?\ -[0-9][0-9]?
+     (?:[Tt]|[\ \t]+)[0-9][0-9]?
+     :[0-9][0-9]\ :[0-9][0-9]\ (?:\.[0-9]*)?
+     (?:[\ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?
+    |=|!|&|\*
+"""
+# rapidyaml writes these plain scalars as JSON numbers, booleans and null (checked for every
+# one of up to six characters): a JSON string of them was quoted, and is a string
+_WRITTEN_AS_JSON: Final = r"(?:-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?|true|false|null)\""
+# a key (JSON writes every key as a string), a value that may have been plain, an alias,
+# a null key
+_AMBIGUOUS: Final = re.compile(
+    rf'"(?P<key>{_RESOLVED})"\s*:|"(?!{_WRITTEN_AS_JSON})(?P<value>{_RESOLVED})"|"\*|""\s*:',
+    re.VERBOSE,
+)
+_MOST_AMBIGUOUS: Final = 64
+"""The most strings a text may hold that could have been plain, each looked for in the text."""
+
+_DOCUMENT_START: Final = re.compile(r"^---(?=\s|$)", re.MULTILINE)
+
+
+class _Unproven(Exception):
+    """What rapidyaml read is not known to be what ruamel.yaml reads."""
+
+
+class LazySpans(Mapping[Loc, Span]):
+    """Where each value of a document is, found when first asked by ``find``."""
+
+    def __init__(self, find: Callable[[], dict[Loc, Span]]) -> None:
+        self._find = find
+        self._spans: dict[Loc, Span] | None = None
+
+    def _all(self) -> dict[Loc, Span]:
+        if self._spans is None:
+            self._spans = self._find()
+        return self._spans
+
+    def __getitem__(self, path: Loc) -> Span:
+        return self._all()[path]
+
+    def __iter__(self) -> Iterator[Loc]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
+class Native:
+    """One document read by rapidyaml: its data, the lines of its text, where it starts."""
+
+    __slots__ = ("data", "first_line", "last_line", "start")
+
+    def __init__(self, data: Any, start: Position, first_line: int, last_line: int | None) -> None:
+        self.data = data
+        self.start = start
+        self.first_line = first_line
+        """The first line of the text the document is alone in (1-based)."""
+        self.last_line = last_line
+        """The line after that text, ``None`` at the end of the text."""
+
+
+def read(text: str, limits: Limits, stop_at: int | None = None) -> list[Native] | None:
+    """The documents of ``text`` that are not empty, as ruamel.yaml reads them; or ``None``.
+
+    ``None`` when the text is to be read by ruamel.yaml: rapidyaml is not
+    installed or turned off, the text is not known to read alike, or it
+    breaks a limit or holds an error (for ruamel.yaml to say).
+    """
+    if os.environ.get(ENVIRONMENT) == "ruamel" or _UNPROVEN.search(text):
+        return None
+    try:
+        raw = text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate
+        return None
+    try:
+        import ryml
+    except ImportError:  # no wheel for this platform: ruamel.yaml reads every text
+        return None
+    with _quiet():
+        try:
+            tree = ryml.parse_in_arena(raw)
+            return _documents(ryml, tree, text, limits, stop_at)
+        except (_Unproven, ValueError, RecursionError, ryml.ExceptionBasic):
+            return None
+
+
+@contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    """Close the standard error stream, where rapidyaml writes what it refuses before it raises."""
+    sys.stderr.flush()
+    try:
+        saved = os.dup(2)
+    except OSError:  # no standard error stream to close
+        yield
+        return
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def _documents(
+    ryml: Any, tree: Any, text: str, limits: Limits, stop_at: int | None
+) -> list[Native] | None:
+    root = tree.root_id()
+    if tree.is_stream(root):
+        nodes = list(ryml.children(tree, root))
+    elif tree.type_has_any(root, ryml.MAP | ryml.SEQ | ryml.VAL):
+        nodes = [root]
+    else:  # nothing but comments: ruamel.yaml says it is empty
+        return None
+    if len(nodes) > limits.max_documents:
+        return None
+    lines = _starts(text, len(nodes))
+    if lines is None:
+        return None
+    limit = limits.written_values_for(len(text))
+    count_values = tree.size() > limit
+    documents: list[Native] = []
+    quoted: dict[str, bool] = {}
+    for index, node in enumerate(nodes):
+        written = ryml.emit_json(tree, node)
+        if written is None or not _quoted(written, text, quoted):
+            return None
+        data = json.loads(written, object_pairs_hook=_mapping, parse_float=_float, strict=False)
+        if data is None:  # an empty document, passed over
+            continue
+        if count_values and _values(data) > limit:
+            return None
+        first = lines[index]
+        following = lines[index + 1] if index + 1 < len(lines) else None
+        start = Position(1, 1) if index == 0 else Position(first, 1)
+        documents.append(Native(data, start, 1 if index == 0 else first, following))
+        if stop_at is not None and len(documents) >= stop_at:
+            break
+    return documents or None
+
+
+def _starts(text: str, documents: int) -> list[int] | None:
+    """The line each document's text starts on (the first at line 1); ``None`` if unsure.
+
+    Each document after the first starts at a ``---`` at the start of a line;
+    the first starts at the text's start, its ``---`` (if written) included.
+    """
+    markers = [text.count("\n", 0, found.start()) + 1 for found in _DOCUMENT_START.finditer(text)]
+    if len(markers) == documents:
+        return [1, *markers[1:]]
+    if len(markers) == documents - 1:
+        return [1, *markers]
+    return None
+
+
+def _quoted(written: str, text: str, known: dict[str, bool]) -> bool:
+    """Whether each string of ``written`` that YAML 1.2 reads as another type when plain was quoted.
+
+    rapidyaml's JSON writes ``"True"`` for a ``True`` written plain (a boolean)
+    and for a ``"True"`` written quoted (a string).  A plain scalar without
+    spaces is written as it is read, and no quote is right before it (it
+    would be a quoted scalar then): so when each place of the text that holds
+    the string is within quotes, each was quoted.  ``known`` keeps the
+    answer for each string, for the next document.
+    """
+    for found in _AMBIGUOUS.finditer(written):
+        string = found["key"] or found["value"]
+        if string is None:  # an alias, a null key
+            return False
+        if string not in known:
+            if len(known) >= _MOST_AMBIGUOUS:
+                return False
+            known[string] = _within_quotes(string, text)
+        if not known[string]:
+            return False
+    return True
+
+
+def _within_quotes(string: str, text: str) -> bool:
+    """Whether each place of ``text`` that holds ``string`` is right within quotes."""
+    if not string or any(char.isspace() for char in string):  # plain scalars fold lines
+        return False
+    size = len(string)
+    at = text.find(string)
+    while at >= 0:
+        before = text[at - 1 : at]
+        if before not in ("'", '"') or text[at + size : at + size + 1] != before:
+            return False
+        at = text.find(string, at + 1)
+    return True
+
+
+def _mapping(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    mapping = dict(pairs)
+    if len(mapping) < len(pairs):  # a key written twice: ruamel.yaml says where
+        raise _Unproven
+    return mapping
+
+
+def _float(written: str) -> float:
+    # rapidyaml writes ``.1e1`` as a number, which YAML 1.2 reads as a string
+    if "e" in written or "E" in written:
+        raise _Unproven
+    return float(written)
+
+
+def _values(data: Any) -> int:
+    """How many values a document holds as ruamel.yaml counts them: the root and each item."""
+    count = 1
+    stack = [data] if isinstance(data, (dict, list)) else []
+    while stack:
+        value = stack.pop()
+        items = value.values() if isinstance(value, dict) else value
+        count += len(value)
+        stack.extend(item for item in items if isinstance(item, (dict, list)))
+    return count
