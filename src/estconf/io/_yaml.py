@@ -102,9 +102,17 @@ def _native(text: str, file: str, limits: Limits, stop_at: int | None) -> list[R
     lines = text.split("\n")
 
     def spans(first: int, last: int | None) -> LazySpans:
-        # the lines the document is alone in, read again when a value is to be placed
-        alone = lines[first - 1 : None if last is None else last - 1]
-        return LazySpans(lambda: _spans_of("\n".join(alone), first - 1, file, limits))
+        # the lines the document is alone in, and the next one's ``---`` (which ends it where
+        # the whole text ends it), read again when a value is to be placed
+        def find() -> dict[Loc, Span]:
+            for alone in (lines[first - 1 : last], lines[first - 1 : last and last - 1]):
+                try:
+                    return _spans_of("\n".join(alone), first - 1, file, limits)
+                except Exception:  # the next document's first line may be bad: without it
+                    continue
+            return {}  # not placed rather than a traceback
+
+        return LazySpans(find)
 
     return [
         Read(document.data, spans(document.first_line, document.last_line), document.start)
@@ -120,7 +128,7 @@ def _spans_of(text: str, lines_before: int, file: str, limits: Limits) -> dict[L
     yaml.max_depth = parser_depth(limits.max_depth)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a reused anchor name is valid YAML
-        node = next(node for node in yaml.compose_all(text) if not _empty(node))
+        node = next(iter(yaml.compose_all(text)))
     walk = _Walk(yaml.constructor, file)
     walk.node(node, (), None)
     return {

@@ -51,10 +51,18 @@ ENVIRONMENT: Final = "ESTCONF_YAML"
 _PRINTABLE: Final = (
     "\x0a\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
 )
-# what rapidyaml may read differently: tabs, other line breaks, BOMs, what ruamel.yaml refuses
-# (every character but those above), a directive, a document end marker, a tag
-_UNPROVEN: Final = re.compile(
-    rf"[^{_PRINTABLE}]|^%|^\.\.\.(?=\s|$)|(?:^|[\s\[\]{{}},:])!", re.MULTILINE
+# what rapidyaml may read differently anywhere: tabs, other line breaks, BOMs, what
+# ruamel.yaml refuses (every character but those above), a directive, a document end marker
+_UNPROVEN: Final = re.compile(rf"[^{_PRINTABLE}]|^%|^\.\.\.(?=\s|$)", re.MULTILINE)
+# and where a token may start (not in a comment: the text after `` #`` to the end of its
+# line, if it holds no quote, is a comment or within quotes, where none of these means
+# anything): a tag, a plain scalar starting with an
+# indicator YAML reserves (rapidyaml reads it) or with ``?`` or ``:`` (ruamel.yaml reads a
+# key in flow), an anchor or alias but one of letters, digits, ``-`` and ``_``
+_COMMENT: Final = re.compile(r"(?:^|(?<=\s))#[^\n'\"]*$", re.MULTILINE)
+_UNPROVEN_TOKEN: Final = re.compile(
+    r"(?:^|[\s\[\]{},:])(?:[!%@`]|[?:](?!\s|$)|[&*](?![A-Za-z0-9_-]+(?:[\s,\[\]{}]|$)))",
+    re.MULTILINE,
 )
 
 # A JSON string rapidyaml writes for a scalar that, written plain, YAML 1.2 reads as
@@ -74,9 +82,9 @@ _RESOLVED: Final = r"""
     |<<
     |~|null|Null|NULL
     |[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]
-    |[0-9][0-9][0-9][0-9]\ -[0-9][0-9]?\ -[0-9][0-9]?
+    |[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?
      (?:[Tt]|[\ \t]+)[0-9][0-9]?
-     :[0-9][0-9]\ :[0-9][0-9]\ (?:\.[0-9]*)?
+     :[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?
      (?:[\ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?
     |=|!|&|\*
 """
@@ -89,10 +97,15 @@ _AMBIGUOUS: Final = re.compile(
     rf'"(?P<key>{_RESOLVED})"\s*:|"(?!{_WRITTEN_AS_JSON})(?P<value>{_RESOLVED})"|"\*|""\s*:',
     re.VERBOSE,
 )
+_COMMENT_LIKE: Final = re.compile(r"\s#")
+"""What a plain scalar cannot hold: in a JSON string, a scalar quoted or a comment read in."""
+_INFINITE: Final = re.compile(r"[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)")
 _MOST_AMBIGUOUS: Final = 64
 """The most strings a text may hold that could have been plain, each looked for in the text."""
 
 _DOCUMENT_START: Final = re.compile(r"^---(?=\s|$)", re.MULTILINE)
+_FIRST_MARKED: Final = re.compile(r"(?:[ ]*(?:#.*)?\n)*---(?=\s|$)")
+"""A text whose first document starts with ``---``, after blank lines and comments only."""
 
 
 class _Unproven(Exception):
@@ -132,7 +145,8 @@ class Native:
         self.first_line = first_line
         """The first line of the text the document is alone in (1-based)."""
         self.last_line = last_line
-        """The line after that text, ``None`` at the end of the text."""
+        """The line of the next document's ``---`` (part of the text: it ends this document
+        where the whole text ends it), ``None`` at the end of the text."""
 
 
 def read(text: str, limits: Limits, stop_at: int | None = None) -> list[Native] | None:
@@ -144,6 +158,10 @@ def read(text: str, limits: Limits, stop_at: int | None = None) -> list[Native] 
     """
     if os.environ.get(ENVIRONMENT) == "ruamel" or _UNPROVEN.search(text):
         return None
+    if _UNPROVEN_TOKEN.search(_COMMENT.sub("", text)):
+        return None
+    if not text.endswith("\n") and ("|" in text or ">" in text):
+        return None  # rapidyaml ends a last block scalar with a line break the text lacks
     try:
         raw = text.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate
@@ -197,10 +215,13 @@ def _documents(
     count_values = tree.size() > limit
     documents: list[Native] = []
     quoted: dict[str, bool] = {}
+    flow = "{" in text
     for index, node in enumerate(nodes):
         written = ryml.emit_json(tree, node)
         if written is None or not _quoted(written, text, quoted):
             return None
+        if flow and _COMMENT_LIKE.search(written):
+            return None  # rapidyaml reads ``{a: b #c}``'s comment into the scalar
         data = json.loads(written, object_pairs_hook=_mapping, parse_float=_float, strict=False)
         if data is None:  # an empty document, passed over
             continue
@@ -209,7 +230,7 @@ def _documents(
         first = lines[index]
         following = lines[index + 1] if index + 1 < len(lines) else None
         start = Position(1, 1) if index == 0 else Position(first, 1)
-        documents.append(Native(data, start, 1 if index == 0 else first, following))
+        documents.append(Native(data, start, first, following))
         if stop_at is not None and len(documents) >= stop_at:
             break
     return documents or None
@@ -220,13 +241,14 @@ def _starts(text: str, documents: int) -> list[int] | None:
 
     Each document after the first starts at a ``---`` at the start of a line;
     the first starts at the text's start, its ``---`` (if written) included.
+    A ``---`` more than the documents need is within a scalar: unsure.
     """
     markers = [text.count("\n", 0, found.start()) + 1 for found in _DOCUMENT_START.finditer(text)]
-    if len(markers) == documents:
-        return [1, *markers[1:]]
-    if len(markers) == documents - 1:
-        return [1, *markers]
-    return None
+    if _FIRST_MARKED.match(text):
+        markers = markers[1:]
+    if len(markers) != documents - 1:
+        return None
+    return [1, *markers]
 
 
 def _quoted(written: str, text: str, known: dict[str, bool]) -> bool:
@@ -256,8 +278,12 @@ def _within_quotes(string: str, text: str) -> bool:
     """Whether each place of ``text`` that holds ``string`` is right within quotes."""
     if not string or any(char.isspace() for char in string):  # plain scalars fold lines
         return False
+    if _INFINITE.fullmatch(string):  # rapidyaml writes ``.Inf`` as ``".inf"``: not as written
+        return False
     size = len(string)
     at = text.find(string)
+    if at < 0:
+        return False
     while at >= 0:
         before = text[at - 1 : at]
         if before not in ("'", '"') or text[at + size : at + size + 1] != before:
