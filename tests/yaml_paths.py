@@ -50,10 +50,37 @@ def outcome(text: str, limits: Limits | None = None) -> Any:
         )
     reads = read_documents(text, "f.yaml", limits)  # read again: every span, not those asked
     assert [typed(read.data) for read in reads] == [typed(d.data) for d in documents]
+    placed = []
+    for document in documents:
+        # each scalar asked for alone, as a reader of a manifest asks (placed natively if it can)
+        scalars = [path for path in _paths(document.data) if path and _scalar(document.data, path)]
+        placed.append(
+            sorted(((path, document.locate([path]).get(path)) for path in scalars), key=repr)
+        )
     return (
         "read",
         [(typed(read.data), read.start, sorted(read.spans.items(), key=repr)) for read in reads],
+        placed,
     )
+
+
+def _paths(data: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [path]
+    if isinstance(data, dict):
+        items: Any = data.items()
+    elif isinstance(data, list):
+        items = enumerate(data)
+    else:
+        items = ()
+    for key, value in items:
+        found.extend(_paths(value, (*path, key)))
+    return found
+
+
+def _scalar(data: Any, path: tuple[Any, ...]) -> bool:
+    for step in path:
+        data = data[step]
+    return not isinstance(data, (dict, list))
 
 
 def both(text: str, monkeypatch: Any, limits: Limits | None = None) -> tuple[Any, Any, bool]:

@@ -21,7 +21,7 @@ as one (``helm_template``): it is YAML only once rendered.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from estconf.io._positions import Loc, Position, Span, position
@@ -101,7 +101,9 @@ def _native(text: str, file: str, limits: Limits, stop_at: int | None) -> list[R
         return None
     lines = text.split("\n")
 
-    def spans(first: int, last: int | None) -> LazySpans:
+    def spans(
+        first: int, last: int | None, place: Callable[[list[Loc]], dict[Loc, Span] | None]
+    ) -> LazySpans:
         # the lines the document is alone in, and the next one's ``---`` (which ends it where
         # the whole text ends it), read again when a value is to be placed
         def find() -> dict[Loc, Span]:
@@ -112,10 +114,14 @@ def _native(text: str, file: str, limits: Limits, stop_at: int | None) -> list[R
                     continue
             return {}  # not placed rather than a traceback
 
-        return LazySpans(find)
+        return LazySpans(find, place)
 
     return [
-        Read(document.data, spans(document.first_line, document.last_line), document.start)
+        Read(
+            document.data,
+            spans(document.first_line, document.last_line, document.place),
+            document.start,
+        )
         for document in documents
     ]
 

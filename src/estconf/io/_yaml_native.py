@@ -33,6 +33,7 @@ finding): :class:`LazySpans` reads that document again with ruamel.yaml then.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import re
@@ -41,6 +42,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
 from estconf.io._positions import Loc, Position, Span
+from estconf.io._yaml_places import Source
 from estconf.io.checks import Limits
 
 __all__ = ["ENVIRONMENT", "LazySpans", "Native", "read"]
@@ -113,11 +115,32 @@ class _Unproven(Exception):
 
 
 class LazySpans(Mapping[Loc, Span]):
-    """Where each value of a document is, found when first asked by ``find``."""
+    """Where each value of a document is, found when first asked by ``find``.
 
-    def __init__(self, find: Callable[[], dict[Loc, Span]]) -> None:
+    :meth:`locate` asks ``place`` first, which places scalars without ``find``.
+    """
+
+    def __init__(
+        self,
+        find: Callable[[], dict[Loc, Span]],
+        place: Callable[[list[Loc]], dict[Loc, Span] | None] | None = None,
+    ) -> None:
         self._find = find
+        self._place = place
         self._spans: dict[Loc, Span] | None = None
+
+    def locate(self, paths: list[Loc]) -> dict[Loc, Span]:
+        """The spans of ``paths``, and of the values around them (all found by ``find``).
+
+        When ``place`` places every path (scalars all), those spans are all.
+        """
+        if self._spans is None and self._place is not None:
+            placed = self._place(paths)
+            if placed is not None:
+                return placed
+        spans = self._all()
+        prefixes = {path[:end] for path in paths for end in range(len(path) + 1)}
+        return {path: spans[path] for path in prefixes if path in spans}
 
     def _all(self) -> dict[Loc, Span]:
         if self._spans is None:
@@ -137,10 +160,19 @@ class LazySpans(Mapping[Loc, Span]):
 class Native:
     """One document read by rapidyaml: its data, the lines of its text, where it starts."""
 
-    __slots__ = ("data", "first_line", "last_line", "start")
+    __slots__ = ("data", "first_line", "last_line", "place", "start")
 
-    def __init__(self, data: Any, start: Position, first_line: int, last_line: int | None) -> None:
+    def __init__(
+        self,
+        data: Any,
+        start: Position,
+        first_line: int,
+        last_line: int | None,
+        place: Callable[[list[Loc]], dict[Loc, Span] | None],
+    ) -> None:
         self.data = data
+        self.place = place
+        """The spans of the scalars at some paths, if rapidyaml can place each of them."""
         self.start = start
         self.first_line = first_line
         """The first line of the text the document is alone in (1-based)."""
@@ -172,8 +204,9 @@ def read(text: str, limits: Limits, stop_at: int | None = None) -> list[Native] 
         return None
     with _quiet():
         try:
-            tree = ryml.parse_in_arena(raw)
-            return _documents(ryml, tree, text, limits, stop_at)
+            buffer = bytearray(raw)
+            tree = ryml.parse_in_place(buffer)
+            return _documents(Source(ryml, raw, buffer, tree), text, limits, stop_at)
         except (_Unproven, ValueError, RecursionError, ryml.ExceptionBasic):
             return None
 
@@ -197,8 +230,9 @@ def _quiet() -> Iterator[None]:
 
 
 def _documents(
-    ryml: Any, tree: Any, text: str, limits: Limits, stop_at: int | None
+    source: Source, text: str, limits: Limits, stop_at: int | None
 ) -> list[Native] | None:
+    ryml, tree = source.ryml, source.tree
     root = tree.root_id()
     if tree.is_stream(root):
         nodes = list(ryml.children(tree, root))
@@ -230,7 +264,9 @@ def _documents(
         first = lines[index]
         following = lines[index + 1] if index + 1 < len(lines) else None
         start = Position(1, 1) if index == 0 else Position(first, 1)
-        documents.append(Native(data, start, first, following))
+        documents.append(
+            Native(data, start, first, following, functools.partial(source.place, node))
+        )
         if stop_at is not None and len(documents) >= stop_at:
             break
     return documents or None
