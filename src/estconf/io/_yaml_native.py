@@ -50,22 +50,13 @@ __all__ = ["ENVIRONMENT", "LazySpans", "Native", "read"]
 ENVIRONMENT: Final = "ESTCONF_YAML"
 """The environment variable that, set to ``ruamel``, turns the native reader off."""
 
-_PRINTABLE: Final = (
-    "\x0a\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
-)
-# what rapidyaml may read differently anywhere: tabs, other line breaks, BOMs, what
-# ruamel.yaml refuses (every character but those above), a directive, a document end marker
-_UNPROVEN: Final = re.compile(rf"[^{_PRINTABLE}]|^%|^\.\.\.(?=\s|$)", re.MULTILINE)
-# and where a token may start (not in a comment: the text after `` #`` to the end of its
-# line, if it holds no quote, is a comment or within quotes, where none of these means
-# anything): a tag, a plain scalar starting with an
-# indicator YAML reserves (rapidyaml reads it) or with ``?`` or ``:`` (ruamel.yaml reads a
-# key in flow), an anchor or alias but one of letters, digits, ``-`` and ``_``
-_COMMENT: Final = re.compile(r"(?:^|(?<=\s))#[^\n'\"]*$", re.MULTILINE)
-_UNPROVEN_TOKEN: Final = re.compile(
-    r"(?:^|[\s\[\]{},:])(?:[!%@`]|[?:](?!\s|$)|[&*](?![A-Za-z0-9_-]+(?:[\s,\[\]{}]|$)))",
-    re.MULTILINE,
-)
+# Where a token may start, these may be read differently: a tag, a plain scalar starting
+# with an indicator YAML reserves (rapidyaml reads it) or with ``?`` or ``:`` not followed
+# by a space (ruamel.yaml reads a key in flow), an anchor or alias of other characters
+# than letters, digits, ``-`` and ``_``
+_TOKEN_STARTS: Final = " \n[]{},:"
+_NAMED: Final = re.compile(r"[A-Za-z0-9_-]+(?:[\s,\[\]{}]|$)")
+_HAZARDS: Final = "!%@`?:&*"
 
 # A JSON string rapidyaml writes for a scalar that, written plain, YAML 1.2 reads as
 # something else than a string (the implicit resolvers of ruamel.yaml for YAML 1.2), an
@@ -95,8 +86,10 @@ _RESOLVED: Final = r"""
 _WRITTEN_AS_JSON: Final = r"(?:-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?|true|false|null)\""
 # a key (JSON writes every key as a string), a value that may have been plain, an alias,
 # a null key
+# (the lookahead first: most strings start with none of these, and are passed over fast)
 _AMBIGUOUS: Final = re.compile(
-    rf'"(?P<key>{_RESOLVED})"\s*:|"(?!{_WRITTEN_AS_JSON})(?P<value>{_RESOLVED})"|"\*|""\s*:',
+    rf'"(?=[-+0-9.tTfFnN~<=!&*"])'
+    rf'(?:(?P<key>{_RESOLVED})"\s*:|(?!{_WRITTEN_AS_JSON})(?P<value>{_RESOLVED})"|\*|"\s*:)',
     re.VERBOSE,
 )
 _COMMENT_LIKE: Final = re.compile(r"\s#")
@@ -105,7 +98,6 @@ _INFINITE: Final = re.compile(r"[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)")
 _MOST_AMBIGUOUS: Final = 64
 """The most strings a text may hold that could have been plain, each looked for in the text."""
 
-_DOCUMENT_START: Final = re.compile(r"^---(?=\s|$)", re.MULTILINE)
 _FIRST_MARKED: Final = re.compile(r"(?:[ ]*(?:#.*)?\n)*---(?=\s|$)")
 """A text whose first document starts with ``---``, after blank lines and comments only."""
 
@@ -188,9 +180,7 @@ def read(text: str, limits: Limits, stop_at: int | None = None) -> list[Native] 
     installed or turned off, the text is not known to read alike, or it
     breaks a limit or holds an error (for ruamel.yaml to say).
     """
-    if os.environ.get(ENVIRONMENT) == "ruamel" or _UNPROVEN.search(text):
-        return None
-    if _UNPROVEN_TOKEN.search(_COMMENT.sub("", text)):
+    if os.environ.get(ENVIRONMENT) == "ruamel" or not _proven(text):
         return None
     if not text.endswith("\n") and ("|" in text or ">" in text):
         return None  # rapidyaml ends a last block scalar with a line break the text lacks
@@ -227,6 +217,52 @@ def _quiet() -> Iterator[None]:
     finally:
         os.dup2(saved, 2)
         os.close(saved)
+
+
+def _proven(text: str) -> bool:
+    r"""Whether ``text`` holds none of what rapidyaml may read differently.
+
+    Anywhere: a tab, a line break other than ``\n``, a byte-order mark, a
+    character ruamel.yaml refuses (any that Python does not print: a few it
+    accepts too), a directive, a document end marker.  Where a token may
+    start: see :data:`_HAZARDS`.  Each is looked for with ``str`` methods,
+    which read a text much faster than a regular expression.
+    """
+    if not text.replace("\n", " ").isprintable():
+        return False
+    for marker in ("%", "..."):
+        if text.startswith(marker) or "\n" + marker in text:
+            return False
+    for hazard in _HAZARDS:
+        at = text.find(hazard)
+        while at >= 0:
+            if _hazard_at(text, at):
+                return False
+            at = text.find(hazard, at + 1)
+    return True
+
+
+def _hazard_at(text: str, at: int) -> bool:
+    """Whether the hazard at ``at`` may start a token (not in a comment, see :data:`_HAZARDS`)."""
+    if at > 0 and text[at - 1] not in _TOKEN_STARTS:
+        return False  # within a scalar
+    after = text[at + 1 : at + 2]
+    char = text[at]
+    if char in "?:" and after in ("", " ", "\n"):
+        return False  # an indicator: a key or a value
+    if char in "&*" and _NAMED.match(text, at + 1):
+        return False  # an anchor or alias named as ruamel.yaml names them
+    # in a comment: after a ``#`` starting the line or after a space, to the end of a line
+    # holding no quote (the ``#`` may be within quotes, then so is the hazard)
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    line = text[start : len(text) if end < 0 else end]
+    sharp = line.find("#")
+    while 0 <= sharp < at - start:
+        if (sharp == 0 or line[sharp - 1] == " ") and not any(q in line[sharp:] for q in "'\""):
+            return False
+        sharp = line.find("#", sharp + 1)
+    return True
 
 
 def _documents(
@@ -279,7 +315,13 @@ def _starts(text: str, documents: int) -> list[int] | None:
     the first starts at the text's start, its ``---`` (if written) included.
     A ``---`` more than the documents need is within a scalar: unsure.
     """
-    markers = [text.count("\n", 0, found.start()) + 1 for found in _DOCUMENT_START.finditer(text)]
+    markers = []
+    at = 0 if text.startswith("---") else text.find("\n---")
+    while at >= 0:
+        start = at if at == 0 and text.startswith("---") else at + 1
+        if text[start + 3 : start + 4] in ("", " ", "\n"):
+            markers.append(text.count("\n", 0, start) + 1)
+        at = text.find("\n---", start + 1)
     if _FIRST_MARKED.match(text):
         markers = markers[1:]
     if len(markers) != documents - 1:
