@@ -316,11 +316,14 @@ def _starts(text: str, documents: int) -> list[int] | None:
     A ``---`` more than the documents need is within a scalar: unsure.
     """
     markers = []
+    line, counted = 1, 0  # the line of offset ``counted``
     at = 0 if text.startswith("---") else text.find("\n---")
     while at >= 0:
         start = at if at == 0 and text.startswith("---") else at + 1
         if text[start + 3 : start + 4] in ("", " ", "\n"):
-            markers.append(text.count("\n", 0, start) + 1)
+            line += text.count("\n", counted, start)
+            counted = start
+            markers.append(line)
         at = text.find("\n---", start + 1)
     if _FIRST_MARKED.match(text):
         markers = markers[1:]
