@@ -99,7 +99,7 @@ def _native(text: str, file: str, limits: Limits, stop_at: int | None) -> list[R
     documents = read(text, limits, stop_at)
     if documents is None:
         return None
-    lines = text.split("\n")
+    split: list[list[str]] = []  # the text's lines, split when a document is first read again
 
     def spans(
         first: int, last: int | None, place: Callable[[list[Loc]], dict[Loc, Span] | None]
@@ -107,6 +107,9 @@ def _native(text: str, file: str, limits: Limits, stop_at: int | None) -> list[R
         # the lines the document is alone in, and the next one's ``---`` (which ends it where
         # the whole text ends it), read again when a value is to be placed
         def find() -> dict[Loc, Span]:
+            if not split:
+                split.append(text.split("\n"))
+            lines = split[0]
             for alone in (lines[first - 1 : last], lines[first - 1 : last and last - 1]):
                 try:
                     return _spans_of("\n".join(alone), first - 1, file, limits)

@@ -201,18 +201,24 @@ def read(text: str, limits: Limits, stop_at: int | None = None) -> list[Native] 
             return None
 
 
+_null: int | None = None
+"""The null device, opened once, which the standard error stream is while rapidyaml parses."""
+
+
 @contextlib.contextmanager
 def _quiet() -> Iterator[None]:
     """Close the standard error stream, where rapidyaml writes what it refuses before it raises."""
+    global _null
     sys.stderr.flush()
     try:
         saved = os.dup(2)
+        if _null is None:
+            _null = os.open(os.devnull, os.O_WRONLY)
     except OSError:  # no standard error stream to close
         yield
         return
     try:
-        with open(os.devnull, "wb") as null:
-            os.dup2(null.fileno(), 2)
+        os.dup2(_null, 2)
         yield
     finally:
         os.dup2(saved, 2)
@@ -233,10 +239,13 @@ def _proven(text: str) -> bool:
     for marker in ("%", "..."):
         if text.startswith(marker) or "\n" + marker in text:
             return False
-    for hazard in _HAZARDS:
+    if text.startswith(":") and _hazard_at(text, 0):
+        return False
+    # a ``:`` is a hazard only after a character a token starts after: look for the pairs
+    for hazard in (*_HAZARDS.replace(":", ""), *(start + ":" for start in _TOKEN_STARTS)):
         at = text.find(hazard)
         while at >= 0:
-            if _hazard_at(text, at):
+            if _hazard_at(text, at + len(hazard) - 1):
                 return False
             at = text.find(hazard, at + 1)
     return True
