@@ -33,6 +33,12 @@ KEYS = ("a", "b", "kind", "1", "true", "~", "null", "on", "<<", "a b", "é", "",
 
 INDENT = "  "
 
+ESCAPES = (
+    "", "\\x41", "\\u00e9", "\\t", "\\N", "\\_", "\\/", "\\0", "\\ud800", "\\U0001F600",
+    "\\uDC00", "\\U0000d800", "\\xff", '\\"',
+)  # fmt: skip
+"""Escapes of double-quoted scalars, halves of surrogate pairs among them."""
+
 
 @st.composite
 def scalars(draw: st.DrawFn, indent: str, tame: bool = False) -> str:
@@ -45,7 +51,7 @@ def scalars(draw: st.DrawFn, indent: str, tame: bool = False) -> str:
     if style == "single":
         return "'" + word.replace("'", "''").replace("\n", "\n" + indent + "  ") + "'"
     if style == "double":
-        escaped = draw(st.sampled_from(["", "\\x41", "\\u00e9", "\\t", "\\N", "\\_", "\\/", "\\0"]))
+        escaped = draw(st.sampled_from(ESCAPES))
         text = word.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
         return '"' + text + escaped + '"'
     indicator = "|" if style == "literal" else ">"

@@ -57,6 +57,7 @@ ENVIRONMENT: Final = "ESTCONF_YAML"
 _TOKEN_STARTS: Final = " \n[]{},:"
 _NAMED: Final = re.compile(r"[A-Za-z0-9_-]+(?:[\s,\[\]{}]|$)")
 _HAZARDS: Final = "!%@`?:&*"
+_SURROGATE_ESCAPE: Final = re.compile(r"\\(?:u[dD][89a-fA-F]|U0000[dD][89a-fA-F])")
 
 # A JSON string rapidyaml writes for a scalar that, written plain, YAML 1.2 reads as
 # something else than a string (the implicit resolvers of ruamel.yaml for YAML 1.2), an
@@ -230,12 +231,15 @@ def _proven(text: str) -> bool:
 
     Anywhere: a tab, a line break other than ``\n``, a byte-order mark, a
     character ruamel.yaml refuses (any that Python does not print: a few it
-    accepts too), a directive, a document end marker.  Where a token may
+    accepts too), an escape of half a surrogate pair (``\ud800``), a
+    directive, a document end marker.  Where a token may
     start: see :data:`_HAZARDS`.  Each is looked for with ``str`` methods,
     which read a text much faster than a regular expression.
     """
     if not text.replace("\n", " ").isprintable():
         return False
+    if ("\\u" in text or "\\U" in text) and _SURROGATE_ESCAPE.search(text):
+        return False  # rapidyaml writes half a surrogate pair as bytes that are not UTF-8
     for marker in ("%", "..."):
         if text.startswith(marker) or "\n" + marker in text:
             return False
