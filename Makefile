@@ -185,6 +185,7 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python benchmarks/bench_cli.py
 	$(BIN)/python benchmarks/bench_deployment.py
 	$(BIN)/python benchmarks/bench_launchers.py
+	$(BIN)/python benchmarks/bench_yaml.py
 
 # `make mutants`: mutation testing of every module (docs/mutation.md); slow, so not part
 # of `make test`.  The sample is 10 mutants a module; MUTANTS_ARGS=--all runs every mutant,

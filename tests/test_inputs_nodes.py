@@ -132,3 +132,35 @@ def test_a_script_whose_tf_config_cannot_be_read_is_unreadable_where_it_is(
         read_nodes([str(path)])
     [found] = info.value.errors
     assert (found.code, found.file, (found.line, found.column)) == (code, str(path), place)
+
+
+ENV_LIST = """\
+env:
+  - name: TF_CONFIG
+    value: '{{"cluster": {{"worker": ["w0:2222", "w1:2222"]}},
+      "task": {{"type": "worker", "index": {index}}}}}'
+"""
+
+
+@pytest.mark.parametrize("documents", [1, 2])
+def test_a_yaml_node_file_is_parsed_once(
+    documents: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One document or a stream: the file's text is read as a stream once, not again."""
+    from estconf.io import _yaml
+
+    calls = []
+    read_documents = _yaml.read_documents
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(args[1])
+        return read_documents(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_yaml, "read_documents", counted)
+    path = tmp_path / "nodes.yaml"
+    path.write_text("---\n".join(ENV_LIST.format(index=i) for i in range(documents)))
+    found = read_nodes([str(path)])
+    assert len(found.nodes) == documents
+    assert calls == [str(path)]
+    if documents == 2:  # each node named by the line of its TF_CONFIG, placed all the same
+        assert [name for name, _ in found.nodes] == [f"{path}:3", f"{path}:8"]

@@ -25,6 +25,7 @@ from estconf.inputs.shell_files import SUFFIXES
 from estconf.io import kinds
 from estconf.io.checks import Limits
 from estconf.io.errors import ConfigFileError, error
+from estconf.io.parse import format_of
 from estconf.io.reading import (
     Read,
     read_json_lines,
@@ -158,13 +159,14 @@ def _read_file(
             into.warnings.extend(shell.warnings)
             yield from ((read.name, read.data) for read in shell_reads(shell, limits))
         else:
-            try:
+            if format_of(name) == "yaml":  # read once, as a stream: one document or several
+                reads = read_stream(read_file(name, limits.max_size), name, "yaml", limits)
+                if len(reads) > 1:
+                    yield from _stream(name, reads, limits, passed_over)
+                    return
+                data = reads[0].data
+            else:
                 data = files.read_data(name, **dataclasses.asdict(limits))
-            except ConfigFileError as exc:
-                if [e.code for e in exc.errors] != ["documents"]:
-                    raise
-                yield from _stream(name, limits, passed_over)
-                return
             found = _set_in(name, data)
             if found is None:  # the file is the TF_CONFIG itself
                 into.key_errors.extend(_key_errors(name, data))
@@ -194,7 +196,7 @@ def _text_read(name: str, text: str, limits: Limits) -> tuple[str, Any]:
 
 
 def _stream(
-    name: str, limits: Limits, passed_over: list[tuple[str, str]] | None
+    name: str, reads: list[Read], limits: Limits, passed_over: list[tuple[str, str]] | None
 ) -> Iterator[tuple[str, Any]]:
     """The nodes of a YAML stream of env lists and manifests, each ``FILE:LINE`` of its value.
 
@@ -203,9 +205,8 @@ def _stream(
     set no TF_CONFIG.  A stream holding another document (a TF_CONFIG) is
     refused: one file, one TF_CONFIG.
     """
-    raw = read_file(name, limits.max_size)
     nodes = []
-    for read in read_stream(raw, name, "yaml", limits):
+    for read in reads:
         found = _set_in(name, read.data)
         if found is None:
             message = (

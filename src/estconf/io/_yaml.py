@@ -9,6 +9,10 @@ sequence (``? {a: 1}``), which no config and no Kubernetes object can hold,
 are refused at their place.  Whatever else the YAML library raises on hostile
 text becomes a ``syntax`` error at the document it was reading.
 
+A text is read by rapidyaml first, where it is installed and the text is
+known to read alike (:mod:`estconf.io._yaml_native`), at the speed of JSON;
+every other text, and every text with an error, by ruamel.yaml.
+
 A text the library cannot read that holds ``{{ ... }}`` marks is a Helm (Go)
 template (:func:`estconf.io.kinds.helm_template` tells one), and is refused
 as one (``helm_template``): it is YAML only once rendered.
@@ -17,6 +21,7 @@ as one (``helm_template``): it is YAML only once rendered.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from estconf.io._positions import Loc, Position, Span, position
@@ -56,7 +61,7 @@ class Read(NamedTuple):
     """One document read: its data, where each of its values is, and where it starts."""
 
     data: Any
-    spans: dict[Loc, Span]
+    spans: Mapping[Loc, Span]
     start: Position
 
 
@@ -72,7 +77,7 @@ def read_documents(text: str, file: str, limits: Limits, stop_at: int | None = N
             to read, or the stream holds more documents than the limit.
     """
     try:
-        return _read(text, file, limits, stop_at)
+        return _native(text, file, limits, stop_at) or _read(text, file, limits, stop_at)
     except ConfigFileError as exc:
         template = helm_template(text)
         if template is None or not {e.code for e in exc.errors} <= _TEMPLATE_FAILURES:
@@ -85,6 +90,63 @@ def read_documents(text: str, file: str, limits: Limits, stop_at: int | None = N
             "--input-format yaml -)",
             position(text, template.start()),
         ) from None
+
+
+def _native(text: str, file: str, limits: Limits, stop_at: int | None) -> list[Read] | None:
+    """The documents rapidyaml reads as ruamel.yaml does, where each is found when asked."""
+    from estconf.io._yaml_native import LazySpans, read
+
+    documents = read(text, limits, stop_at)
+    if documents is None:
+        return None
+    split: list[list[str]] = []  # the text's lines, split when a document is first read again
+
+    def spans(
+        first: int, last: int | None, place: Callable[[list[Loc]], dict[Loc, Span] | None]
+    ) -> LazySpans:
+        # the lines the document is alone in, and the next one's ``---`` (which ends it where
+        # the whole text ends it), read again when a value is to be placed
+        def find() -> dict[Loc, Span]:
+            if not split:
+                split.append(text.split("\n"))
+            lines = split[0]
+            for alone in (lines[first - 1 : last], lines[first - 1 : last and last - 1]):
+                try:
+                    return _spans_of("\n".join(alone), first - 1, file, limits)
+                except Exception:  # the next document's first line may be bad: without it
+                    continue
+            return {}  # not placed rather than a traceback
+
+        return LazySpans(find, place)
+
+    return [
+        Read(
+            document.data,
+            spans(document.first_line, document.last_line, document.place),
+            document.start,
+        )
+        for document in documents
+    ]
+
+
+def _spans_of(text: str, lines_before: int, file: str, limits: Limits) -> dict[Loc, Span]:
+    """Where each value of the one document of ``text`` is, ``lines_before`` lines down."""
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="safe", pure=True)
+    yaml.max_depth = parser_depth(limits.max_depth)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a reused anchor name is valid YAML
+        node = next(iter(yaml.compose_all(text)))
+    walk = _Walk(yaml.constructor, file)
+    walk.node(node, (), None)
+    return {
+        path: Span(
+            None if key is None else Position(key.line + lines_before, key.column),
+            Position(value.line + lines_before, value.column),
+        )
+        for path, (key, value) in walk.spans.items()
+    }
 
 
 def _read(text: str, file: str, limits: Limits, stop_at: int | None) -> list[Read]:

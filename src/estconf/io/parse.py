@@ -266,13 +266,16 @@ def _yaml_documents(
 ) -> list[Document]:
     """The documents of a YAML text that are not empty, each checked as a file is."""
     from estconf.io._yaml import read_documents
+    from estconf.io._yaml_native import LazySpans
 
     check_size(file, len(text), limits.max_size)
     documents = []
     for read in read_documents(text, file, limits, stop_at):
         spans = read.spans
 
-        def locate(paths: list[Loc], spans: dict[Loc, Span] = spans) -> dict[Loc, Span]:
+        def locate(paths: list[Loc], spans: Mapping[Loc, Span] = spans) -> dict[Loc, Span]:
+            if isinstance(spans, LazySpans):  # read by rapidyaml: scalars placed by it
+                return spans.locate(paths)
             prefixes = {path[:end] for path in paths for end in range(len(path) + 1)}
             return {path: spans[path] for path in prefixes if path in spans}
 

@@ -1,0 +1,148 @@
+"""Where rapidyaml found a scalar: its line and column, as ruamel.yaml gives them.
+
+rapidyaml's tree holds no line and column, but each scalar it reads in place
+is a slice of the text it was given: the scalar's offset is its address less
+the text's.  A scalar is placed only where that is known to be ruamel.yaml's
+place for it: a plain scalar written as it is read (on one line, at its
+first character), a quoted one written as it is read (at its opening quote),
+neither with an anchor or a tag before it.  Any other (a block scalar, a
+scalar with escapes or over several lines, a mapping, a sequence) is not
+placed here: ruamel.yaml reads the document again to place it.
+
+The address of a scalar is read through the buffer protocol (``ctypes``),
+which CPython has; elsewhere nothing is placed here.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from bisect import bisect_right
+from typing import Any
+
+from estconf.io._positions import Loc, Position, Span
+
+__all__ = ["Source"]
+
+
+class _Buffer(ctypes.Structure):
+    """CPython's ``Py_buffer``."""
+
+    _fields_ = [
+        ("buf", ctypes.c_void_p),
+        ("obj", ctypes.py_object),
+        ("len", ctypes.c_ssize_t),
+        ("itemsize", ctypes.c_ssize_t),
+        ("readonly", ctypes.c_int),
+        ("ndim", ctypes.c_int),
+        ("format", ctypes.c_char_p),
+        ("shape", ctypes.c_void_p),
+        ("strides", ctypes.c_void_p),
+        ("suboffsets", ctypes.c_void_p),
+        ("internal", ctypes.c_void_p),
+    ]
+
+
+def _address(view: Any) -> int | None:
+    """Where the bytes of a buffer are in memory, or ``None`` when that cannot be told."""
+    try:
+        get = ctypes.pythonapi.PyObject_GetBuffer
+        release = ctypes.pythonapi.PyBuffer_Release
+    except AttributeError:  # pragma: no cover - not CPython
+        return None
+    get.argtypes = [ctypes.py_object, ctypes.POINTER(_Buffer), ctypes.c_int]
+    release.argtypes = [ctypes.POINTER(_Buffer)]
+    buffer = _Buffer()
+    if get(view, ctypes.byref(buffer), 0) != 0:  # pragma: no cover - every buffer gives one
+        return None
+    try:
+        address: int | None = buffer.buf
+        return address
+    finally:
+        release(ctypes.byref(buffer))
+
+
+class Source:
+    """A text rapidyaml parsed in place: its bytes as written, its tree, its buffer."""
+
+    def __init__(self, ryml: Any, raw: bytes, buffer: bytearray, tree: Any) -> None:
+        self.ryml = ryml
+        self.raw = raw
+        self.buffer = buffer  # the tree's scalars are slices of it: kept while the tree is
+        self.tree = tree
+        self._base: int | None = None
+        self._lines: list[int] | None = None
+
+    def place(self, document: int, paths: list[Loc]) -> dict[Loc, Span] | None:
+        """The span of each of ``paths`` of a document, or ``None`` if one cannot be placed."""
+        if self._base is None:
+            self._base = _address(memoryview(self.buffer))
+            if self._base is None:  # pragma: no cover - not CPython
+                return None
+        spans = {}
+        for path in paths:
+            span = self._span(document, path)
+            if span is None:
+                return None
+            spans[path] = span
+        return spans
+
+    def _span(self, document: int, path: Loc) -> Span | None:
+        tree, none = self.tree, self.ryml.NONE
+        node = document
+        for step in path:
+            if isinstance(step, str) and tree.is_map(node):
+                node = tree.find_child(node, step.encode("utf-8"))
+            elif isinstance(step, int) and tree.is_seq(node) and step >= 0:
+                node = tree.child(node, step) if step < tree.num_children(node) else none
+            else:
+                return None
+            if node == none:
+                return None
+        if not path or tree.is_container(node) or not tree.has_val(node):
+            return None
+        if tree.has_val_anchor(node) or tree.has_val_tag(node):
+            return None
+        value = self._scalar(tree.val(node), tree.is_val_plain(node), tree.is_val_quoted(node))
+        if value is None:
+            return None
+        if not tree.has_key(node):  # an item of a sequence
+            return Span(None, value)
+        if tree.has_key_anchor(node) or tree.has_key_tag(node):
+            return None
+        key = self._scalar(tree.key(node), tree.is_key_plain(node), tree.is_key_quoted(node))
+        return None if key is None else Span(key, value)
+
+    def _scalar(self, view: Any, plain: bool, quoted: bool) -> Position | None:
+        """Where a scalar read as it is written starts (at its quote, if quoted)."""
+        if view is None or not len(view) or not (plain or quoted):
+            return None
+        at = _address(view)
+        if at is None or self._base is None:
+            return None
+        offset = at - self._base
+        written = bytes(view)
+        if offset < 0 or self.raw[offset : offset + len(written)] != written:
+            return None  # filtered (escapes, folded lines) or not in the text
+        if not plain:
+            offset -= 1
+            quote = self.raw[offset : offset + 1]
+            # a block scalar is quoted too, for rapidyaml; its first character is no quote
+            if quote not in (b"'", b'"') or self.raw[offset + 1 + len(written) :][:1] != quote:
+                return None
+        elif b"\n" in written:
+            return None
+        return self._position(offset)
+
+    def _position(self, offset: int) -> Position:
+        """The line and column (in characters) of byte ``offset``."""
+        if self._lines is None:
+            starts = [0]
+            find = self.raw.find
+            newline = find(b"\n")
+            while newline >= 0:
+                starts.append(newline + 1)
+                newline = find(b"\n", newline + 1)
+            self._lines = starts
+        line = bisect_right(self._lines, offset)
+        start = self._lines[line - 1]
+        return Position(line, len(self.raw[start:offset].decode("utf-8")) + 1)

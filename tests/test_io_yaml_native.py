@@ -1,0 +1,195 @@
+"""estconf.io._yaml_native: rapidyaml reads a YAML text as ruamel.yaml does, or leaves it to it.
+
+Every text is read by both paths (``ESTCONF_YAML=ruamel`` for the second):
+the data (each value's type included), where each document starts, where
+each value is, or the refusal (code, message, place) must be equal.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+
+from estconf.io import _yaml_native
+from estconf.io.checks import Limits
+
+from yaml_paths import both, outcome
+from yaml_texts import yaml_texts
+
+ROOT = Path(__file__).parent.parent
+CORPUS = sorted(
+    path
+    for top in ("tests/data", "examples")
+    for path in (ROOT / top).rglob("*")
+    if path.suffix in (".yaml", ".yml") and path.is_file()
+)
+
+ryml = pytest.importorskip("ryml")
+
+
+def text_of(path: Path) -> str:
+    return path.read_bytes().decode("utf-8").removeprefix("\ufeff")
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda path: str(path.relative_to(ROOT)))
+def test_every_yaml_file_of_the_tests_reads_alike_by_both_paths(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    native, fallback, _ = both(text_of(path), monkeypatch)
+    assert native == fallback
+
+
+def test_most_yaml_files_of_the_tests_are_read_natively() -> None:
+    """The files left to ruamel.yaml are those with a construct of the list, or an error."""
+    natively = [path for path in CORPUS if _yaml_native.read(text_of(path), Limits()) is not None]
+    assert len(natively) >= 0.75 * len(CORPUS)
+
+
+def test_mutated_seeds_read_alike_by_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fuzz suite's mutations of the YAML files: what one path reads, the other reads."""
+    import fuzz_mutations
+    from fuzz_surfaces import Input
+
+    seeds = [Input(path.read_bytes(), path.name) for path in CORPUS]
+    rng = random.Random(44)
+    for _ in range(150):
+        mutated = fuzz_mutations.mutate(rng, rng.choice(seeds), rng.choice(seeds))
+        try:
+            text = mutated.data.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        native, fallback, _ = both(text, monkeypatch)
+        assert native == fallback, text
+
+
+@given(yaml_texts())
+def test_generated_yaml_reads_alike_by_both_paths(text: str) -> None:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        native, fallback, _ = both(text, monkeypatch)
+    assert native == fallback
+
+
+class TestScalars:
+    """YAML 1.2 scalars as ruamel.yaml builds them, whichever path reads them."""
+
+    @pytest.mark.parametrize(
+        ("written", "value"),
+        [
+            ("on", "on"),
+            ("010", 10),
+            ("0o10", 8),
+            ("0x10", 16),
+            ("1_000", 1000),
+            ("~", None),
+            ("True", True),
+            ("'True'", "True"),
+            ('"3"', "3"),
+            ("3", 3),
+            ("1.", 1.0),
+            (".5", 0.5),
+            (".1e1", ".1e1"),
+            ("1e3", 1000.0),
+            ("'2001-12-14'", "2001-12-14"),
+        ],
+    )
+    def test_a_scalar_is_what_yaml_1_2_reads(
+        self, written: str, value: object, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        text = f"a: {written}\nb: [x]\n"
+        native, fallback, _ = both(text, monkeypatch)
+        assert native == fallback
+        [(data, _, _)] = native[1]
+        assert data == ("dict", [(("str", "a"), (type(value).__name__, value)), *data[1][1:]])
+
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "a: 1\n",
+            "a: '3'\nb: \"True\"\n",
+            "- {a: [1, 2.5, true, null, x]}\n---\n- b\n",
+            "a: |\n  line\n  # not a comment\n",
+        ],
+    )
+    def test_plain_config_text_is_read_natively(self, text: str) -> None:
+        assert _yaml_native.read(text, Limits()) is not None
+
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "a: True\n",  # plain: a boolean, which rapidyaml's JSON writes as a string
+            "a: 'True'\nb: True\n",
+            "a: -.Inf\nb: '-.inf'\n",  # rapidyaml writes .Inf as ".inf"
+            "a: &x 1\nb: *x\n",
+            "<<: {a: 1}\n",
+            "1: a\n",  # a key YAML reads as an integer
+            "a: !!str 1\n",
+            "a:\t1\n",
+            "a: 1\r\nb: 2\r\n",
+            "%YAML 1.2\n---\na: 1\n",
+            "a: 1\n...\n---\nb: 2\n",
+            "a: 1\na: 2\n",
+            "{a: b #c, d: e}\n",
+            "[?x]\n",
+            "a: & 1\n",
+            "a: `x\n",
+            "a: >\n  x",  # a block scalar at the end of a text without a line break
+            "a: 1.5e3\n",
+            'a: "\\ud800:1"\n',  # rapidyaml writes half a surrogate pair as bytes, not UTF-8
+        ],
+    )
+    def test_what_may_read_differently_is_left_to_ruamel(
+        self, text: str, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        assert _yaml_native.read(text, Limits()) is None
+        native, fallback, _ = both(text, monkeypatch)
+        assert native == fallback
+
+
+class TestLimits:
+    def test_a_stream_over_the_documents_limit_is_refused_as_ruamel_refuses_it(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        text = "a: 1\n---\n" * 5
+        native, fallback, _ = both(text, monkeypatch, Limits(max_documents=4))
+        assert native == fallback
+        assert native[0] == "refused"
+
+    def test_a_document_over_the_values_limit_is_refused_as_ruamel_refuses_it(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        text = "".join(f"- {i}\n" for i in range(50))
+        native, fallback, _ = both(text, monkeypatch, Limits(max_values=20))
+        assert native == fallback
+        assert native[1][0][0] == "too_many_values"
+
+    @pytest.mark.parametrize("text", ["[" * 100_000, "- " * 100_000 + "a\n"])
+    def test_deep_nesting_is_refused_without_a_crash(
+        self, text: str, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        native, fallback, _ = both(text, monkeypatch)
+        assert native == fallback
+        assert native[0] == "refused"
+
+
+def test_rapidyaml_says_nothing_on_the_standard_error_stream() -> None:
+    """It writes what it refuses there before it raises; the reader closes the stream meanwhile."""
+    code = (
+        "from estconf.io import parse\n"
+        "try:\n"
+        "    parse.parse_documents('a: [', 'yaml', 'f.yaml')\n"
+        "except Exception as exc:\n"
+        "    print(type(exc).__name__)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert (run.stdout, run.stderr) == ("ConfigFileError\n", "")
+
+
+def test_the_fallback_is_taken_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(_yaml_native.ENVIRONMENT, "ruamel")
+    assert _yaml_native.read("a: 1\n", Limits()) is None
+    assert outcome("a: 1\n")[0] == "read"
