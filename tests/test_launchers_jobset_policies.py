@@ -67,8 +67,9 @@ def test_the_replicated_jobs_a_policy_targets_are_named() -> None:
 
 def test_any_of_several_jobs_of_parameter_servers_never_succeeds() -> None:
     raw = NEVER.replace(
-        SPEC, b"spec:\n  successPolicy: {operator: Any, targetReplicatedJobs: [worker, ps]}\n"
-        b"  replicatedJobs:\n"
+        SPEC,
+        b"spec:\n  successPolicy: {operator: Any, targetReplicatedJobs: [worker, ps]}\n"
+        b"  replicatedJobs:\n",
     ).replace(b'"task": {"type": "worker"', b'"task": {"type": "ps"')
     messages = [message for code, _, message, _ in found(raw) if code == "never_succeeds"]
     assert len(messages) == 1

@@ -9,8 +9,15 @@ from typing import Any
 from estconf._json import JSONInputError
 from estconf.io.parse import stream_of
 from estconf.launchers.jobset.model import JobSet
-from estconf.launchers.jobset.pods import Configs, pods
-from estconf.launchers.jobset.tf_configs import named, pods_named, tf_config_container, tf_configs
+from estconf.launchers.jobset.pods import Configs, Pod, pods
+from estconf.launchers.jobset.tf_configs import (
+    PodTFConfig,
+    named,
+    pods_named,
+    tf_config_container,
+    tf_configs,
+)
+from values import refuses_assignment
 
 DATA = Path(__file__).parent / "data" / "launchers" / "jobset"
 
@@ -172,3 +179,10 @@ def test_a_tf_config_is_known_only_when_nothing_in_it_waits_for_the_pod() -> Non
     [pod_ip] = tf_configs(at_run_time)
     assert pod_ip.variable is not None and pod_ip.variable.unknown
     assert not any(each.known for each in (unexpanded, no_tf_config, from_secret, pod_ip))
+
+
+def test_a_pod_and_its_tf_config_refuse_assignment() -> None:
+    """Read by several checks in turn, neither is changed by one of them."""
+    pod = Pod("m", "default", "worker", 0, 0, 1, True, 2, "m")
+    refuses_assignment(pod)
+    refuses_assignment(PodTFConfig(pod))

@@ -282,3 +282,18 @@ class TestThePodsUnderAProfile:
     def test_a_job_of_millions_of_pods_costs_what_a_few_do(self) -> None:
         given = job([task("chief", 1), task("worker", 2**31 - 1)])
         assert found(given) == []
+
+
+def one_pod(tf_config: str) -> VolcanoJob:
+    env = [{"name": "TF_CONFIG", "value": tf_config}]
+    containers = [{"name": "tensorflow", "image": "tf", "env": env}]
+    return job(
+        [{"name": "worker", "replicas": 1, "template": {"spec": {"containers": containers}}}]
+    )
+
+
+def test_a_tf_config_set_by_hand_that_is_no_object_is_refused() -> None:
+    finding = only(one_pod("[1]"), "volcano_pod_tf_config_refused")
+    assert finding.message == (
+        "the pod refuses the TF_CONFIG set by hand: TF_CONFIG is not a JSON object"
+    )
