@@ -56,8 +56,6 @@ KIND: Final = "jobset"
 NOT_GIVEN: Final = "runtime_not_given"
 """The code of the note on a TrainJob whose runtime is in no file checked."""
 
-_RUNTIME_KINDS: Final = ("TrainingRuntime", "ClusterTrainingRuntime")
-
 _TEMPLATE: Final = ("template", "spec", "template", "spec", "containers")
 """From a replicated job to its pod template's containers."""
 
@@ -122,9 +120,10 @@ def runtimes_in(names: Sequence[str], limits: Limits) -> list[Placed]:
     Its errors are reported when the file itself is checked.
     """
     from estconf.launchers.jobset.predictions import read_objects
+    from estconf.launchers.jobset.trainer import RUNTIME_KINDS
 
     objects, _, _ = read_objects(names, limits)
-    return [placed for placed in objects if placed.kind in _RUNTIME_KINDS]
+    return [placed for placed in objects if placed.kind in RUNTIME_KINDS]
 
 
 def _to_check(
@@ -136,7 +135,13 @@ def _to_check(
     """
     from estconf.launchers.jobset.model import JobSet
     from estconf.launchers.jobset.predictions import validated
-    from estconf.launchers.jobset.trainer import TrainingRuntime, TrainJob, jobset_of, runtime_of
+    from estconf.launchers.jobset.trainer import (
+        RUNTIME_KINDS,
+        TrainingRuntime,
+        TrainJob,
+        jobset_of,
+        runtime_of,
+    )
 
     configs = configs_of(objects)
     checked: list[_Checked] = []
@@ -149,7 +154,7 @@ def _to_check(
             if jobset is not None:
                 jobset = _named(jobset)
                 checked.append(_Checked(jobset, placed, ("spec", "replicatedJobs"), configs))
-        elif placed.kind in _RUNTIME_KINDS:
+        elif placed.kind in RUNTIME_KINDS:
             runtime, found = validated(placed, TrainingRuntime)
             if runtime is not None:
                 runtimes.append((runtime, placed))

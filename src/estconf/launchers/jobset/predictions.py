@@ -228,7 +228,13 @@ def trainjob_sources(
     Raises:
         InputError: a TrainJob has only ``generateName`` and ``name`` gives it none.
     """
-    from estconf.launchers.jobset.trainer import TrainingRuntime, TrainJob, jobset_of, runtime_of
+    from estconf.launchers.jobset.trainer import (
+        RUNTIME_KINDS,
+        TrainingRuntime,
+        TrainJob,
+        jobset_of,
+        runtime_of,
+    )
 
     objects = list(objects)
     configs = configs_of(objects)
@@ -236,7 +242,7 @@ def trainjob_sources(
     runtimes = []
     trainjobs: list[tuple[TrainJob, Placed]] = []
     for placed in objects:
-        if placed.kind in ("TrainingRuntime", "ClusterTrainingRuntime"):
+        if placed.kind in RUNTIME_KINDS:
             runtime, found = validated(placed, TrainingRuntime)
             errors.extend(found)
             if runtime is not None:

@@ -43,6 +43,7 @@ __all__ = [
     "ANCESTOR_LABEL",
     "API_GROUP",
     "CLUSTER_TRAINING_RUNTIME",
+    "RUNTIME_KINDS",
     "TRAINER",
     "TRAINER_CONTAINER",
     "Built",
@@ -60,6 +61,8 @@ API_GROUP: Final = "trainer.kubeflow.org"
 TRAINER_API_VERSION: Final = f"{API_GROUP}/v1alpha1"
 CLUSTER_TRAINING_RUNTIME: Final = "ClusterTrainingRuntime"
 TRAINING_RUNTIME: Final = "TrainingRuntime"
+RUNTIME_KINDS: Final = (TRAINING_RUNTIME, CLUSTER_TRAINING_RUNTIME)
+"""The ``kind`` of a Trainer runtime: one of a namespace, or of the cluster."""
 
 ANCESTOR_LABEL: Final = "trainer.kubeflow.org/trainjob-ancestor-step"
 """The label of a Job template saying which step of a TrainJob it runs."""
