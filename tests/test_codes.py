@@ -217,12 +217,14 @@ _CODE_ARGUMENTS = {
     "refuse": 1,
 }
 
-# Codes written as f-strings, and the codes each forms; "tfjob_{code}" is a family.
+# Codes written as f-strings, and the codes each forms; "tfjob_{code}" is a family, and
+# "{prefix}{each.code}" is the tfjob_ or volcano_pod_ code of a TF_CONFIG's refusal.
 _FORMED_CODES = {
     "multiple_{job}s": {"multiple_chiefs", "multiple_evaluators"},
     "missing_{job}": {"missing_ps", "missing_worker"},
     "tfjob_{code}": set(),
     "volcano_pod_{code}": set(),
+    "{prefix}{each.code}": set(),
 }
 
 

@@ -19,9 +19,6 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any, Final
 
-from pydantic import ValidationError
-
-from estconf._json import loads
 from estconf.codes import checked
 from estconf.finding import Finding, Loc
 from estconf.launchers.kubeflow._webhook import (
@@ -47,17 +44,16 @@ from estconf.launchers.kubeflow.operator import (
     predict_sample,
     task_type_of,
 )
+from estconf.launchers.refusals import NodeCheck, problems, refused_as_written, shorten
 from estconf.profiles.registry import REGISTRY, Profile
 
 __all__ = ["ClusterCheck", "NodeCheck", "api_version_finding", "check", "run_config_check"]
-
-NodeCheck = Callable[[dict[str, Any]], object]
-"""Reads a pod's TF_CONFIG (a JSON object); raises ``ValueError`` if its program would not start."""
 
 ClusterCheck = Callable[[Prediction], Iterable[tuple[str | None, str]]]
 """Looks at every pod of a prediction at once; yields ``(pod name or None, problem)``."""
 
 _SPECS: Final[Loc] = ("spec", "tfReplicaSpecs")
+_BY_HAND: Final = "the pod refuses the TF_CONFIG set by hand"
 _TF_CONFIG: Final = "TF_CONFIG"
 _OTHER_TASK = re.compile(r"task ([^:\s]+):\d+ of this cluster")
 # MultiWorkerMirroredStrategy's words for a pod of a job it does not run (a ps)
@@ -92,7 +88,6 @@ _DYNAMIC_HINT: Final = (
     "enableDynamicWorker cuts each pod's cluster down to itself and the PS: drop it, or give "
     "the job PS and Worker replicas only"
 )
-_MAX_MESSAGE: Final = 600
 
 
 def run_config_check(tf_config: dict[str, Any]) -> None:
@@ -340,27 +335,10 @@ def _tf_config_set(
                 )
             )
             if node_check is not None and isinstance(variable.value, str):
-                findings += _hand_set_findings(variable.value, node_check, (*location, "value"))
+                findings += refused_as_written(
+                    variable.value, node_check, (*location, "value"), prefix="tfjob_", lead=_BY_HAND
+                )
     return findings
-
-
-def _hand_set_findings(text: str, node_check: NodeCheck, location: Loc) -> list[Finding]:
-    """What the pod's program refuses in the TF_CONFIG ``text`` set by hand."""
-    try:
-        tf_config = loads(text)
-        if not isinstance(tf_config, dict):
-            raise ValueError("TF_CONFIG is not a JSON object")
-        node_check(tf_config)
-    except ValueError as exc:
-        return [
-            Finding.at(
-                checked(f"tfjob_{code}"),
-                f"the pod refuses the TF_CONFIG set by hand: {_shorten(message)}",
-                location,
-            )
-            for code, message, _ in _problems(exc)
-        ]
-    return []
 
 
 def _single_replica(prediction: Prediction, hand_set: list[Finding]) -> list[Finding]:
@@ -453,7 +431,7 @@ def _node_findings(tfjob: TFJob, prediction: Prediction, node_check: NodeCheck) 
         try:
             node_check(tf_config)
         except ValueError as exc:
-            for code, message, job in _problems(exc):
+            for code, message, job in problems(exc, other_task=_OTHER_TASK):
                 # Under enableDynamicWorker a pod's cluster is cut down for it: the
                 # cause of what it refuses is its own replica spec.
                 dynamic = prediction.dynamic_worker and job
@@ -478,7 +456,7 @@ def _node_findings(tfjob: TFJob, prediction: Prediction, node_check: NodeCheck) 
         findings.append(
             Finding.at(
                 checked(f"tfjob_{code}"),
-                f"{_refusing(pods, prediction)}: {_shorten(message)}",
+                f"{_refusing(pods, prediction)}: {shorten(message)}",
                 location,
                 hint=hint,
             )
@@ -519,33 +497,3 @@ def _ends_of_each_type(prediction: Prediction) -> list[PredictedPod]:
         else:
             pods[1] = pod
     return [pod for pods in ends.values() for pod in pods]
-
-
-def _problems(exc: ValueError) -> list[tuple[str, str, str | None]]:
-    """Each problem as ``(code, message, job it points at)``.
-
-    The job is ``""`` for the whole cluster, None for the pod's own.
-    """
-    if not isinstance(exc, ValidationError):
-        message = str(exc)
-        other = _OTHER_TASK.search(message)
-        return [("tf_config_refused", message, other.group(1) if other else None)]
-    problems: list[tuple[str, str, str | None]] = []
-    for error in exc.errors(include_url=False):
-        loc = [part for part in error["loc"] if part != "tf_config"]
-        job: str | None = None
-        if loc[:1] == ["cluster"]:
-            job = str(loc[1]) if len(loc) > 1 else ""
-        other = _OTHER_TASK.search(error["msg"])
-        if other:
-            job = other.group(1)
-        # the models' own fix hints speak of TF_CONFIG; a finding gives the manifest's
-        message = error["msg"].split(" Fix: ", 1)[0]
-        problems.append((error["type"], message, job))
-    return problems
-
-
-def _shorten(message: str) -> str:
-    if len(message) <= _MAX_MESSAGE:
-        return message
-    return message[: _MAX_MESSAGE // 2] + " [...] " + message[-_MAX_MESSAGE // 3 :]

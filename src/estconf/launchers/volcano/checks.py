@@ -20,15 +20,13 @@ of each task): a task's pods differ by their index alone.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import Any, Final
-
-from pydantic import ValidationError
+from typing import Final
 
 from estconf._json import loads
 from estconf._suggest import closest
 from estconf.codes import checked
 from estconf.finding import Finding, Loc
+from estconf.launchers.refusals import NodeCheck, problems, refused_as_written, shorten
 from estconf.launchers.volcano.flags import JOBS, Flags
 from estconf.launchers.volcano.job import PLUGIN, PLUGINS, VolcanoJob
 from estconf.launchers.volcano.plugin import (
@@ -42,13 +40,12 @@ from estconf.launchers.volcano.plugin import (
 
 __all__ = ["GENERATED_SUFFIX", "NodeCheck", "check"]
 
-NodeCheck = Callable[[dict[str, Any]], object]
-"""Reads a pod's TF_CONFIG (a JSON object); raises ``ValueError`` if its program would not start."""
-
 GENERATED_SUFFIX: Final = "xxxxx"
 """Stands for the five characters the API server adds to ``generateName``."""
 
 _TASKS: Final[Loc] = ("spec", "tasks")
+_BY_HAND: Final = "the pod refuses the TF_CONFIG set by hand"
+_SHARED: Final = "the pods refuse this TF_CONFIG"
 _ARGUMENTS: Final[Loc] = ("spec", "plugins", PLUGIN)
 _LABEL: Final = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?")
 _NO_TASK_ID: Final = re.compile(r"no id for task_type '([^']+)'")
@@ -63,7 +60,6 @@ _OTHER_TASK_HINTS: Final = {
     "ps": "drop the ps task (MultiWorkerMirroredStrategy has no parameter servers), or check "
     "the Job with --profile ps",
 }
-_MAX_MESSAGE: Final = 600
 
 
 def check(
@@ -201,7 +197,9 @@ def _without_plugin(job: VolcanoJob, node_check: NodeCheck | None) -> list[Findi
             continue  # valueFrom: known to the running pod alone
         at = (*_TASKS, position, "template", "spec", "containers", container, "env", entry, "value")
         if node_check is not None:
-            findings += _hand_set_findings(value, node_check, at, by_hand=False)
+            findings += refused_as_written(
+                value, node_check, at, prefix="volcano_pod_", lead=_SHARED, own_code=True
+            )
         claimed = _claimed(value)
         if claimed is not None and spec.replicas > 1:
             findings.append(
@@ -440,30 +438,15 @@ def _hand_set(
             )
         )
         if node_check is not None and value is not None:
-            findings += _hand_set_findings(value, node_check, (*at, "value"))
-    return findings
-
-
-def _hand_set_findings(
-    text: str, node_check: NodeCheck, at: Loc, *, by_hand: bool = True
-) -> list[Finding]:
-    try:
-        tf_config = loads(text)
-        if not isinstance(tf_config, dict):
-            raise ValueError("TF_CONFIG is not a JSON object")
-        node_check(tf_config)
-    except ValueError as exc:
-        return [
-            Finding.at(
-                checked(f"volcano_pod_{code}"),
-                f"the pods refuse this TF_CONFIG: {_shorten(message)}"
-                if not by_hand
-                else f"the pod refuses the TF_CONFIG set by hand: {_shorten(message)}",
-                at,
+            findings += refused_as_written(
+                value,
+                node_check,
+                (*at, "value"),
+                prefix="volcano_pod_",
+                lead=_BY_HAND,
+                own_code=True,
             )
-            for code, message, _ in _problems(exc)
-        ]
-    return []
+    return findings
 
 
 def _node_findings(prediction: Prediction, node_check: NodeCheck) -> list[Finding]:
@@ -481,7 +464,7 @@ def _node_findings(prediction: Prediction, node_check: NodeCheck) -> list[Findin
         try:
             node_check(loads(pod.tf_config))
         except ValueError as exc:
-            for code, message, job in _problems(exc):
+            for code, message, job in problems(exc, own_code=True):
                 position: int | None = task.position
                 if job == "":
                     position = None
@@ -501,7 +484,7 @@ def _node_findings(prediction: Prediction, node_check: NodeCheck) -> list[Findin
         findings.append(
             Finding.at(
                 checked(f"volcano_pod_{code}"),
-                f"{_refusing(pods)}: {_shorten(message)}",
+                f"{_refusing(pods)}: {shorten(message)}",
                 at,
                 hint=hint,
             )
@@ -534,27 +517,3 @@ def _refusing(pods: list[VolcanoPod]) -> str:
         return f"pod {names[0]} refuses its TF_CONFIG"
     shown = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
     return f"pods {shown} refuse their TF_CONFIG"
-
-
-def _problems(exc: ValueError) -> list[tuple[str, str, str | None]]:
-    """Each problem as ``(code, message, job it points at)``.
-
-    The job is ``""`` for the whole cluster, None for the pod's own task.
-    """
-    if not isinstance(exc, ValidationError):
-        return [(str(getattr(exc, "code", "tf_config_refused")), str(exc), None)]
-    problems: list[tuple[str, str, str | None]] = []
-    for error in exc.errors(include_url=False):
-        loc = [part for part in error["loc"] if part != "tf_config"]
-        job = None
-        if loc[:1] == ["cluster"]:
-            job = str(loc[1]) if len(loc) > 1 else ""
-        message = error["msg"].split(" Fix: ", 1)[0]
-        problems.append((error["type"], message, job))
-    return problems
-
-
-def _shorten(message: str) -> str:
-    if len(message) <= _MAX_MESSAGE:
-        return message
-    return message[: _MAX_MESSAGE // 2] + " [...] " + message[-_MAX_MESSAGE // 3 :]
