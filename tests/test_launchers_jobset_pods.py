@@ -304,3 +304,65 @@ class TestVariables:
     )
     def test_a_service_variable_is_told_by_its_name(self, name: str, service: bool) -> None:
         assert service_variable(name) is service
+
+
+class TestWhatKubernetesAdds:
+    @pytest.mark.parametrize(
+        "name",
+        [
+            "KUBERNETES_SERVICE_HOST",
+            "KUBERNETES_SERVICE_PORT",
+            "KUBERNETES_SERVICE_PORT_HTTPS",
+            "KUBERNETES_PORT",
+            "KUBERNETES_PORT_443_TCP",
+            "KUBERNETES_PORT_443_TCP_PROTO",
+            "KUBERNETES_PORT_443_TCP_PORT",
+            "KUBERNETES_PORT_443_TCP_ADDR",
+        ],
+    )
+    def test_every_variable_of_the_api_servers_service_is_defined(self, name: str) -> None:
+        found, _ = variables_of([{"name": "A", "value": f"$({name})"}])
+        assert found["A"].value == f"<{name}>"
+        assert found["A"].unexpanded == ()
+
+    def test_the_job_controller_labels_a_pod_with_its_jobs_name(self) -> None:
+        found = list(pods(jobset(replicated("worker", 2))))
+        assert [pod.labels["job-name"] for pod in found] == ["mnist-worker-0", "mnist-worker-1"]
+        assert found[1].labels["batch.kubernetes.io/job-name"] == "mnist-worker-1"
+
+    def test_a_group_is_the_jobs_of_an_equal_group_name(self) -> None:
+        # Names read from a file are distinct objects of equal text.
+        a, b, c = replicated("a", 2), replicated("b", 3), replicated("c", 1)
+        a["groupName"], b["groupName"] = "".join(["tr", "ain"]), "".join(["tra", "in"])
+        found = list(pods(jobset(a, b, c)))
+        first_of_b = next(pod for pod in found if pod.replicated_job == "b")
+        assert first_of_b.labels["jobset.sigs.k8s.io/group-replicas"] == "5"
+        assert first_of_b.labels["jobset.sigs.k8s.io/job-group-index"] == "2"
+        assert found[-1].labels["jobset.sigs.k8s.io/group-replicas"] == "1"
+
+
+class TestEnvFrom:
+    def test_a_source_after_an_unknown_one_is_still_read(self) -> None:
+        configs = Configs(config_maps={("ml", "tf"): {"TF_CONFIG": "{}"}})
+        job = replicated("w")
+        job["template"]["spec"]["template"]["spec"]["containers"][0]["envFrom"] = [
+            {"secretRef": {"name": "missing"}},
+            {"configMapRef": {"name": "other"}},
+            {"configMapRef": {"name": "tf"}},
+        ]
+        found = jobset(job)
+        container = found.spec.replicated_jobs[0].template.spec.template.spec.containers[0]
+        values, not_known = variables(next(pods(found)), container, configs=configs)
+        assert values["TF_CONFIG"].value == "{}"
+        assert not_known.env_from == ("Secret 'missing'", "ConfigMap 'other'")
+
+    def test_a_value_from_a_source_not_read_here_is_known_once_the_pod_runs(self) -> None:
+        found, _ = variables_of(
+            [
+                {"name": "A", "valueFrom": {"fileKeyRef": {"path": "a.env", "key": "A"}}},
+                {"name": "TF_CONFIG", "value": '{"index": $(A)}'},
+            ]
+        )
+        assert found["A"].unknown == ("fileKeyRef",)
+        assert found["TF_CONFIG"].value == '{"index": <fileKeyRef>}'
+        assert found["TF_CONFIG"].unexpanded == ()

@@ -186,3 +186,46 @@ def test_a_pod_and_its_tf_config_refuse_assignment() -> None:
     pod = Pod("m", "default", "worker", 0, 0, 1, True, 2, "m")
     refuses_assignment(pod)
     refuses_assignment(PodTFConfig(pod))
+
+
+def test_known_is_false_not_merely_falsy() -> None:
+    [no_tf_config] = tf_configs(jobset([{"name": "c", "env": [{"name": "A", "value": "a"}]}]))
+    assert no_tf_config.known is False
+
+
+def test_an_env_from_entry_with_no_source_does_not_end_the_search() -> None:
+    found = jobset([{"name": "c", "envFrom": [{"prefix": "X_"}, {"configMapRef": {"name": "cm"}}]}])
+    configs = Configs(config_maps={("default", "cm"): {"TF_CONFIG": "{}"}})
+    assert tf_config_container(found.spec.replicated_jobs[0], "default", configs) == (0, ())
+
+
+def test_service_links_on_as_written_let_a_service_define_a_reference() -> None:
+    env = [{"name": "TF_CONFIG", "value": "$(CHIEF_SERVICE_HOST)"}]
+    for links, may_expand in ((True, ("CHIEF_SERVICE_HOST",)), (False, ())):
+        found = jobset([{"name": "c", "env": env}]).model_dump(by_alias=True, exclude_none=True)
+        found["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"][
+            "enableServiceLinks"
+        ] = links
+        [each] = tf_configs(JobSet.model_validate(found))
+        assert each.may_expand == may_expand
+
+
+def test_a_run_of_more_than_256_pods_is_one_run() -> None:
+    found = list(pods(jobset([{"name": "c"}], parallelism=300, completions=300)))
+    assert named(found) == "m-w-0-0 to m-w-0-299"
+
+
+def test_a_run_goes_on_to_the_next_job_after_a_large_job() -> None:
+    found = jobset([{"name": "c"}], parallelism=300, completions=300)
+    two = found.model_copy(
+        update={
+            "spec": found.spec.model_copy(
+                update={
+                    "replicated_jobs": [
+                        found.spec.replicated_jobs[0].model_copy(update={"replicas": 2})
+                    ]
+                }
+            )
+        }
+    )
+    assert named(list(pods(two))) == "m-w-0-0 to m-w-1-299"

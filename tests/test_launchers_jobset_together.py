@@ -266,3 +266,23 @@ def test_a_task_of_a_sparse_cluster_no_pod_claims() -> None:
     sparse = '{"0": "m-worker-0-0.m:1", "1": "m-worker-0-1.m:1", "2": "10.0.0.9:1"}'
     value = '{"cluster": {"worker": ' + sparse + "}, "
     assert [code for code, *_ in found(workers(value + TASK))] == ["task_unclaimed"]
+
+
+def test_a_tf_config_from_an_optional_key_not_there_is_not_set_beside_the_trainer() -> None:
+    raw = (DATA / "trainjob_with_runtime.yaml").read_bytes()
+    runtime, trainjob = raw.split(b"\n---\n")
+    runtime = runtime.replace(
+        b"                    - name: node\n",
+        b"                    - name: agent\n"
+        b"                      env:\n"
+        b"                      - name: TF_CONFIG\n"
+        b"                        valueFrom:\n"
+        b"                          configMapKeyRef: {name: tf, key: TF_CONFIG, optional: true}\n"
+        b"                    - name: node\n",
+    )
+    config_map = (
+        b"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: tf, namespace: ml}\ndata: {OTHER: x}\n"
+    )
+    trainjob = trainjob.replace(b"- name: TF_CONFIG", b"- name: OTHER")
+    result = found(runtime + b"\n---\n" + trainjob + b"\n---\n" + config_map)
+    assert [code for code, _, _, _ in result if code == "tf_config_missing"] == []

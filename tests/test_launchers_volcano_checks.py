@@ -297,3 +297,68 @@ def test_a_tf_config_set_by_hand_that_is_no_object_is_refused() -> None:
     assert finding.message == (
         "the pod refuses the TF_CONFIG set by hand: TF_CONFIG is not a JSON object"
     )
+
+
+def built(*parts: str) -> str:
+    """A name built at run time, as one read from a file is: equal text, another object."""
+    return "".join(parts)
+
+
+class TestNamesAndBounds:
+    """Rules that only a name built at run time, or a value at a bound, shows."""
+
+    def test_a_name_given_for_a_job_with_only_generate_name_is_the_jobs(self) -> None:
+        given = VolcanoJob.model_validate(
+            {
+                "apiVersion": "batch.volcano.sh/v1alpha1",
+                "kind": "Job",
+                "metadata": {"generateName": "tf-"},
+                "spec": {
+                    "tasks": [task("worker", 2, subdomain="x")],
+                    "plugins": {"tensorflow": []},
+                },
+            }
+        )
+        [finding] = check(given, name="given")
+        assert "the headless Service of the Job is named 'given'" in finding.message
+        [finding] = check(given)
+        assert "the headless Service of the Job is named 'tf-xxxxx'" in finding.message
+
+    def test_a_negative_port_is_reported_alone(self) -> None:
+        given = job([task("worker", 2)], {"tensorflow": ["--port=-1"]})
+        assert [code for code, _, _ in found(given)] == ["volcano_plugin_port"]
+
+    def test_a_flag_without_a_value_gets_the_flags_hint(self) -> None:
+        given = job([task("worker", 2)], {"tensorflow": ["--worker"]})
+        assert only(given, "volcano_plugin_flag").hint == (
+            "the plugin's flags are --ps=NAME, --worker=NAME, --chief=NAME, --evaluator=NAME and "
+            "--port=P, each written --flag=value"
+        )
+
+    def test_a_task_named_by_its_own_flag_is_listed_under_its_name(self) -> None:
+        name = built("wor", "ker")
+        given = job([task(name, 2)], {"tensorflow": [f"--worker={name}"]})
+        assert found(given, None) == []
+
+    def test_a_subdomain_equal_to_the_jobs_name_is_its_service(self) -> None:
+        given = VolcanoJob.model_validate(
+            {
+                "apiVersion": "batch.volcano.sh/v1alpha1",
+                "kind": "Job",
+                "metadata": {"name": built("mni", "st")},
+                "spec": {
+                    "tasks": [task("worker", 2, subdomain=built("mn", "ist"))],
+                    "plugins": {"tensorflow": []},
+                },
+            }
+        )
+        assert found(given, None) == []
+
+    def test_a_tf_config_set_by_hand_after_a_task_without_one(self) -> None:
+        env = [{"name": "TF_CONFIG", "value": "{}"}]
+        given = job(
+            [task("chief", 1), task("worker", 2, containers=[{"name": "tensorflow", "env": env}])]
+        )
+        assert only(given, "volcano_tf_config_set").path == (
+            "spec.tasks[1].template.spec.containers[0].env[0]"
+        )

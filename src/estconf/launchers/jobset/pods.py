@@ -431,4 +431,5 @@ def _entry(
         return Entry(variable.name, "", described, keys[ref.key])
     if source.resource_field_ref is not None:
         return Entry(variable.name, "", f"resource {source.resource_field_ref.get('resource')}")
-    return Entry(variable.name, "")
+    # A source this reader does not know (``fileKeyRef``) gives its value only once the pod runs.
+    return Entry(variable.name, "", next(iter(source.model_extra or {}), "valueFrom"))
