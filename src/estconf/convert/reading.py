@@ -161,19 +161,7 @@ def _refused_file(shown: str, read: list[Document], count: int, trials: int) -> 
 def _placed(
     document: Document, prefix: Loc, shown: str, findings: list[Finding], refused: bool
 ) -> Converted:
-    from estconf.io.errors import error_again
+    from estconf.io.errors import error_of
 
-    errors = [
-        error_again(
-            shown,
-            each.code,
-            f"{each.label}: {each.message}",
-            (*prefix, *each.loc),
-            on_key=True,
-            severity=each.severity,
-            hint=each.hint,
-            refused=each.refused,
-        )
-        for each in findings
-    ]
+    errors = [error_of(each, shown, (*prefix, *each.loc), on_key=True) for each in findings]
     return Converted(findings=tuple(document.place(errors)), refused=refused)

@@ -33,6 +33,7 @@ __all__ = [
     "Result",
     "error",
     "error_again",
+    "error_of",
     "errors_of",
     "format_path",
     "refused",
@@ -107,6 +108,33 @@ def error_again(
         severity=severity,
         hint=hint,
         refused=refused,
+    )
+
+
+def error_of(
+    finding: Finding, file: str, loc: Loc | None = None, *, on_key: bool | None = None
+) -> FileError:
+    """A check's ``finding`` as an error of ``file``, its message led by its label.
+
+    The label (``error``, ``warning``, ``note`` or ``refused``) goes first so
+    that a report's line says how bad it is; the hint stays apart.  ``loc``
+    places it elsewhere than the finding's own place (the finding is about a
+    part of the file), and ``on_key`` says it is about the key there.
+
+    Example:
+        >>> str(error_of(Finding.at("port_zero", "port 0", ("cluster",)), "c.json"))
+        'c.json: cluster: error: port 0'
+    """
+    return FileError.at(
+        finding.code,
+        f"{finding.label}: {finding.message}",
+        finding.loc if loc is None else loc,
+        file=file,
+        value=finding.value,
+        on_key=finding.on_key if on_key is None else on_key,
+        severity=finding.severity,
+        hint=finding.hint,
+        refused=finding.refused,
     )
 
 

@@ -22,7 +22,15 @@ from estconf.finding import hint_of
 from estconf.io import kinds, parse
 from estconf.io._positions import Loc
 from estconf.io.checks import MAX_DEPTH, MAX_DOCUMENTS, MAX_SIZE, Limits, check_size
-from estconf.io.errors import NO_VALUE, ConfigFileError, FileError, error, error_again, refused
+from estconf.io.errors import (
+    NO_VALUE,
+    ConfigFileError,
+    FileError,
+    error,
+    error_again,
+    error_of,
+    refused,
+)
 
 if TYPE_CHECKING:
     from pydantic import BaseModel, ValidationError
@@ -354,18 +362,7 @@ def _address_findings(
             return []
     from estconf._addresses import address_findings
 
-    return [
-        error_again(
-            name,
-            found.code,
-            f"{found.label}: {found.message}",
-            (*within, *found.loc[1:]),
-            value=found.value,
-            severity=found.severity,
-            hint=found.hint,
-        )
-        for found in address_findings(cluster)
-    ]
+    return [error_of(found, name, (*within, *found.loc[1:])) for found in address_findings(cluster)]
 
 
 def _choose_kind(

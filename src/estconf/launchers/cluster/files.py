@@ -186,20 +186,9 @@ def task_tf_configs(
 def _address_findings(name: str, cluster: Any) -> list[FileError]:
     """The warnings and notes of a valid cluster's addresses, for ``tf-config`` to say."""
     from estconf._addresses import address_findings
-    from estconf.io.errors import error_again
+    from estconf.io.errors import error_of
 
-    return [
-        error_again(
-            name,
-            found.code,
-            f"{found.label}: {found.message}",
-            found.loc,
-            value=found.value,
-            severity=found.severity,
-            hint=found.hint,
-        )
-        for found in address_findings(cluster)
-    ]
+    return [error_of(found, name) for found in address_findings(cluster)]
 
 
 def _label(task: tuple[str, int]) -> str:

@@ -146,7 +146,7 @@ def string_flags(
     """
     from pydantic import ValidationError
 
-    from estconf.io.errors import error
+    from estconf.io.errors import error_of
     from estconf.launchers.sagemaker.inputs import MODES
     from estconf.launchers.sagemaker.toolkit import check_hyperparameters
 
@@ -157,18 +157,7 @@ def string_flags(
         found = check_hyperparameters(kept)
     except ValidationError:  # what the toolkit fails on is said at each host
         return []
-    errors = [
-        error(
-            file,
-            finding.code,
-            f"{finding.label}: {finding.message}",
-            finding.loc,
-            value=finding.value,
-            severity=finding.severity,
-            hint=finding.hint,
-        )
-        for finding in found
-    ]
+    errors = [error_of(finding, file) for finding in found]
     return errors if document is None else document.place(errors)
 
 

@@ -19,7 +19,7 @@ from estconf.finding import hint_of
 from estconf.io import kinds, parse
 from estconf.io._positions import Loc
 from estconf.io.checks import Limits
-from estconf.io.errors import ConfigFileError, FileError, error_again
+from estconf.io.errors import ConfigFileError, FileError, error_again, error_of
 from estconf.io.reading import documents as _documents
 from estconf.io.reading import read_stream
 
@@ -147,16 +147,7 @@ def placed(
 ) -> list[FileError]:
     """The findings of ``severities`` as errors of the file ``name``, placed in its text."""
     errors = [
-        error_again(
-            name,
-            finding.code,
-            f"{finding.label}: {finding.message}",
-            (*prefix, *finding.loc),
-            on_key=finding.on_key,
-            severity=finding.severity,
-            hint=finding.hint,
-            refused=finding.refused,
-        )
+        error_of(finding, name, (*prefix, *finding.loc))
         for finding in findings
         if finding.severity in severities
     ]
