@@ -266,6 +266,15 @@ class TestValidate:
     ) -> None:
         assert validate(capsys, f"{DATA}/chief_worker_ps.yaml") == (0, [])
 
+    def test_a_key_of_no_value_is_a_key_not_given(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """`args:`, `envFrom:`, `metadata:` and `labels:` of no value: the API server drops them."""
+        assert validate(capsys, "--profile", "mwms", f"{DATA}/null_fields.yaml") == (0, [])
+        status, out, err = run(capsys, "tf-config", "jobset", f"{DATA}/null_fields.yaml")
+        assert (status, err) == (0, "")
+        assert tasks(out) == [("chief", 0), ("worker", 0), ("worker", 1)]
+
     def test_the_completion_index_left_as_written_is_found_at_its_value(
         self, capsys: pytest.CaptureFixture[str]
     ) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from estconf.launchers.kubernetes import Container, EnvVar, ObjectMeta, PodTemplateSpec
+from estconf.launchers.kubernetes import Container, EnvVar, ObjectMeta, PodSpec, PodTemplateSpec
 from values import refuses_assignment
 
 TEMPLATE = {
@@ -54,6 +54,24 @@ def test_the_defaults_are_kubernetes_own() -> None:
     assert ObjectMeta().namespace is None
     assert Container().env == () and Container().env_from == ()
     assert PodTemplateSpec().spec.containers == ()
+
+
+def test_a_null_is_a_key_not_given_as_the_api_server_prunes_it() -> None:
+    """A custom resource's null fields are dropped before it is stored, then defaulted."""
+    written = {
+        "metadata": None,
+        "spec": {
+            "hostname": None,
+            "containers": [{"name": "tf", "args": None, "env": None, "envFrom": None}],
+        },
+    }
+    template = PodTemplateSpec.model_validate(written)
+    assert template == PodTemplateSpec.model_validate({"spec": {"containers": [{"name": "tf"}]}})
+    assert template.metadata == ObjectMeta() and template.spec.containers[0].env == ()
+    assert ObjectMeta.model_validate({"name": "a", "labels": None}).labels == {}
+    assert EnvVar.model_validate({"name": "A", "value": None}).value is None
+    # what is kept as written loses its nulls too, as the stored object does
+    assert "restartPolicy" not in PodSpec.model_validate({"restartPolicy": None}).model_dump()
 
 
 @pytest.mark.parametrize(

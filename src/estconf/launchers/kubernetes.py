@@ -12,9 +12,9 @@ TFJob too, whose pod template is read with the operator's own rules).
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr, model_validator
 
 from estconf._hashing import HashedByValue
 
@@ -47,6 +47,20 @@ class Object(HashedByValue):
         validate_by_alias=True,
         serialize_by_alias=True,
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def null_is_not_given(cls, data: Any) -> Any:
+        """Read a key whose value is null as a key not given.
+
+        The API server drops a null field from a custom resource before it
+        stores it (the pruning of a structural schema), then applies the
+        field's default: ``env: null`` is no ``env``, and ``metadata: null``
+        no metadata.  Every object here is one, or the pod template in one.
+        """
+        if isinstance(data, dict) and None in data.values():
+            return {key: value for key, value in data.items() if value is not None}
+        return data
 
 
 class ObjectMeta(Object):
