@@ -287,6 +287,25 @@ class TestValidate:
             "env[0].value: error: each of the 2 pods of task 'worker' reads this one TF_CONFIG"
         )
 
+    def test_volcanos_example_that_builds_tf_config_in_its_command(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        path = f"{DATA}/command-built.yaml"
+        status, out, err = run(capsys, "validate", path)
+        assert (status, err) == (0, "")
+        lines = out.splitlines()
+        assert lines[0] == (
+            f"{path}:28:19: spec.tasks[0].template.spec.containers[0].command[2]: warning: task "
+            "'ps' builds TF_CONFIG in its command when each pod starts, so it cannot be checked "
+            "before the Job runs"
+        )
+        assert lines[1] == (
+            "hint: enable the tensorflow plugin (plugins: {tensorflow: []}) and drop the export: "
+            "the plugin writes each pod its TF_CONFIG, which is checked"
+        )
+        assert lines[-1] == "2 warnings in 1 of 1 file"
+        assert run(capsys, "validate", "--strict", path)[0] == 1
+
     def test_a_job_that_runs_no_tensorflow_is_another_tools_file(
         self, capsys: pytest.CaptureFixture[str], tmp_path: Path
     ) -> None:

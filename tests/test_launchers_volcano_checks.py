@@ -246,6 +246,55 @@ class TestATFConfigSetByHand:
         assert finding.message.startswith("the pods refuse this TF_CONFIG: ")
 
 
+class TestATFConfigBuiltInTheCommand:
+    """Volcano's own examples build TF_CONFIG in ``sh -c`` from the svc plugin's host files."""
+
+    def test_each_task_that_builds_one_is_said_at_its_argument(self) -> None:
+        at = "template.spec.containers[0].command[2]"
+        assert found("command-built.yaml") == [
+            ("volcano_tf_config_in_command", f"spec.tasks[0].{at}", "warning"),
+            ("volcano_tf_config_in_command", f"spec.tasks[1].{at}", "warning"),
+        ]
+
+    def test_the_warning_names_the_task_and_the_fix(self) -> None:
+        (first, _) = check(read_jobs((DATA / "command-built.yaml").read_bytes())[0])
+        assert first.severity == "warning" and not first.refused
+        assert first.message == (
+            "task 'ps' builds TF_CONFIG in its command when each pod starts, so it cannot be "
+            "checked before the Job runs"
+        )
+        assert first.hint is not None and "plugins: {tensorflow: []}" in first.hint
+
+    def test_in_args_of_a_later_container(self) -> None:
+        script = ["sh", "-c"]
+        containers = [
+            {"name": "sidecar", "image": "s"},
+            {"name": "t", "command": script, "args": ["cd /w; export TF_CONFIG=$(cat c); run"]},
+        ]
+        given = job([task("worker", 2, containers=containers)], {"svc": []})
+        assert [(f.code, f.path) for f in check(given)] == [
+            ("volcano_tf_config_in_command", "spec.tasks[0].template.spec.containers[1].args[0]")
+        ]
+
+    @pytest.mark.parametrize(
+        "argument", ["MY_TF_CONFIG=1 run", "echo $TF_CONFIG", "TF_CONFIG", "--tf_config=x"]
+    )
+    def test_what_assigns_no_tf_config_is_not_said(self, argument: str) -> None:
+        containers = [{"name": "t", "command": ["sh", "-c", argument]}]
+        assert check(job([task("worker", 2, containers=containers)], {"svc": []})) == ()
+
+    def test_a_tf_config_in_env_is_checked_instead(self) -> None:
+        env = [{"name": "TF_CONFIG", "value": '{"task": {"type": "worker", "index": 0}}'}]
+        containers = [{"name": "t", "command": ["sh", "-c", "export TF_CONFIG=x"], "env": env}]
+        given = job([task("worker", 2, containers=containers)], {"svc": []})
+        assert [f.code for f in check(given)] == ["volcano_tf_config_shared"]
+
+    def test_with_the_plugin_it_is_not_said(self) -> None:
+        containers = [{"name": "t", "command": ["sh", "-c", "export TF_CONFIG=x; run"]}]
+        codes = [f.code for f in check(job([task("worker", 2, containers=containers)]))]
+        assert "volcano_tf_config_in_command" not in codes
+
+
 class TestThePodsUnderAProfile:
     def test_a_job_without_a_chief_under_the_estimator(self) -> None:
         (finding,) = check(

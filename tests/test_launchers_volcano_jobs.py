@@ -68,6 +68,32 @@ def test_a_job_that_sets_no_tf_config_is_left_to_the_others() -> None:
     assert checked(text) is None
 
 
+def test_a_job_whose_command_builds_tf_config_is_checked() -> None:
+    """So that validate says it cannot check it, rather than pass it over."""
+    text = JOB.replace("REPLICAS", "2").replace("plugins: {tensorflow: []}", "plugins: {svc: []}")
+    built = text.replace(
+        "      replicas: 2\n",
+        "      replicas: 2\n      template:\n        spec:\n          containers:\n"
+        "            - {name: t, args: [sh, -c, 'export TF_CONFIG=$(cat c)']}\n",
+    )
+    assert checked(built) == [
+        ("volcano_tf_config_in_command", "spec.tasks[1].template.spec.containers[0].args[2]", 14)
+    ]
+    assert checked(built.replace("export TF_CONFIG=", "echo TF_CONFIG")) is None
+    assert checked((DATA / "command-built.yaml").read_text()) == [
+        (
+            "volcano_tf_config_in_command",
+            "spec.tasks[0].template.spec.containers[0].command[2]",
+            28,
+        ),
+        (
+            "volcano_tf_config_in_command",
+            "spec.tasks[1].template.spec.containers[0].command[2]",
+            51,
+        ),
+    ]
+
+
 def test_a_job_whose_plugin_is_misspelled_is_checked() -> None:
     text = JOB.replace("REPLICAS", "2").replace("{tensorflow: []}", "{tensorfow: []}")
     assert checked(text) == [("volcano_unknown_plugin", "spec.plugins.tensorfow", 5)]

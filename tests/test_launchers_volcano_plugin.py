@@ -16,9 +16,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from estconf.launchers.formats import blocks, pod_lines, written_size
+from estconf.launchers.kubernetes import Container
 from estconf.launchers.volcano.job import VolcanoJob, read_jobs
 from estconf.launchers.volcano.plugin import (
     SAMPLE_SIZE,
+    builds_tf_config,
+    command_tf_config,
     go_json,
     own_tf_config,
     predict,
@@ -232,3 +235,42 @@ spec:
 """
     )
     assert own_tf_config(found.spec.tasks[0].template.spec.containers) == (1, 2, "c")
+
+
+class TestATFConfigBuiltInACommand:
+    @pytest.mark.parametrize(
+        "argument",
+        [
+            "export TF_CONFIG={}",
+            "TF_CONFIG='x' python t.py",
+            "a; TF_CONFIG=$(cat f)",
+            "env TF_CONFIG=1",
+        ],
+    )
+    def test_an_assignment_in_a_shell_command(self, argument: str) -> None:
+        assert builds_tf_config(argument)
+
+    @pytest.mark.parametrize(
+        "argument",
+        ["MY_TF_CONFIG=1", "echo $TF_CONFIG", "TF_CONFIG", "TF_CONFIG_X=1", "tf_config=1"],
+    )
+    def test_what_assigns_no_tf_config(self, argument: str) -> None:
+        assert not builds_tf_config(argument)
+
+    def test_the_first_container_and_argument_that_builds_one(self) -> None:
+        containers = tuple(
+            Container.model_validate(c)
+            for c in [
+                {"name": "a", "command": ["python", "t.py"]},
+                {
+                    "name": "b",
+                    "command": ["sh"],
+                    "args": ["-c", "export TF_CONFIG=1", "TF_CONFIG=2"],
+                },
+                {"name": "c", "command": ["sh", "-c", "export TF_CONFIG=3"]},
+            ]
+        )
+        assert command_tf_config(containers) == (1, "args", 1)
+        assert command_tf_config(containers[2:]) == (0, "command", 2)
+        assert command_tf_config(containers[:1]) is None
+        assert command_tf_config(()) is None

@@ -131,6 +131,15 @@ SECTIONS: Final[tuple[Section, ...]] = (
                 '`replicas: 2` and `"task": {"type": "worker", "index": 0}`',
             ),
             (
+                "volcano_tf_config_in_command",
+                "warning",
+                "without the plugin, a task whose command builds `TF_CONFIG` when each pod starts "
+                "(as Volcano's own TensorFlow examples do, from the svc plugin's host files): "
+                "not known before the Job runs, so not checked",
+                '`sh -c "export TF_CONFIG={...${VK_TASK_INDEX}...}; python train.py"`',
+                "enable the tensorflow plugin (plugins: {tensorflow: []}) and drop the export",
+            ),
+            (
                 "volcano_single_pod",
                 "note",
                 "note: one task of one replica: the plugin writes no `TF_CONFIG`, and the pod "

@@ -26,6 +26,7 @@ from estconf._json import loads
 from estconf._suggest import closest
 from estconf.codes import checked
 from estconf.finding import Finding, Loc
+from estconf.launchers.kubernetes import Container
 from estconf.launchers.refusals import NodeCheck, problems, refused_as_written, shorten
 from estconf.launchers.volcano.flags import JOBS, Flags
 from estconf.launchers.volcano.job import PLUGIN, PLUGINS, VolcanoJob
@@ -34,6 +35,7 @@ from estconf.launchers.volcano.plugin import (
     Prediction,
     Task,
     VolcanoPod,
+    command_tf_config,
     own_tf_config,
     predict,
 )
@@ -191,6 +193,7 @@ def _without_plugin(job: VolcanoJob, node_check: NodeCheck | None) -> list[Findi
     for position, task_name, spec in job.tasks():
         found = own_tf_config(spec.template.spec.containers)
         if found is None:
+            findings += _built_in_command(position, task_name, spec.template.spec.containers)
             continue
         container, entry, value = found
         if value is None:
@@ -215,6 +218,27 @@ def _without_plugin(job: VolcanoJob, node_check: NodeCheck | None) -> list[Findi
                 )
             )
     return findings
+
+
+def _built_in_command(
+    position: int, task_name: str, containers: tuple[Container, ...]
+) -> list[Finding]:
+    """A task whose command builds TF_CONFIG when each pod starts: nothing to check before."""
+    built = command_tf_config(containers)
+    if built is None:
+        return []
+    container, key, argument = built
+    return [
+        Finding.at(
+            checked("volcano_tf_config_in_command"),
+            f"task {task_name!r} builds TF_CONFIG in its command when each pod starts, so it "
+            "cannot be checked before the Job runs",
+            (*_TASKS, position, "template", "spec", "containers", container, key, argument),
+            severity="warning",
+            hint=f"enable the tensorflow plugin (plugins: {{{PLUGIN}: []}}) and drop the "
+            "export: the plugin writes each pod its TF_CONFIG, which is checked",
+        )
+    ]
 
 
 def _claimed(text: str) -> str | None:

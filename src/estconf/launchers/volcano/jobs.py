@@ -66,12 +66,14 @@ def check_text(
 
 
 def _sets_tf_config(data: Mapping[Any, Any]) -> bool:
-    """Whether a Job's pods get a TF_CONFIG: it names the tensorflow plugin, or an env sets one.
+    """Whether a Job's pods get a TF_CONFIG: the tensorflow plugin, an env or a command sets one.
 
     A plugin named like it (``tensorFlow``, ``tensorfow``) counts, so that its
-    refusal is said.
+    refusal is said.  So does a command that builds one (``export
+    TF_CONFIG=...`` in ``sh -c``), so that what cannot be checked is said.
     """
     from estconf._suggest import closest
+    from estconf.launchers.volcano.plugin import builds_tf_config
 
     spec = _mapping(data, "spec")
     plugins = [str(name) for name in _mapping(spec, "plugins")]
@@ -82,6 +84,9 @@ def _sets_tf_config(data: Mapping[Any, Any]) -> bool:
             for variable in _list(container, "env"):
                 if isinstance(variable, Mapping) and variable.get("name") == "TF_CONFIG":
                     return True
+            arguments = [*_list(container, "command"), *_list(container, "args")]
+            if any(isinstance(each, str) and builds_tf_config(each) for each in arguments):
+                return True
     return False
 
 

@@ -25,6 +25,7 @@ container sets, if any (:func:`own_tf_config`).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
@@ -41,6 +42,8 @@ __all__ = [
     "TFConfigSize",
     "Task",
     "VolcanoPod",
+    "builds_tf_config",
+    "command_tf_config",
     "go_json",
     "layout",
     "own_tf_config",
@@ -252,6 +255,30 @@ def own_tf_config(containers: tuple[Container, ...]) -> tuple[int, int, str | No
         entries = [i for i, variable in enumerate(container.env) if variable.name == _TF_CONFIG]
         if entries:
             return position, entries[-1], container.env[entries[-1]].value
+    return None
+
+
+_BUILT: Final = re.compile(r"(?<![A-Za-z0-9_])TF_CONFIG=")
+"""An assignment of TF_CONFIG in a shell command (``export TF_CONFIG=...``)."""
+
+
+def builds_tf_config(argument: str) -> bool:
+    """Whether a command's argument assigns TF_CONFIG, as a shell script does (``sh -c``)."""
+    return _BUILT.search(argument) is not None
+
+
+def command_tf_config(containers: tuple[Container, ...]) -> tuple[int, str, int] | None:
+    """Where a pod's containers build TF_CONFIG in their command: ``(container, key, argument)``.
+
+    ``key`` is ``command`` or ``args``.  The value is made by the shell when
+    the pod starts (Volcano's examples read the hosts from the svc plugin's
+    files), so it is not known before the Job runs.
+    """
+    for position, container in enumerate(containers):
+        for key, arguments in (("command", container.command), ("args", container.args)):
+            for index, argument in enumerate(arguments or ()):
+                if builds_tf_config(argument):
+                    return position, key, index
     return None
 
 
