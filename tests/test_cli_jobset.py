@@ -47,6 +47,17 @@ class TestJobSet:
         cluster = json.loads(out.splitlines()[0])["cluster"]
         assert cluster["worker"][2] == "mnist-worker-0-2.mnist:2222"
 
+    def test_format_pods_lists_the_pods_that_get_none_with_null(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        path = f"{DATA}/tf_config_missing_ps.yaml"
+        status, out, err = run(capsys, "tf-config", "jobset", path, "--format", "pods")
+        assert status == 0  # the missing TF_CONFIG is a note here; validate reports it
+        lines = [json.loads(line) for line in out.splitlines()]
+        assert [line["pod"] for line in lines][-2:] == ["mnist-ps-0-0", "mnist-ps-0-1"]
+        assert [line["TF_CONFIG"] is None for line in lines] == [False] * 3 + [True] * 2
+        assert "'ps' (mnist-ps-0-0 to mnist-ps-0-1) get no TF_CONFIG" in err
+
     def test_each_is_labelled_with_its_pod(self, capsys: pytest.CaptureFixture[str]) -> None:
         status, out, _ = run(
             capsys, "tf-config", "jobset", f"{DATA}/custom_subdomain.yaml", "--format", "shell"
@@ -195,6 +206,33 @@ class TestTrainJob:
         assert (status, err) == (0, "")
         assert tasks(out) == [("worker", 0), ("worker", 1), ("worker", 2)]
 
+    def test_format_pods_lists_a_job_of_the_runtime_that_gets_none(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        text = (ROOT / DATA / "trainjob_with_runtime.yaml").read_text()
+        initializer = (
+            "        - name: dataset-initializer\n"
+            "          template:\n"
+            "            spec:\n"
+            "              template:\n"
+            "                spec:\n"
+            "                  containers:\n"
+            "                    - {name: dataset-initializer, image: init}\n"
+        )
+        path = tmp_path / "trainjob.yaml"
+        path.write_text(
+            text.replace("      replicatedJobs:\n", "      replicatedJobs:\n" + initializer)
+        )
+        status, out, _ = run(capsys, "tf-config", "trainjob", str(path), "--format", "pods")
+        assert status == 0
+        pods = [json.loads(line) for line in out.splitlines()]
+        assert [(pod["pod"], pod["TF_CONFIG"] is None) for pod in pods] == [
+            ("mnist-dataset-initializer-0-0", True),
+            ("mnist-node-0-0", False),
+            ("mnist-node-0-1", False),
+            ("mnist-node-0-2", False),
+        ]
+
     def test_the_runtime_in_another_file(self, capsys: pytest.CaptureFixture[str]) -> None:
         status, out, err = run(
             capsys,
@@ -266,9 +304,7 @@ class TestValidate:
     ) -> None:
         assert validate(capsys, f"{DATA}/chief_worker_ps.yaml") == (0, [])
 
-    def test_a_key_of_no_value_is_a_key_not_given(
-        self, capsys: pytest.CaptureFixture[str]
-    ) -> None:
+    def test_a_key_of_no_value_is_a_key_not_given(self, capsys: pytest.CaptureFixture[str]) -> None:
         """`args:`, `envFrom:`, `metadata:` and `labels:` of no value: the API server drops them."""
         assert validate(capsys, "--profile", "mwms", f"{DATA}/null_fields.yaml") == (0, [])
         status, out, err = run(capsys, "tf-config", "jobset", f"{DATA}/null_fields.yaml")

@@ -84,6 +84,47 @@ class TestPredicted:
         with pytest.raises(InputError, match="100,001, more than the 100,000"):
             predicted(found)
 
+    def test_format_pods_lists_every_pod_those_that_get_none_too(self) -> None:
+        two_jobs = manifest(2, '{"task": {"type": "worker", "index": $(JOB_COMPLETION_INDEX)}}')
+        other = two_jobs.split("  - name: w\n", 1)[1].replace("TF_CONFIG", "OTHER")
+        found, _, _ = sources(two_jobs + "  - name: p\n" + other)
+        result = predicted(found, fmt="pods")
+        assert result.pods is not None
+        assert [(pod.name, pod.tf_config is None) for pod in result.pods] == [
+            ("m-w-0-0", False),
+            ("m-w-0-1", False),
+            ("m-p-0-0", True),
+            ("m-p-0-1", True),
+        ]
+        assert predicted(found).pods is None  # the other formats write no pod that gets none
+
+    def test_format_pods_with_a_task_lists_its_pods_alone(self) -> None:
+        found, _, _ = sources((DATA / "tf_config_missing_ps.yaml").read_text())
+        every = predicted(found, fmt="pods").pods
+        assert every is not None and [pod.name for pod in every][-2:] == [
+            "mnist-ps-0-0",
+            "mnist-ps-0-1",
+        ]
+        result = predicted(found, fmt="pods", task=("worker", 1))
+        assert result.pods is not None
+        assert [pod.name for pod in result.pods] == ["mnist-worker-0-1"]
+
+    def test_format_pods_counts_every_pod_against_the_bound(self) -> None:
+        text = (
+            manifest(2, "{}")
+            .replace("TF_CONFIG", "OTHER")
+            .replace("completions: 2", "completions: 100001")
+        )
+        found, _, _ = sources(text)
+        assert predicted(found).outputs == []
+        with pytest.raises(
+            InputError, match="the JobSets' pods are 100,001, more than the 100,000"
+        ):
+            predicted(found, fmt="pods")
+        found, _, _ = sources(text.replace("100001", "100000"))
+        pods = predicted(found, fmt="pods").pods
+        assert pods is not None and len(pods) == MAX_PODS
+
     def test_pods_without_tf_config_are_not_enumerated(self) -> None:
         text = (
             manifest(2, "{}")

@@ -144,6 +144,7 @@ class TrainJobManifests:
             notes_after=True,
             failed=found.failed or no_trainjob,
             unreadable=missing,
+            pods=None if no_trainjob else found.pods,
         )
 
 
@@ -163,6 +164,7 @@ def _given(found: Predicted) -> TFConfigs:
         notes_after=True,
         failed=found.failed,
         unreadable=found.unreadable,
+        pods=found.pods,
     )
 
 

@@ -11,16 +11,17 @@ cannot be known before the pods run, are the notes beside it.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from estconf._container_env import TooLong
 from estconf.io.errors import ConfigFileError, FileError, error, error_again
 from estconf.io.sources import InputError
-from estconf.launchers.base import Notes
+from estconf.launchers.base import Notes, Pod
+from estconf.launchers.formats import PODS
 from estconf.launchers.jobset.documents import Placed, configs_of, placed_in
-from estconf.launchers.jobset.pods import Configs, pod_count
+from estconf.launchers.jobset.pods import Configs, pod_count, pods
 from estconf.launchers.jobset.problems import Problem, not_set, problems
 from estconf.launchers.jobset.tf_configs import PodTFConfig, tf_config_container, tf_configs
 
@@ -80,6 +81,8 @@ class Predicted:
         notes: notes, problems and their fixes.
         failed: a pod gets a TF_CONFIG its program cannot read, or the input is invalid.
         unreadable: an input cannot be read, or a TrainJob's runtime is in none.
+        pods: for ``--format pods``, every pod in pod order with the TF_CONFIG it
+            gets, None for a pod that gets none; else None.
     """
 
     outputs: list[Output]
@@ -87,6 +90,7 @@ class Predicted:
     notes: Notes = field(default_factory=Notes)
     failed: bool = False
     unreadable: bool = False
+    pods: list[Pod] | None = None
 
 
 @dataclass(frozen=True)
@@ -314,22 +318,27 @@ def predicted(
 
     Args:
         sources: the JobSets.
-        fmt: the format they are written in (``one_line`` of each text).
+        fmt: the format they are written in (``one_line`` of each text);
+            ``pods`` lists the pods that get none too.
         task: only the pods whose TF_CONFIG has this task.
         before: given their size before they are built.
 
     Raises:
-        InputError: the JobSets' pods that get a TF_CONFIG are more than
-            :data:`MAX_PODS`, or a variable expands to more than
-            :data:`~estconf.launchers.jobset.tf_configs.MOST_CHARACTERS`.
+        InputError: the JobSets' pods that get a TF_CONFIG (with ``pods``,
+            every pod) are more than :data:`MAX_PODS`, or a variable expands
+            to more than :data:`~estconf.launchers.jobset.tf_configs.MOST_CHARACTERS`.
     """
     from estconf.launchers.jobset.addresses import addresses
 
     plans = [_plan(source) for source in sources]
+    every = fmt == PODS
     total = sum(count for _, count in plans)
+    if every:
+        total = sum(pod_count(job) for s in sources for job in s.jobset.spec.replicated_jobs)
     if total > MAX_PODS:
+        which = "pods" if every else "pods that get a TF_CONFIG"
         raise InputError(
-            f"the JobSets' pods that get a TF_CONFIG are {total:,}, more than the "
+            f"the JobSets' {which} are {total:,}, more than the "
             f"{MAX_PODS:,} estconf predicts in one run"
         )
     before(_size(sources, plans))
@@ -337,6 +346,7 @@ def predicted(
     labels: list[str] = []
     lines: list[str] = []
     hints: list[str] = []
+    listed_pods: list[Pod] | None = [] if every else None
     failed = False
     for source, (positions, _) in zip(sources, plans, strict=True):
         lines.extend(source.notes)
@@ -361,6 +371,8 @@ def predicted(
                 cut.append(each.pod)
             outputs.append(((each.pod.job, each.pod.index), written))
             labels.append(each.pod.name)
+        if listed_pods is not None:
+            listed_pods += _every_pod(source, found, task)
         if cut:
             from estconf.launchers.jobset.tf_configs import named
 
@@ -368,7 +380,24 @@ def predicted(
                 f"{source.said}: the TF_CONFIG of pods {named(cut)} spans lines: written on one "
                 f"line (--format shell writes it as it is)"
             )
-    return Predicted(outputs, labels, Notes(lines, hints=hints), failed=failed)
+    return Predicted(outputs, labels, Notes(lines, hints=hints), failed=failed, pods=listed_pods)
+
+
+def _every_pod(
+    source: Source, found: Sequence[PodTFConfig], task: tuple[str, int] | None
+) -> Iterator[Pod]:
+    """Every pod of a JobSet in pod order, with the TF_CONFIG text of those ``found`` get.
+
+    ``found`` holds the pods of the replicated jobs that set a TF_CONFIG, in
+    the same order; the pods of the others get none.  With ``task``, only
+    the pods whose TF_CONFIG has it.
+    """
+    texts = {(each.pod.position, each.pod.job_index, each.pod.index): each for each in found}
+    for pod in pods(source.jobset):
+        each = texts.get((pod.position, pod.job_index, pod.index))
+        text = None if each is None else each.text
+        if task is None or (each is not None and text is not None and _has_task(each, task)):
+            yield Pod(pod.name, text)
 
 
 def _noted(problem: Problem) -> str:
