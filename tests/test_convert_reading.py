@@ -77,5 +77,10 @@ class TestTheFile:
         assert (found.code, found.refused, found.file) == ("convert_refused", True, "two.yaml")
         assert found.message == "refused: holds 2 TFJobs: convert one at a time"
 
+    def test_a_file_of_no_tfjob_is_refused_as_such(self) -> None:
+        text = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: tf}\ndata: {a: b}\n"
+        (found,) = convert_text(text.encode(), "cm.yaml").findings
+        assert found.message == "refused: holds no TFJob (kind: TFJob, apiVersion: kubeflow.org/v1)"
+
     def test_what_converting_gave_refuses_assignment(self) -> None:
         refuses_assignment(convert_text((HEAD + spec("Worker")).encode(), "tfjob.yaml"))
