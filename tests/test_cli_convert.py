@@ -122,6 +122,34 @@ class TestOptions:
         assert (status, out) == (2, "")
         assert said in err
 
+    def test_a_runtime_name_of_253_characters_and_a_namespace_of_63(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        longest = "r" * 253
+        status, out, _ = run(
+            capsys,
+            *CONVERT,
+            f"{DATA}/dist_mnist.yaml",
+            "--runtime-name",
+            longest,
+            "--namespace",
+            "n" * 63,
+        )
+        assert status == 0
+        assert f"name: {longest}\n" in out
+        for argv, said in [
+            (["--runtime-name", longest + "a"], "is no name of a Kubernetes object"),
+            (["--namespace", "n" * 64], "is no namespace"),
+        ]:
+            status, out, err = run(capsys, *CONVERT, f"{DATA}/dist_mnist.yaml", *argv)
+            assert (status, out) == (2, "")
+            assert said in err
+
+    def test_a_conversion_must_be_named(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, err = run(capsys, "convert")
+        assert (status, out) == (2, "")
+        assert "the following arguments are required: CONVERSION" in err
+
     def test_a_cannot_write_output_is_a_usage_error(
         self, capsys: pytest.CaptureFixture[str], tmp_path: Path
     ) -> None:
@@ -171,7 +199,9 @@ class TestHostileInput:
     def test_a_missing_file_and_a_helm_template_cannot_be_read(
         self, capsys: pytest.CaptureFixture[str]
     ) -> None:
-        assert run(capsys, *CONVERT, "missing.yaml")[0] == 2
+        status, out, err = run(capsys, *CONVERT, "missing.yaml")
+        assert (status, out) == (2, "")
+        assert err.startswith("missing.yaml: ")
         assert run(capsys, *CONVERT, "tests/data/helm/mnist/templates/tfjob.yaml")[0] == 2
 
     def test_deep_huge_and_malformed_input(

@@ -10,6 +10,8 @@ from estconf.convert.policies import (
     run_policy,
     success_targets,
 )
+from estconf.convert.reading import convert_text
+from values import refuses_assignment
 
 
 class TestRestartPolicy:
@@ -143,3 +145,62 @@ class TestSuccessPolicy:
             [],
         )
         assert success_targets({"PS": "ps"}, None, 0) == (None, [])
+
+
+class TestRunPolicyRecord:
+    def test_a_run_policy_refuses_assignment(self) -> None:
+        refuses_assignment(run_policy({"backoffLimit": 2}, jobset=False, restarting=True))
+
+    @pytest.mark.parametrize("value", [True, "3", 2.5])
+    def test_a_backoff_limit_that_is_no_integer_bounds_no_job(self, value: object) -> None:
+        found = run_policy({"backoffLimit": value}, jobset=False, restarting=True)
+        assert found.backoff_limit is None
+        assert [(f.code, f.path) for f in found.findings] == [
+            ("convert_field_dropped", "spec.runPolicy.backoffLimit")
+        ]
+
+    def test_the_ttl_left_out_of_a_trainjob_says_how_to_keep_it(self) -> None:
+        (dropped,) = run_policy(
+            {"ttlSecondsAfterFinished": 600}, jobset=False, restarting=False
+        ).findings
+        assert dropped.hint == (
+            "delete the TrainJob when it is done, or convert with --jobset for a JobSet "
+            "that keeps it"
+        )
+
+    def test_the_fields_after_clean_pod_policy_none_are_read(self) -> None:
+        found = run_policy(
+            {"cleanPodPolicy": "None", "suspend": True, "activeDeadlineSeconds": 60},
+            jobset=True,
+            restarting=False,
+        )
+        assert (found.top, found.job, found.findings) == (
+            {"suspend": True},
+            {"activeDeadlineSeconds": 60},
+            [],
+        )
+
+
+TFJOB_YAML = """\
+apiVersion: kubeflow.org/v1
+kind: TFJob
+metadata: {name: mnist}
+spec:
+  runPolicy: RUN_POLICY
+  tfReplicaSpecs:
+    Worker:
+      replicas: 2
+      template:
+        spec:
+          containers: [{name: tensorflow, image: "tf:2.15"}]
+"""
+
+
+class TestRunPolicyOfAFile:
+    def test_suspend_and_clean_pod_policy_none_read_from_yaml(self) -> None:
+        text = TFJOB_YAML.replace("RUN_POLICY", "{cleanPodPolicy: None, suspend: true}")
+        converted = convert_text(text.encode(), "tfjob.yaml", jobset=True)
+        assert not converted.refused
+        (jobset,) = converted.documents
+        assert jobset["spec"]["suspend"] is True
+        assert not [f for f in converted.findings if f.code == "convert_field_dropped"]

@@ -22,12 +22,13 @@ import estconf
 from estconf.codes import declaration
 from estconf.convert.names import jobset_of_documents
 from estconf.convert.reading import convert_text
-from estconf.convert.tfjob import Refused, address, tfjob_to_trainjob
+from estconf.convert.tfjob import MAX_TF_CONFIG, Refused, address, tfjob_to_trainjob
 from estconf.io.dump import dumps_manifests
 from estconf.launchers.jobset.tf_configs import tf_configs
 from estconf.launchers.kubeflow.manifest import TFJob
 from estconf.launchers.kubeflow.operator import predict
 from estconf.profiles.registry import NAMES
+from values import refuses_assignment
 
 ROOT = Path(__file__).resolve().parents[1]
 TFJOB = re.compile(r"""["']?kind["']?\s*:\s*["']?TFJob\b""")
@@ -400,3 +401,116 @@ class TestRefusals:
         assert ("convert_field_dropped", "spec.runPolicy") in [
             (f.code, f.path) for f in converted.findings
         ]
+
+
+def _variables(documents: tuple[dict[str, Any], ...]) -> list[str]:
+    """Each job's longest ``TF_CONFIG=...`` as its pod of the highest index gets it."""
+    (jobset,) = documents
+    found = []
+    for job in jobset["spec"]["replicatedJobs"]:
+        spec = job["template"]["spec"]
+        (container,) = spec["template"]["spec"]["containers"]
+        index, tf_config = container["env"][-2:]
+        value = tf_config["value"].replace(f"$({index['name']})", str(spec["parallelism"] - 1))
+        found.append(f"TF_CONFIG={value}")
+    return found
+
+
+class TestTheTFConfigBound:
+    def _chief_workers_evaluator(self, chief_port: int) -> TFJob:
+        data = _tfjob({"Chief": 1, "Worker": 4000, "Evaluator": 1}).to_manifest()
+        specs = data["spec"]["tfReplicaSpecs"]
+        for key, port in (("Chief", chief_port), ("Evaluator", 10000)):
+            container = specs[key]["template"]["spec"]["containers"][0]
+            container["ports"] = [{"name": "tfjob-port", "containerPort": port}]
+        return TFJob.model_validate(data)
+
+    def test_a_tf_config_of_the_most_linux_gives_one_variable_converts(self) -> None:
+        converted = tfjob_to_trainjob(self._chief_workers_evaluator(1000), jobset=True)
+        longest = max(len(each.encode()) + 1 for each in _variables(converted.documents))
+        assert longest == MAX_TF_CONFIG == 128 * 1024  # MAX_ARG_STRLEN counts the final NUL
+
+    def test_one_byte_more_is_refused_with_its_size(self) -> None:
+        with pytest.raises(Refused) as refused:
+            tfjob_to_trainjob(self._chief_workers_evaluator(10000), jobset=True)
+        (finding,) = refused.value.findings
+        assert finding.path == "spec.tfReplicaSpecs"
+        assert "lists the 4,002 pods, and takes 131,073 bytes: more than the 131,072" in (
+            finding.message
+        )
+        assert finding.hint == "give the job fewer replicas"
+
+    def test_a_cluster_under_a_dozen_bytes_a_pod_is_measured_exactly(self) -> None:
+        with pytest.raises(Refused) as refused:
+            tfjob_to_trainjob(_tfjob({"Worker": 10_900}), jobset=True)
+        (finding,) = refused.value.findings
+        assert "lists the 10,900 pods, and takes 359,586 bytes:" in finding.message
+        assert "at least" not in finding.message
+
+    def test_a_cluster_of_more_pods_than_a_dozen_bytes_each_allows_is_refused_unbuilt(
+        self,
+    ) -> None:
+        with pytest.raises(Refused) as refused:
+            tfjob_to_trainjob(_tfjob({"Worker": 1_000_000}), jobset=True)
+        (finding,) = refused.value.findings
+        assert "lists the 1,000,000 pods, and takes at least 12,000,000 bytes:" in (finding.message)
+
+
+class TestWhatIsKept:
+    def test_the_namespace_asked_as_the_tfjobs_own_changes_nothing(self) -> None:
+        text = (ROOT / "tests/data/kubeflow/dist_mnist.yaml").read_bytes()
+        converted = convert_text(text, "dist_mnist.yaml", namespace="ml")
+        assert not converted.refused
+        assert [f for f in converted.findings if "namespace" in f.message] == []
+        assert converted.documents[1]["metadata"]["namespace"] == "ml"
+
+    def test_the_containers_own_ports_are_kept(self) -> None:
+        data = _tfjob({"Chief": 1, "Worker": 1}).to_manifest()
+        specs = data["spec"]["tfReplicaSpecs"]
+        chief = specs["Chief"]["template"]["spec"]["containers"][0]
+        chief["ports"] = [{"name": "tfjob-port", "containerPort": 3333}]
+        worker = specs["Worker"]["template"]["spec"]["containers"][0]
+        worker["ports"] = [{"name": "metrics", "containerPort": 9090}]
+        (jobset,) = tfjob_to_trainjob(TFJob.model_validate(data), jobset=True).documents
+        ports = [
+            job["template"]["spec"]["template"]["spec"]["containers"][0]["ports"]
+            for job in jobset["spec"]["replicatedJobs"]
+        ]
+        assert ports == [
+            [{"name": "tfjob-port", "containerPort": 3333}],
+            [
+                {"name": "metrics", "containerPort": 9090},
+                {"name": "tfjob-port", "containerPort": 2222},
+            ],
+        ]
+
+    def test_the_variables_after_a_tf_config_set_by_hand_are_kept(self) -> None:
+        data = _tfjob({"Worker": 2}).to_manifest()
+        container = data["spec"]["tfReplicaSpecs"]["Worker"]["template"]["spec"]["containers"][0]
+        container["env"] = [
+            {"name": "A", "value": "1"},
+            {"name": "TF_CONFIG", "value": "{}"},
+            {"name": "B", "value": "2"},
+        ]
+        (jobset,) = tfjob_to_trainjob(TFJob.model_validate(data), jobset=True).documents
+        env = jobset["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"][
+            "containers"
+        ][0]["env"]
+        assert [entry["name"] for entry in env] == ["A", "B", "TASK_INDEX", "TF_CONFIG"]
+
+    def test_a_conversion_refuses_assignment(self) -> None:
+        refuses_assignment(tfjob_to_trainjob(_tfjob({"Worker": 2})))
+
+
+def test_the_workers_of_a_file_without_a_chief_end_the_job_all_with_a_note() -> None:
+    text = (
+        "apiVersion: kubeflow.org/v1\nkind: TFJob\nmetadata: {name: mnist}\n"
+        "spec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 3\n"
+        "      template:\n        spec:\n"
+        '          containers: [{name: tensorflow, image: "tf:2.15"}]\n'
+    )
+    converted = convert_text(text.encode(), "tfjob.yaml", jobset=True)
+    (jobset,) = converted.documents
+    assert jobset["spec"]["successPolicy"]["targetReplicatedJobs"] == ["worker"]
+    said = [(f.code, f.path, f.line) for f in converted.findings if "worker 0" in f.message]
+    assert said == [("convert_field_changed", "spec", 4)]

@@ -74,7 +74,8 @@ INDEX_VARIABLES: Final = ("TASK_INDEX", "TF_TASK_INDEX", "TFJOB_TASK_INDEX")
 """The names the index variable takes: the first the container does not define already."""
 
 MAX_TF_CONFIG: Final = 128 * 1024
-"""Linux's bound on one variable given a program (``MAX_ARG_STRLEN``), ``TF_CONFIG=`` included."""
+"""Linux's bound on one variable given a program (``MAX_ARG_STRLEN``): ``TF_CONFIG=``, the
+value and the NUL that ends it."""
 
 _SPECS: Final[Loc] = ("spec", "tfReplicaSpecs")
 _LAST_APPLIED: Final = "kubectl.kubernetes.io/last-applied-configuration"
@@ -420,7 +421,10 @@ def _tf_configs(name: str, types: list[_Type]) -> dict[str, str] | None:
         + ',"index":$(INDEX)},"environment":"cloud"}'
         for t in types
     }
-    longest = max(len(text.encode()) for text in texts.values()) + len("TF_CONFIG=")
+    # the pod of the highest index is given the longest; Linux counts the NUL that ends it
+    longest = max(
+        len(texts[t.replica_type].replace("$(INDEX)", str(t.replicas - 1)).encode()) for t in types
+    ) + len("TF_CONFIG=\0")
     if longest > MAX_TF_CONFIG:
         _too_long(pods, longest, exact=True)
     return texts
