@@ -84,6 +84,28 @@ def test_the_severities_and_fixes_are_those_the_checks_give() -> None:
     assert {code.severity for code in DECLARED} == SEVERITIES
 
 
+def test_the_jobset_and_trainer_codes_give_their_fixes() -> None:
+    from estconf.launchers.jobset.problems import INDEX_FIX
+
+    fixes = {code.name: code.fix for code in DECLARED if code.section.startswith("jobset-")}
+    assert fixes == {
+        "env_reference_not_expanded": INDEX_FIX,
+        "tf_config_missing": (
+            "define TF_CONFIG in the container that runs TensorFlow, with the pod's task"
+        ),
+        "address_not_a_pod": (
+            "write each pod <jobset>-<job>-<j>-<p>.<subdomain>[.<namespace>[.svc[.<domain>]]]"
+        ),
+        "dns_hostnames_off": (
+            "remove enableDNSHostnames: false (JobSet turns DNS hostnames on by default)"
+        ),
+        "never_succeeds": "successPolicy: {operator: All, targetReplicatedJobs: [chief]}",
+        "pod_name_too_long": "shorten the JobSet's name or the replicated job's",
+        "trainer_runtime_rule": "set replicas: 1 and name the trainer's container node",
+        "runtime_not_given": "",
+    }
+
+
 def test_a_tfjob_findings_severity_is_its_codes_and_a_refusal_is_declared_one() -> None:
     """A refusal is an error whose code's summary begins "refused:"; no other finding's does."""
     from ruamel.yaml import YAML

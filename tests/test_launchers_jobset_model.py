@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from estconf.launchers.jobset.model import JobSet, JobSpec
+from estconf.launchers.jobset.model import Coordinator, JobSet, JobSpec
 
 
 def jobset(**spec: Any) -> dict[str, Any]:
@@ -49,10 +49,25 @@ class TestDefaults:
             ({"completionMode": "NonIndexed"}, 1),
             ({"completionMode": "NonIndexed", "parallelism": 5, "completions": 3}, 3),
             ({"completionMode": "NonIndexed", "parallelism": 5}, 5),
+            ({"completionMode": "NonIndexed", "completions": 3}, 1),
         ],
     )
     def test_the_pods_of_a_job(self, spec: dict[str, Any], pods: int | None) -> None:
         assert JobSpec.model_validate(spec).pod_count == pods
+
+    def test_a_group_a_coordinator_and_the_network_by_their_json_names(self) -> None:
+        found = JobSet.model_validate(
+            jobset(
+                replicatedJobs=[{"name": "w", "groupName": "g"}],
+                network={"publishNotReadyAddresses": True},
+                coordinator={"replicatedJob": "w", "podIndex": 2},
+            )
+        )
+        assert found.spec.replicated_jobs[0].group_name == "g"
+        assert found.spec.network is not None
+        assert found.spec.network.publish_not_ready_addresses is True
+        assert found.spec.coordinator == Coordinator(replicated_job="w", job_index=0, pod_index=2)
+        assert found.spec.coordinator.model_extra == {}
 
 
 class TestRefused:

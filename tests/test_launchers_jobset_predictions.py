@@ -148,6 +148,24 @@ class TestPredicted:
         assert predicted(found, task=("worker", 1)).labels == ["m-w-0-0", "m-w-0-1", "m-w-0-2"]
         assert predicted(found, task=("chief", 0)).labels == []
 
+    def test_only_the_pods_of_a_task_of_an_index_past_256(self) -> None:
+        found, _, _ = sources(manifest(2, '{"task": {"type": "worker", "index": 300}}'))
+        assert predicted(found, task=("worker", 300)).labels == ["m-w-0-0", "m-w-0-1"]
+
+    def test_the_size_counts_each_job_after_one_of_no_pods(self) -> None:
+        text = manifest(2, '{"x": 1}').replace(
+            "  - name: w\n    template:\n      spec:\n",
+            "  - name: none\n    template:\n      spec:\n        parallelism: 0\n"
+            "        completions: 3\n        template:\n          spec:\n"
+            "            containers:\n            - name: c\n              env:\n"
+            "              - {name: TF_CONFIG, value: '{}'}\n"
+            "  - name: w\n    template:\n      spec:\n",
+        )
+        sizes: list[Size] = []
+        found, _, _ = sources(text)
+        predicted(found, before=sizes.append)
+        assert [size.pods for size in sizes] == [2]
+
     def test_a_variable_expanding_past_the_limit_is_refused(self) -> None:
         text = manifest(1, "$(A)" * 3000).replace(
             "              - name: TF_CONFIG",
@@ -179,6 +197,20 @@ class TestSources:
             "variables of its own, which are not predicted here",
             "t: TrainJob 'mnist': its runtimePatches are not applied here",
         )
+
+    def test_a_trainjob_with_only_generate_name_needs_a_name(self) -> None:
+        text = (DATA / "trainjob_with_runtime.yaml").read_text(encoding="utf-8")
+        text = text.replace("  name: mnist\n", "  generateName: mnist-\n")
+        objects = placed_in(stream_of(text, "t"), "t")
+        with pytest.raises(InputError, match="has only generateName 'mnist-'"):
+            trainjob_sources(objects)
+        found, errors, lines, hints = trainjob_sources(objects, name="mnist-x1")
+        assert (errors, lines, hints) == ([], [], [])
+        assert (found[0].said, found[0].jobset.name) == ("t: TrainJob 'mnist-x1'", "mnist-x1")
+
+    def test_a_directory_of_no_stream_cannot_be_read(self, tmp_path: Path) -> None:
+        _, errors, unreadable = read_objects([str(tmp_path)], Limits())
+        assert [e.code for e in errors] == ["file"] and unreadable
 
     def test_files_found_in_a_directory_that_are_no_stream_are_passed_over(
         self, tmp_path: Path

@@ -12,6 +12,7 @@ from estconf.launchers.jobset.pods import Configs
 from estconf.launchers.jobset.problems import INDEX_FIX, NOT_EXPANDED, not_set, problems
 from estconf.launchers.jobset.tf_configs import tf_configs
 from messages import too_long
+from values import refuses_assignment
 
 INDEX = {
     "name": "TASK_INDEX",
@@ -60,6 +61,17 @@ def tf_config(value: str) -> dict[str, str]:
     return {"name": "TF_CONFIG", "value": value}
 
 
+def changed(given: JobSet, job: int, **changes: Any) -> JobSet:
+    """``given`` with the keys ``changes`` set in the container (``env``, ``envFrom``) or the
+    replicated job (``replicas``) of replicated job ``job``."""
+    data = given.model_dump(by_alias=True)
+    replicated = data["spec"]["replicatedJobs"][job]
+    container = replicated["template"]["spec"]["template"]["spec"]["containers"][0]
+    for key, value in changes.items():
+        (replicated if key == "replicas" else container)[key] = value
+    return JobSet.model_validate(data)
+
+
 class TestNotExpanded:
     def test_the_completion_index_variable_is_never_defined_before(self) -> None:
         [problem] = found(("w", [tf_config('{"index": $(JOB_COMPLETION_INDEX)}')]))
@@ -86,8 +98,24 @@ class TestNotExpanded:
         assert problem.message.endswith("container 'tensorflow' defines no RANK")
         assert problem.hint == "define RANK before TF_CONFIG in container 'tensorflow'"
 
+    def test_a_tf_config_that_holds_itself_is_not_defined_before_itself(self) -> None:
+        [problem] = found(("w", [tf_config('{"a": $(TF_CONFIG)}')]))
+        assert problem.message.endswith("container 'tensorflow' defines no TF_CONFIG")
+        assert problem.hint == "define TF_CONFIG before TF_CONFIG in container 'tensorflow'"
+
     def test_an_index_defined_before_is_no_problem(self) -> None:
         assert found(("w", [INDEX, tf_config('{"task": {"index": $(TASK_INDEX)}}')])) == []
+
+    def test_a_problem_of_a_tf_config_is_an_error_the_api_server_takes(self) -> None:
+        [problem] = found(("w", [tf_config("$(RANK)")]))
+        assert (problem.severity, problem.refused, problem.at) == ("error", False, None)
+        refuses_assignment(problem)
+
+    def test_a_tf_config_an_env_from_sets_has_no_entry(self) -> None:
+        given = changed(jobset(("w", [])), 0, envFrom=[{"configMapRef": {"name": "tf"}}])
+        configs = Configs(config_maps={("default", "tf"): {"TF_CONFIG": '{"task": '}})
+        [problem] = problems(tf_configs(given, configs=configs), given)
+        assert (problem.code, problem.container, problem.entry) == ("syntax", 0, None)
 
     def test_each_name_and_each_entry_is_a_problem_of_its_own(self) -> None:
         given = found(
@@ -159,6 +187,28 @@ class TestNotes:
         assert not_set(one, Configs())[0].message.startswith(
             "the 1 pod of replicated job 'data' (m-data-0-0) gets no TF_CONFIG"
         )
+
+    def test_the_pods_of_each_replicated_job_that_gets_none(self) -> None:
+        given = jobset(("w", [tf_config("{}")]), ("ps", []), ("eval", []))
+        given = changed(given, 1, replicas=3)
+        assert [
+            (p.code, p.severity, p.replicated_job, p.message) for p in not_set(given, Configs())
+        ] == [
+            (
+                None,
+                "note",
+                1,
+                "the 6 pods of replicated job 'ps' (m-ps-0-0 to m-ps-2-1) get no TF_CONFIG: no "
+                "container of theirs defines it",
+            ),
+            (
+                None,
+                "note",
+                2,
+                "the 2 pods of replicated job 'eval' (m-eval-0-0 to m-eval-0-1) get no TF_CONFIG: "
+                "no container of theirs defines it",
+            ),
+        ]
 
     def test_messages_are_short(self) -> None:
         given = found(

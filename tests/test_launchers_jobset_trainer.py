@@ -17,6 +17,7 @@ from estconf.launchers.jobset.trainer import (
     jobset_of,
     runtime_of,
 )
+from values import refuses_assignment
 
 DATA = Path(__file__).parent / "data" / "launchers" / "jobset"
 API = "trainer.kubeflow.org/v1alpha1"
@@ -123,6 +124,9 @@ class TestTheJobSet:
         )
         assert [job[1] for job in counts(jobset_of(trainjob(), found))] == [1, 1]
 
+    def test_the_built_jobset_is_a_record(self) -> None:
+        refuses_assignment(jobset_of(trainjob(), runtime(node_job())))
+
 
 class TestTheNodeContainer:
     def test_it_takes_the_trainjobs_image_command_and_args(self) -> None:
@@ -182,6 +186,18 @@ class TestTheRuntime:
         anywhere = runtime(node_job(), kind="TrainingRuntime")
         assert runtime_of(trainjob(kind="TrainingRuntime"), [other]) is None
         assert runtime_of(trainjob(kind="TrainingRuntime"), [other, anywhere]) is anywhere
+
+    def test_a_runtime_is_found_by_the_names_written_in_the_files(self) -> None:
+        text = (
+            f"apiVersion: {API}\nkind: TrainJob\nmetadata: {{name: mnist, namespace: ml}}\n"
+            "spec:\n  runtimeRef:\n    name: tf-plain\n    apiGroup: trainer.kubeflow.org\n"
+            "    kind: ClusterTrainingRuntime\n---\n"
+            f"apiVersion: {API}\nkind: ClusterTrainingRuntime\n"
+            "metadata: {name: tf-plain, namespace: kubeflow}\n"
+        )
+        job, found = (document.data for document in stream_of(text, "t.yaml"))
+        cluster = TrainingRuntime.model_validate(found)
+        assert runtime_of(TrainJob.model_validate(job), [cluster]) is cluster
 
     def test_another_name_or_api_group_is_not_it(self) -> None:
         assert runtime_of(trainjob(), [runtime(node_job(), name="other")]) is None

@@ -3,9 +3,20 @@
 from __future__ import annotations
 
 import pytest
-from pydantic import ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from estconf.launchers.kubernetes import Container, EnvVar, ObjectMeta, PodSpec, PodTemplateSpec
+from estconf.launchers.kubernetes import (
+    Container,
+    Count,
+    EnvVar,
+    EnvVarSource,
+    KeyRef,
+    ObjectFieldSelector,
+    ObjectMeta,
+    PodSpec,
+    PodTemplateSpec,
+    SourceRef,
+)
 from values import refuses_assignment
 
 TEMPLATE = {
@@ -92,3 +103,89 @@ def test_each_object_is_a_value() -> None:
     refuses_assignment(variable)
     assert hash(variable) == hash(EnvVar(name="A", value="1"))
     assert variable == EnvVar.model_validate({"name": "A", "value": "1"})
+
+
+@pytest.mark.parametrize(
+    ("count", "read"), [(0, True), (2**31 - 1, True), (-1, False), (2**31, False)]
+)
+def test_a_count_is_an_int32_of_at_least_0(count: int, read: bool) -> None:
+    adapter = TypeAdapter(Count)
+    if read:
+        assert adapter.validate_python(count) == count
+    else:
+        with pytest.raises(ValidationError):
+            adapter.validate_python(count)
+
+
+def test_each_field_is_read_by_its_json_name() -> None:
+    spec = PodSpec.model_validate(
+        {
+            "initContainers": [{"name": "init"}],
+            "serviceAccountName": "trainer",
+            "enableServiceLinks": False,
+            "containers": [
+                {
+                    "env": [
+                        {
+                            "name": "F",
+                            "valueFrom": {"fieldRef": {"apiVersion": "v1", "fieldPath": "a"}},
+                        },
+                        {"name": "C", "valueFrom": {"configMapKeyRef": {"name": "cm", "key": "c"}}},
+                        {"name": "S", "valueFrom": {"secretKeyRef": {"name": "s", "key": "k"}}},
+                        {
+                            "name": "R",
+                            "valueFrom": {"resourceFieldRef": {"resource": "limits.cpu"}},
+                        },
+                    ],
+                    "envFrom": [{"secretRef": {"name": "s"}}, {"configMapRef": {"name": "cm"}}],
+                }
+            ],
+        }
+    )
+    assert [each.name for each in spec.init_containers] == ["init"]
+    assert (spec.service_account_name, spec.enable_service_links) == ("trainer", False)
+    sources = [variable.value_from for variable in spec.containers[0].env]
+    assert all(source is not None for source in sources)
+    field, config_map, secret, resource = (source for source in sources if source is not None)
+    assert field.field_ref == ObjectFieldSelector(field_path="a", api_version="v1")
+    assert config_map.config_map_key_ref == KeyRef(name="cm", key="c")
+    assert secret.secret_key_ref == KeyRef(name="s", key="k")
+    assert resource.resource_field_ref == {"resource": "limits.cpu"}
+    secret_from, config_map_from = spec.containers[0].env_from
+    assert (secret_from.secret_ref, config_map_from.config_map_ref) == (
+        SourceRef(name="s"),
+        SourceRef(name="cm"),
+    )
+    assert model_extra_keys(spec) == set()
+
+
+def model_extra_keys(model: BaseModel) -> set[str]:
+    """The keys kept as given anywhere in ``model``: none when each was read as a field."""
+    found = set(model.model_extra or {})
+    for name in type(model).model_fields:
+        value = getattr(model, name)
+        for each in value if isinstance(value, tuple) else (value,):
+            if isinstance(each, BaseModel):
+                found |= model_extra_keys(each)
+    return found
+
+
+def test_a_model_is_built_from_python_by_its_field_names_and_dumps_its_json_names() -> None:
+    variable = EnvVar(
+        name="I", value_from=EnvVarSource(field_ref=ObjectFieldSelector(field_path="a"))
+    )
+    assert variable == EnvVar.model_validate(
+        {"name": "I", "valueFrom": {"fieldRef": {"fieldPath": "a"}}}
+    )
+    assert variable.model_dump(exclude_none=True) == {
+        "name": "I",
+        "valueFrom": {"fieldRef": {"fieldPath": "a"}},
+    }
+    assert ObjectMeta(generate_name="m-") == ObjectMeta.model_validate({"generateName": "m-"})
+    assert ObjectMeta.model_validate({"generateName": "m-"}).model_extra == {}
+
+
+def test_a_reference_to_a_config_map_or_secret_is_not_optional_unless_told() -> None:
+    assert KeyRef(key="k").optional is False
+    assert SourceRef().optional is False
+    assert KeyRef.model_validate({"key": "k", "optional": True}).optional is True

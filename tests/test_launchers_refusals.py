@@ -24,6 +24,9 @@ class TestShorten:
     def test_a_message_of_the_most_characters_is_kept_whole(self) -> None:
         assert shorten("x" * MAX_MESSAGE) == "x" * MAX_MESSAGE
 
+    def test_the_most_characters_are_600(self) -> None:
+        assert shorten("x" * 601) == "x" * 300 + " [...] " + "x" * 200
+
     def test_a_longer_message_keeps_its_start_and_its_end(self) -> None:
         message = "a" * 300 + "b" * 101 + "c" * 200
         assert shorten(message) == "a" * 300 + " [...] " + "c" * 200
@@ -34,7 +37,12 @@ class TestProblems:
         [problem] = problems(refusal(NO_CHIEF))
         assert problem.code == "missing_chief"
         assert problem.job == ""  # the whole cluster
-        assert " Fix: " not in problem.message
+        assert problem.message == 'If "cluster" is set in TF_CONFIG, it must have one "chief" node.'
+
+    def test_an_error_of_a_job_of_the_cluster_points_at_that_job(self) -> None:
+        two_chiefs = {"cluster": {"chief": ["c:1", "d:1"]}, "task": {"type": "chief", "index": 0}}
+        [problem] = problems(refusal(two_chiefs))
+        assert (problem.code, problem.job) == ("multiple_chiefs", "chief")
 
     def test_a_plain_value_error_is_refused_with_its_own_code_only_when_asked(self) -> None:
         class Coded(ValueError):
@@ -42,6 +50,9 @@ class TestProblems:
 
         assert problems(Coded("bad")) == [Problem("tf_config_refused", "bad", None)]
         assert problems(Coded("bad"), own_code=True) == [Problem("json_invalid", "bad", None)]
+        assert problems(ValueError("bad"), own_code=True) == [
+            Problem("tf_config_refused", "bad", None)
+        ]
 
     def test_a_message_naming_another_task_points_at_its_job(self) -> None:
         other = re.compile(r"task ([^:\s]+):\d+ of this cluster")

@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from estconf.launchers.volcano.job import VolcanoJob, read_jobs
+from estconf.io.errors import ConfigFileError
+from estconf.launchers.volcano.checks import check
+from estconf.launchers.volcano.job import JobSpec, TaskSpec, VolcanoJob, read_jobs
 from values import is_a_value
 
 DATA = Path(__file__).parent / "data" / "launchers" / "volcano"
@@ -54,6 +56,7 @@ def test_replicas_are_an_int32_of_at_least_0(replicas: object) -> None:
 
 
 def test_the_one_version_volcano_serves() -> None:
+    assert job({}).api_version == "batch.volcano.sh/v1alpha1"
     with pytest.raises(ValidationError) as raised:
         job({}, "batch.volcano.sh/v1beta1")
     (error,) = raised.value.errors()
@@ -71,6 +74,25 @@ def test_other_documents_and_the_items_of_a_list_are_read_as_they_are() -> None:
     stream = f"apiVersion: v1\nkind: Service\nmetadata: {{name: j}}\n---\n{listed}"
     assert [found.metadata.name for found in read_jobs(stream)] == ["mnist-local"]
     assert read_jobs("apiVersion: batch/v1\nkind: Job\n") == ()
+
+
+@pytest.mark.parametrize(
+    "plugin", ["ssh", "env", "svc", "tensorflow", "mpi", "pytorch", "hcclrank", "ray"]
+)
+def test_each_plugin_volcano_registers_is_known(plugin: str) -> None:
+    given = job({"tasks": [{"name": "worker", "replicas": 1}], "plugins": {plugin: []}})
+    assert "volcano_unknown_plugin" not in {finding.code for finding in check(given)}
+
+
+def test_a_text_not_named_is_named_string_in_its_errors() -> None:
+    with pytest.raises(ConfigFileError) as raised:
+        read_jobs("kind: [")
+    assert {error.file for error in raised.value.errors} == {"<string>"}
+
+
+@pytest.mark.parametrize("model", [VolcanoJob, JobSpec, TaskSpec])
+def test_each_field_is_described(model: type[VolcanoJob | JobSpec | TaskSpec]) -> None:
+    assert all(field.description for field in model.model_fields.values())
 
 
 def test_a_job_is_a_value() -> None:
