@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given
 
 from estconf.io import _yaml_native
+from estconf.io._positions import Position, Span
 from estconf.io.checks import Limits
 
 from yaml_paths import both, outcome
@@ -113,6 +114,7 @@ class TestScalars:
             "a: '3'\nb: \"True\"\n",
             "- {a: [1, 2.5, true, null, x]}\n---\n- b\n",
             "a: |\n  line\n  # not a comment\n",
+            "---\na: 1\n---\nb: 2\n",  # a stream whose first document is marked too
         ],
     )
     def test_plain_config_text_is_read_natively(self, text: str) -> None:
@@ -142,6 +144,10 @@ class TestScalars:
             "- {a: ~, b: True}\n- [010, 0x10]\n",
             "True a: 1\n",  # a plain key that is a string
             "&k a: 1\n",  # an anchor on a key
+            "? a\n: b\n",  # an explicit key and its value
+            "[" * 64 + "True" + "]" * 64 + "\n",  # as deep as rapidyaml writes, built from the tree
+            "a: { b: 1 }\nc: [1, 2 ]\nd: 'x:,'\ne: x:,y\nf: '}'\n",  # flow indicators, read alike
+            "k" * 990 + ": 1\nv: " + "x" * 3000 + "\n",  # long lines, and a key just short enough
         ],
     )
     def test_what_rapidyaml_alone_reads_otherwise_is_read_from_its_tree(
@@ -186,6 +192,15 @@ class TestScalars:
             "a: !\n",
             "a: >\n  x",  # a block scalar at the end of a text without a line break
             'a: "\\ud800:1"\n',  # rapidyaml writes half a surrogate pair as bytes, not UTF-8
+            "@x",  # a hazard first in a text without a line break
+            "`x",
+            "v: " + "x" * 1200 + "\nw: 1\t\n",  # a tab after a long line: each hazard looked at
+            "a: }\n",  # rapidyaml reads a plain ``}`` in block context, which ruamel.yaml refuses
+            "&x ]\n",
+            "- ]\n- ,x\n",
+            "a: 1\nb: }\n",
+            "[b:, c]\n",  # rapidyaml reads a mapping, ruamel.yaml the string ``b:``
+            "{a:}\n",
             "k" * 1100 + ": 1\n",  # ruamel.yaml refuses an implicit key over 1024 characters
             "'" + "k" * 1100 + "': 1\n",
         ],
@@ -196,6 +211,33 @@ class TestScalars:
         assert _yaml_native.read(text, Limits()) is None
         native, fallback, _ = both(text, monkeypatch)
         assert native == fallback
+
+
+def test_an_integer_too_long_to_convert_is_left_to_ruamel_whatever_python_converts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without Python's own limit, the reader's limit of digits still sends it to ruamel.yaml."""
+    text = "a: " + "1" * 5000 + "\n"
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        assert _yaml_native.read(text, Limits()) is None
+    finally:
+        sys.set_int_max_str_digits(limit)
+    native, fallback, _ = both(text, monkeypatch)
+    assert native == fallback
+
+
+def test_a_scalar_read_as_written_is_placed_by_rapidyaml() -> None:
+    """Its key and its value at their first characters (a quoted one at its quote)."""
+    documents = _yaml_native.read("a: 1\nb:\n  - 'xy'\n", Limits())
+    assert documents is not None
+    [document] = documents
+    assert document.place([("a",), ("b", 0)]) == {
+        ("a",): Span(Position(1, 1), Position(1, 4)),
+        ("b", 0): Span(None, Position(3, 5)),
+    }
+    assert document.place([("b",)]) is None  # a sequence: placed by ruamel.yaml
 
 
 class TestLimits:

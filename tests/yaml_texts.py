@@ -22,10 +22,14 @@ WORDS = (
     "host-0.svc:2222", "worker", "it's", 'say "hi"', "back\\slash", "", " lead", "trail ",
     "multi\nline", "two\n\nbreaks", "tail\n", "%x", "@x", "`x", "[x]", "{x}", "x,y", "?x",
     "a && b", "sh -c 'x && y'", "x * y", "x ! y", "x @y", "x `y`", "x\ty", "NULL", ".INF",
-    "+.5", "012.5", "1.0e+3", "0x_", "_", "-.nan", "2001-1-1", "!x", "&x", "*x",
+    "+.5", "012.5", "1.0e+3", "0x_", "_", "-.nan", "2001-1-1", "!x", "&x", "*x", "}", "]",
+    ",x", "b:,", "x:,y",
 )  # fmt: skip
 
-HAZARDS = ("!", "%x", "@x", "`x", "?x", "*", "&", "\u2028", "=", "<<", "!x", "&x", "*x")
+HAZARDS = (
+    "!", "%x", "@x", "`x", "?x", "*", "&", "\u2028", "=", "<<", "!x", "&x", "*x", "}", "]", ",x",
+    "b:,",
+)  # fmt: skip
 """Words that send a text to ruamel.yaml: left out of tame texts, so most of those are read
 natively (``True``, ``~``, a tab within quotes are read natively from rapidyaml's tree)."""
 

@@ -90,12 +90,12 @@ _RESOLVED: Final = r"""
 # one of up to six characters): a JSON string of them was quoted, and is a string
 _WRITTEN_AS_JSON: Final = r"(?:-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?|true|false|null)\""
 # a key (JSON writes every key as a string), a value that may have been plain, an alias,
-# a null key, a string starting with a flow indicator (after a ``[``, ``{``, ``,``, ``:`` or
-# a space: a quote that opens a string)
+# a null key, a string starting with a flow indicator (first, or after a ``[``, ``{``, ``,``,
+# ``:`` or a space: a quote that opens a string)
 # (the lookahead first: most strings start with none of these, and are passed over fast);
 # a plain scalar cannot start with a flow indicator, which rapidyaml reads in block context
 _AMBIGUOUS: Final = re.compile(
-    r'"(?=[-+0-9.~<=!&*"\[{]|[\]},](?<=[\[{,:\s]"[\]},])|[tT]rue"|TRUE"|[fF]alse"|FALSE"|[nN]ull"|NULL")'
+    r'"(?=[-+0-9.~<=!&*"\[{]|[\]},](?<![^\[{,:\s]"[\]},])|[tT]rue"|TRUE"|[fF]alse"|FALSE"|[nN]ull"|NULL")'
     rf'(?:(?P<key>{_RESOLVED})"\s*:|(?!{_WRITTEN_AS_JSON})(?P<value>{_RESOLVED})"|[\[\]{{}},*]|"\s*:)',
     re.VERBOSE,
 )
