@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given
 
 from estconf.io import _yaml_native
+from estconf.io._positions import Position, Span
 from estconf.io.checks import Limits
 
 from yaml_paths import both, outcome
@@ -113,6 +114,7 @@ class TestScalars:
             "a: '3'\nb: \"True\"\n",
             "- {a: [1, 2.5, true, null, x]}\n---\n- b\n",
             "a: |\n  line\n  # not a comment\n",
+            "---\na: 1\n---\nb: 2\n",  # a stream whose first document is marked too
         ],
     )
     def test_plain_config_text_is_read_natively(self, text: str) -> None:
@@ -123,23 +125,84 @@ class TestScalars:
         [
             "a: True\n",  # plain: a boolean, which rapidyaml's JSON writes as a string
             "a: 'True'\nb: True\n",
-            "a: -.Inf\nb: '-.inf'\n",  # rapidyaml writes .Inf as ".inf"
+            "a: ~\nb: null\nc: Null\nd: NULL\ne:\nf: '~'\n",
+            "a: 010\nb: 0x1F\nc: 0o17\nd: 0b11\ne: 1_000\nf: -0\ng: +1\n",
+            "a: 1e3\nb: 1.5e-3\nc: .1e1\nd: .1e+1\ne: +.5\nf: 012.5\ng: 1.\n",
+            "a: .inf\nb: -.Inf\nc: +.INF\nd: '-.inf'\n",
             "a: &x 1\nb: *x\n",
-            "<<: {a: 1}\n",
-            "1: a\n",  # a key YAML reads as an integer
-            "a: !!str 1\n",
-            "a:\t1\n",
+            "a: &x [1, {b: 2}]\nc: *x\nd: [*x, *x]\n",
+            "a: &x 1\nb: &x 2\nc: *x\n",  # an anchor named again: the last one
             "a: 1\r\nb: 2\r\n",
+            "a: |\r\n  x\r\n  y\r\nb: 'p\r\n  q'\r\n",
+            'a: "x\ty"\n',
+            "a: 'x\ty'\n",
+            "a: |\n  x\ty\n",
+            "a: 1  # a\tcomment\n",
+            'command: [sh, -c, "a && b"]\n',
+            "command: sh -c a && b\n",
+            "a: x * y\nb: x ! y\nc: x @y\nd: x `y`\ne: '@x'\nf: \"`x`\"\n",
+            "- {a: ~, b: True}\n- [010, 0x10]\n",
+            "True a: 1\n",  # a plain key that is a string
+            "&k a: 1\n",  # an anchor on a key
+            "? a\n: b\n",  # an explicit key and its value
+            "[" * 64 + "True" + "]" * 64 + "\n",  # as deep as rapidyaml writes, built from the tree
+            "a: { b: 1 }\nc: [1, 2 ]\nd: 'x:,'\ne: x:,y\nf: '}'\n",  # flow indicators, read alike
+            "k" * 990 + ": 1\nv: " + "x" * 3000 + "\n",  # long lines, and a key just short enough
+        ],
+    )
+    def test_what_rapidyaml_alone_reads_otherwise_is_read_from_its_tree(
+        self, text: str, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        assert _yaml_native.read(text, Limits()) is not None
+        native, fallback, _ = both(text, monkeypatch)
+        assert native == fallback
+
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "<<: {a: 1}\n",
+            "a: &x {b: 1}\nc:\n  <<: *x\n",
+            "a: 2001-12-14\n",
+            "a: 2001-12-14 21:59:43.10 -5\n",
+            "a: .nan\n",
+            "a: =\n",
+            "1: a\n",  # a key YAML reads as an integer
+            "true: a\n",
+            "~: a\n",
+            "a: !!str 1\n",
+            "a: !x b\n",
+            "a: &x 1\n*x : 2\n",  # an alias as a key
+            "a: &x [1, *x]\n",  # recursive
+            "a: *x\nb: &x 1\n",  # an alias before its anchor
+            "a: &x 1\n---\nb: *x\n",  # an alias of another document's anchor
+            "a:\t1\n",
+            "a: x\ty\n",  # a tab in a plain scalar
+            "\ta: 1\n",
+            "- \tx\n",
+            "a: 1\rb: 2\r",
             "%YAML 1.2\n---\na: 1\n",
             "a: 1\n...\n---\nb: 2\n",
             "a: 1\na: 2\n",
+            "a: &x 1\na: *x\n",
             "{a: b #c, d: e}\n",
             "[?x]\n",
             "a: & 1\n",
             "a: `x\n",
+            "a: @x\n",
+            "a: !\n",
             "a: >\n  x",  # a block scalar at the end of a text without a line break
-            "a: 1.5e3\n",
             'a: "\\ud800:1"\n',  # rapidyaml writes half a surrogate pair as bytes, not UTF-8
+            "@x",  # a hazard first in a text without a line break
+            "`x",
+            "v: " + "x" * 1200 + "\nw: 1\t\n",  # a tab after a long line: each hazard looked at
+            "a: }\n",  # rapidyaml reads a plain ``}`` in block context, which ruamel.yaml refuses
+            "&x ]\n",
+            "- ]\n- ,x\n",
+            "a: 1\nb: }\n",
+            "[b:, c]\n",  # rapidyaml reads a mapping, ruamel.yaml the string ``b:``
+            "{a:}\n",
+            "k" * 1100 + ": 1\n",  # ruamel.yaml refuses an implicit key over 1024 characters
+            "'" + "k" * 1100 + "': 1\n",
         ],
     )
     def test_what_may_read_differently_is_left_to_ruamel(
@@ -148,6 +211,33 @@ class TestScalars:
         assert _yaml_native.read(text, Limits()) is None
         native, fallback, _ = both(text, monkeypatch)
         assert native == fallback
+
+
+def test_an_integer_too_long_to_convert_is_left_to_ruamel_whatever_python_converts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without Python's own limit, the reader's limit of digits still sends it to ruamel.yaml."""
+    text = "a: " + "1" * 5000 + "\n"
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        assert _yaml_native.read(text, Limits()) is None
+    finally:
+        sys.set_int_max_str_digits(limit)
+    native, fallback, _ = both(text, monkeypatch)
+    assert native == fallback
+
+
+def test_a_scalar_read_as_written_is_placed_by_rapidyaml() -> None:
+    """Its key and its value at their first characters (a quoted one at its quote)."""
+    documents = _yaml_native.read("a: 1\nb:\n  - 'xy'\n", Limits())
+    assert documents is not None
+    [document] = documents
+    assert document.place([("a",), ("b", 0)]) == {
+        ("a",): Span(Position(1, 1), Position(1, 4)),
+        ("b", 0): Span(None, Position(3, 5)),
+    }
+    assert document.place([("b",)]) is None  # a sequence: placed by ruamel.yaml
 
 
 class TestLimits:

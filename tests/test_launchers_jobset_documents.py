@@ -56,3 +56,15 @@ def test_config_maps_and_secrets_are_read_by_namespace_and_name() -> None:
     assert configs.config_maps == {("ml", "tf"): {"TF_CONFIG": "{}"}}
     # stringData wins over data, and what is not base64 of UTF-8 is left out
     assert configs.secrets == {("default", "token"): {"TOKEN": "plain"}}
+
+
+def test_an_object_whose_kind_is_not_a_string_is_passed_over() -> None:
+    """A ``kind`` written as a mapping or a list names no ConfigMap (it once raised a TypeError)."""
+    text = (
+        "apiVersion: v1\nkind: {name: ConfigMap}\nmetadata: {name: a}\ndata: {K: v}\n---\n"
+        "apiVersion: v1\nkind: [Secret]\nmetadata: {name: b}\n---\n"
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {K: v}\n"
+    )
+    found = placed_in(stream_of(text, "s.yaml"), "s.yaml")
+    assert [(placed.kind, placed.name) for placed in found] == [("ConfigMap", "c")]
+    assert configs_of(found).config_maps == {("default", "c"): {"K": "v"}}

@@ -21,11 +21,17 @@ WORDS = (
     "a b", "a #b", "a: b", "#x", "x#y", "é", "\u00e9t\u00e9", "\U0001f600", "\u2028", "\t",
     "host-0.svc:2222", "worker", "it's", 'say "hi"', "back\\slash", "", " lead", "trail ",
     "multi\nline", "two\n\nbreaks", "tail\n", "%x", "@x", "`x", "[x]", "{x}", "x,y", "?x",
+    "a && b", "sh -c 'x && y'", "x * y", "x ! y", "x @y", "x `y`", "x\ty", "NULL", ".INF",
+    "+.5", "012.5", "1.0e+3", "0x_", "_", "-.nan", "2001-1-1", "!x", "&x", "*x", "}", "]",
+    ",x", "b:,", "x:,y",
 )  # fmt: skip
 
-HAZARDS = ("!", "%x", "@x", "`x", "?x", "*", "&", "\t", "\u2028", "=", "<<", "~", "True")
+HAZARDS = (
+    "!", "%x", "@x", "`x", "?x", "*", "&", "\u2028", "=", "<<", "!x", "&x", "*x", "}", "]", ",x",
+    "b:,",
+)  # fmt: skip
 """Words that send a text to ruamel.yaml: left out of tame texts, so most of those are read
-natively."""
+natively (``True``, ``~``, a tab within quotes are read natively from rapidyaml's tree)."""
 
 TAME_WORDS = tuple(word for word in WORDS if word not in HAZARDS)
 
@@ -84,7 +90,7 @@ def _node(
     lines = []
     for _ in range(count):
         value, block = _node(draw, depth - 1, inner, anchors, tame)
-        comment = draw(st.sampled_from(["", "", "", "  # c", " #c"]))
+        comment = draw(st.sampled_from(["", "", "", "  # c", " #c", " # a\tb", " # &x !y"]))
         if kind == "block seq":
             separator = "\n" + inner if block else " "
             lines.append(f"{indent}-{separator}{value}{comment}")
@@ -138,10 +144,10 @@ def yaml_texts(draw: st.DrawFn) -> str:
     heads = ["", "---\n", "# head\n"] + ([] if tame else ["%YAML 1.2\n---\n"])
     text = draw(st.sampled_from(heads)) + draw(st.sampled_from(separators)).join(documents)
     text += draw(st.sampled_from(["\n", "", "\n---\n", "\n\n"]))
-    if tame:
-        return text
     if draw(st.integers(0, 5)) == 0:
         text = text.replace("\n", "\r\n")
+    if tame:
+        return text
     if draw(st.integers(0, 7)) == 0:
         text = text.replace(": ", ":\t", 1)
     if draw(st.integers(0, 9)) == 0:

@@ -7,21 +7,31 @@ times faster; each document it parses is written out as JSON by rapidyaml
 and read back by :func:`json.loads`, both in C.  rapidyaml is not fully a
 YAML 1.2 reader, so :func:`read` gives the documents only when what it read
 is known to be what ruamel.yaml reads, and ``None`` otherwise, for the text
-to be read by ruamel.yaml as before.  It gives ``None`` when:
+to be read by ruamel.yaml as before.
+
+Each document is read one of two ways.  Most are written out as JSON, on
+one line, and read by :func:`json.loads`: fast, but the JSON does not say
+how a scalar was written.  A document whose JSON holds a string that,
+written plain, YAML 1.2 reads as another type (``~``, ``True``, ``0x10``,
+``.inf``) and is not within quotes wherever the text holds it, an alias
+(``*name``), a string starting with a flow indicator, a number JSON does
+not write (``+.5``) or a number with an exponent, and a document whose
+text holds a hazard of :mod:`estconf.io._yaml_hazards` (``a && b``, a tab
+within quotes, a long line), is built from rapidyaml's tree instead,
+node by node (:mod:`estconf.io._yaml_tree`).  :func:`read` gives ``None``
+when:
 
 - rapidyaml is not installed, or ``ESTCONF_YAML=ruamel`` is set;
-- the text holds a construct rapidyaml reads differently or drops: a tab,
-  a line break other than ``\n`` (``\r``, NEL, U+2028, U+2029), a
-  byte-order mark, a character ruamel.yaml refuses, a directive (``%YAML``),
-  a document end marker (``...``), anything that may be a tag (``!``);
+- the text holds a construct :func:`estconf.io._yaml_hazards.scan` sends
+  to ruamel.yaml (a line break ``\r`` alone, a directive, ...), or the tree
+  shows one :func:`estconf.io._yaml_tree.build` does not build (a tag, a
+  merge key, a timestamp, a key that is not a string, a recursive alias);
 - rapidyaml refuses the text (ruamel.yaml then says why, in its words);
-- a document holds a string that, written plain, YAML 1.2 reads as another
-  type (``~``, ``True``, ``0x10``, ``.inf``, ``2001-12-14``): rapidyaml's
-  JSON writes a plain and a quoted scalar alike, so which one it was is not
-  known; an alias (``*name``), a merge key (``<<``), a null key; a number
-  with an exponent; a key written twice;
-- a document is nested deeper than rapidyaml writes (64 levels), holds more
-  values than the limits allow, or the stream holds more documents.
+- a document holds a key written twice, is nested deeper than rapidyaml
+  writes (64 levels), holds more values than the limits allow (aliases
+  expanded), or the stream holds more documents.
+
+CRLF line ends are read as ``\n``, as ruamel.yaml reads them.
 
 Errors are rare and speed matters for valid input: a text with anything
 wrong is read again by ruamel.yaml, so every error is today's, word for word.
@@ -38,26 +48,20 @@ import json
 import os
 import re
 import sys
+from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
 from estconf.io._positions import Loc, Position, Span
+from estconf.io._yaml_hazards import Hazard, scan
 from estconf.io._yaml_places import Source
+from estconf.io._yaml_tree import Unbuilt, build
 from estconf.io.checks import Limits
 
 __all__ = ["ENVIRONMENT", "LazySpans", "Native", "read"]
 
 ENVIRONMENT: Final = "ESTCONF_YAML"
 """The environment variable that, set to ``ruamel``, turns the native reader off."""
-
-# Where a token may start, these may be read differently: a tag, a plain scalar starting
-# with an indicator YAML reserves (rapidyaml reads it) or with ``?`` or ``:`` not followed
-# by a space (ruamel.yaml reads a key in flow), an anchor or alias of other characters
-# than letters, digits, ``-`` and ``_``
-_TOKEN_STARTS: Final = " \n[]{},:"
-_NAMED: Final = re.compile(r"[A-Za-z0-9_-]+(?:[\s,\[\]{}]|$)")
-_HAZARDS: Final = "!%@`?:&*"
-_SURROGATE_ESCAPE: Final = re.compile(r"\\(?:u[dD][89a-fA-F]|U0000[dD][89a-fA-F])")
 
 # A JSON string rapidyaml writes for a scalar that, written plain, YAML 1.2 reads as
 # something else than a string (the implicit resolvers of ruamel.yaml for YAML 1.2), an
@@ -86,11 +90,13 @@ _RESOLVED: Final = r"""
 # one of up to six characters): a JSON string of them was quoted, and is a string
 _WRITTEN_AS_JSON: Final = r"(?:-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?|true|false|null)\""
 # a key (JSON writes every key as a string), a value that may have been plain, an alias,
-# a null key
-# (the lookahead first: most strings start with none of these, and are passed over fast)
+# a null key, a string starting with a flow indicator (first, or after a ``[``, ``{``, ``,``,
+# ``:`` or a space: a quote that opens a string)
+# (the lookahead first: most strings start with none of these, and are passed over fast);
+# a plain scalar cannot start with a flow indicator, which rapidyaml reads in block context
 _AMBIGUOUS: Final = re.compile(
-    rf'"(?=[-+0-9.tTfFnN~<=!&*"])'
-    rf'(?:(?P<key>{_RESOLVED})"\s*:|(?!{_WRITTEN_AS_JSON})(?P<value>{_RESOLVED})"|\*|"\s*:)',
+    r'"(?=[-+0-9.~<=!&*"\[{]|[\]},](?<![^\[{,:\s]"[\]},])|[tT]rue"|TRUE"|[fF]alse"|FALSE"|[nN]ull"|NULL")'
+    rf'(?:(?P<key>{_RESOLVED})"\s*:|(?!{_WRITTEN_AS_JSON})(?P<value>{_RESOLVED})"|[\[\]{{}},*]|"\s*:)',
     re.VERBOSE,
 )
 _COMMENT_LIKE: Final = re.compile(r"\s#")
@@ -181,14 +187,22 @@ def read(text: str, limits: Limits, stop_at: int | None = None) -> list[Native] 
     installed or turned off, the text is not known to read alike, or it
     breaks a limit or holds an error (for ruamel.yaml to say).
     """
-    if os.environ.get(ENVIRONMENT) == "ruamel" or not _proven(text):
+    if os.environ.get(ENVIRONMENT) == "ruamel":
         return None
-    if not text.endswith("\n") and ("|" in text or ">" in text):
-        return None  # rapidyaml ends a last block scalar with a line break the text lacks
+    length = len(text)  # the limits are those of the text as written
+    if "\r" in text:
+        if text.count("\r") != text.count("\r\n"):
+            return None  # a line break of ``\r`` alone
+        text = text.replace("\r\n", "\n")  # as ruamel.yaml reads CRLF: one line break
     try:
         raw = text.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate
         return None
+    hazards = scan(text, raw)
+    if hazards is None:
+        return None
+    if not text.endswith("\n") and ("|" in text or ">" in text):
+        return None  # rapidyaml ends a last block scalar with a line break the text lacks
     try:
         import ryml
     except ImportError:  # no wheel for this platform: ruamel.yaml reads every text
@@ -197,8 +211,9 @@ def read(text: str, limits: Limits, stop_at: int | None = None) -> list[Native] 
         try:
             buffer = bytearray(raw)
             tree = ryml.parse_in_place(buffer)
-            return _documents(Source(ryml, raw, buffer, tree), text, limits, stop_at)
-        except (_Unproven, ValueError, RecursionError, ryml.ExceptionBasic):
+            source = Source(ryml, raw, buffer, tree)
+            return _documents(source, text, _Stream(hazards, length, limits), stop_at)
+        except (_Unproven, Unbuilt, ValueError, RecursionError, ryml.ExceptionBasic):
             return None
 
 
@@ -226,60 +241,18 @@ def _quiet() -> Iterator[None]:
         os.close(saved)
 
 
-def _proven(text: str) -> bool:
-    r"""Whether ``text`` holds none of what rapidyaml may read differently.
+class _Stream:
+    """What is known of a text before its documents are read: its hazards, its limits."""
 
-    Anywhere: a tab, a line break other than ``\n``, a byte-order mark, a
-    character ruamel.yaml refuses (any that Python does not print: a few it
-    accepts too), an escape of half a surrogate pair (``\ud800``), a
-    directive, a document end marker.  Where a token may
-    start: see :data:`_HAZARDS`.  Each is looked for with ``str`` methods,
-    which read a text much faster than a regular expression.
-    """
-    if not text.replace("\n", " ").isprintable():
-        return False
-    if ("\\u" in text or "\\U" in text) and _SURROGATE_ESCAPE.search(text):
-        return False  # rapidyaml writes half a surrogate pair as bytes that are not UTF-8
-    for marker in ("%", "..."):
-        if text.startswith(marker) or "\n" + marker in text:
-            return False
-    if text.startswith(":") and _hazard_at(text, 0):
-        return False
-    # a ``:`` is a hazard only after a character a token starts after: look for the pairs
-    for hazard in (*_HAZARDS.replace(":", ""), *(start + ":" for start in _TOKEN_STARTS)):
-        at = text.find(hazard)
-        while at >= 0:
-            if _hazard_at(text, at + len(hazard) - 1):
-                return False
-            at = text.find(hazard, at + 1)
-    return True
-
-
-def _hazard_at(text: str, at: int) -> bool:
-    """Whether the hazard at ``at`` may start a token (not in a comment, see :data:`_HAZARDS`)."""
-    if at > 0 and text[at - 1] not in _TOKEN_STARTS:
-        return False  # within a scalar
-    after = text[at + 1 : at + 2]
-    char = text[at]
-    if char in "?:" and after in ("", " ", "\n"):
-        return False  # an indicator: a key or a value
-    if char in "&*" and _NAMED.match(text, at + 1):
-        return False  # an anchor or alias named as ruamel.yaml names them
-    # in a comment: after a ``#`` starting the line or after a space, to the end of a line
-    # holding no quote (the ``#`` may be within quotes, then so is the hazard)
-    start = text.rfind("\n", 0, at) + 1
-    end = text.find("\n", at)
-    line = text[start : len(text) if end < 0 else end]
-    sharp = line.find("#")
-    while 0 <= sharp < at - start:
-        if (sharp == 0 or line[sharp - 1] == " ") and not any(q in line[sharp:] for q in "'\""):
-            return False
-        sharp = line.find("#", sharp + 1)
-    return True
+    def __init__(self, hazards: list[Hazard], length: int, limits: Limits) -> None:
+        self.hazards = hazards
+        self.limits = limits
+        self.written = limits.written_values_for(length)
+        self.expanded = limits.values_for(length)
 
 
 def _documents(
-    source: Source, text: str, limits: Limits, stop_at: int | None
+    source: Source, text: str, stream: _Stream, stop_at: int | None
 ) -> list[Native] | None:
     ryml, tree = source.ryml, source.tree
     root = tree.root_id()
@@ -289,29 +262,31 @@ def _documents(
         nodes = [root]
     else:  # nothing but comments: ruamel.yaml says it is empty
         return None
-    if len(nodes) > limits.max_documents:
+    if len(nodes) > stream.limits.max_documents:
         return None
-    lines = _starts(text, len(nodes))
-    if lines is None:
+    starts = _starts(text, len(nodes))
+    if starts is None:
         return None
-    limit = limits.written_values_for(len(text))
-    count_values = tree.size() > limit
+    hazards = _by_document(text, stream.hazards, [offset for _, offset in starts])
+    count_values = tree.size() > stream.written
     documents: list[Native] = []
     quoted: dict[str, bool] = {}
     flow = "{" in text
+    flow_style = ryml.FLOW_SL
     for index, node in enumerate(nodes):
-        written = ryml.emit_json(tree, node)
-        if written is None or not _quoted(written, text, quoted):
+        data: Any = _WALK
+        if not hazards[index]:
+            if tree.is_container(node):  # written on one line: half the JSON to read
+                tree.set_container_style(node, flow_style)
+            data = _fast(ryml.emit_json(tree, node), text, quoted, flow)
+        if data is _WALK:
+            data, _ = build(source, node, hazards[index], stream.written, stream.expanded)
+        elif count_values and _values(data) > stream.written:
             return None
-        if flow and _COMMENT_LIKE.search(written):
-            return None  # rapidyaml reads ``{a: b #c}``'s comment into the scalar
-        data = json.loads(written, object_pairs_hook=_mapping, parse_float=_float, strict=False)
         if data is None:  # an empty document, passed over
             continue
-        if count_values and _values(data) > limit:
-            return None
-        first = lines[index]
-        following = lines[index + 1] if index + 1 < len(lines) else None
+        first = starts[index][0]
+        following = starts[index + 1][0] if index + 1 < len(starts) else None
         start = Position(1, 1) if index == 0 else Position(first, 1)
         documents.append(
             Native(data, start, first, following, functools.partial(source.place, node))
@@ -321,8 +296,44 @@ def _documents(
     return documents or None
 
 
-def _starts(text: str, documents: int) -> list[int] | None:
-    """The line each document's text starts on (the first at line 1); ``None`` if unsure.
+_WALK: Final = object()
+"""What :func:`_fast` gives for a document to be built from the tree instead."""
+
+
+def _fast(written: str | None, text: str, quoted: dict[str, bool], flow: bool) -> Any:
+    """A document's data read from rapidyaml's JSON, or :data:`_WALK` if not known to be right."""
+    if written is None:
+        return _WALK
+    if flow and "#" in written and _COMMENT_LIKE.search(written):
+        raise _Unproven  # rapidyaml reads ``{a: b #c}``'s comment into the scalar
+    if not _quoted(written, text, quoted):
+        return _WALK
+    try:
+        return _DECODER.decode(written)
+    except _Exponent:
+        return _WALK
+    except ValueError:  # a number JSON does not write (``+1``, ``012.5``)
+        return _WALK
+
+
+def _by_document(text: str, hazards: list[Hazard], starts: list[int]) -> list[list[Hazard]]:
+    """The hazards of each document's text, each at its byte offset in the text."""
+    found: list[list[Hazard]] = [[] for _ in starts]
+    if not hazards:
+        return found
+    ascii = text.isascii()
+    byte, char = 0, 0
+    for hazard in hazards:
+        if not ascii:  # the byte offset, counted on from the last
+            byte += len(text[char : hazard.at].encode("utf-8"))
+            char = hazard.at
+        at = hazard.at if ascii else byte
+        found[bisect_right(starts, hazard.at) - 1].append(Hazard(at, hazard.kind))
+    return found
+
+
+def _starts(text: str, documents: int) -> list[tuple[int, int]] | None:
+    """The line and offset each document's text starts at (the first at 1, 0); ``None`` if unsure.
 
     Each document after the first starts at a ``---`` at the start of a line;
     the first starts at the text's start, its ``---`` (if written) included.
@@ -336,13 +347,13 @@ def _starts(text: str, documents: int) -> list[int] | None:
         if text[start + 3 : start + 4] in ("", " ", "\n"):
             line += text.count("\n", counted, start)
             counted = start
-            markers.append(line)
+            markers.append((line, start))
         at = text.find("\n---", start + 1)
     if _FIRST_MARKED.match(text):
         markers = markers[1:]
     if len(markers) != documents - 1:
         return None
-    return [1, *markers]
+    return [(1, 0), *markers]
 
 
 def _quoted(written: str, text: str, known: dict[str, bool]) -> bool:
@@ -386,6 +397,10 @@ def _within_quotes(string: str, text: str) -> bool:
     return True
 
 
+class _Exponent(Exception):
+    """rapidyaml's JSON holds a number with an exponent, which YAML 1.2 may read as a string."""
+
+
 def _mapping(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     mapping = dict(pairs)
     if len(mapping) < len(pairs):  # a key written twice: ruamel.yaml says where
@@ -396,8 +411,11 @@ def _mapping(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def _float(written: str) -> float:
     # rapidyaml writes ``.1e1`` as a number, which YAML 1.2 reads as a string
     if "e" in written or "E" in written:
-        raise _Unproven
+        raise _Exponent
     return float(written)
+
+
+_DECODER: Final = json.JSONDecoder(object_pairs_hook=_mapping, parse_float=_float, strict=False)
 
 
 def _values(data: Any) -> int:

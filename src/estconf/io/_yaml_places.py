@@ -42,23 +42,25 @@ class _Buffer(ctypes.Structure):
     ]
 
 
+_get_buffer: Any = getattr(ctypes, "pythonapi", None) and ctypes.pythonapi.PyObject_GetBuffer
+_release_buffer: Any = _get_buffer and ctypes.pythonapi.PyBuffer_Release
+if _get_buffer:  # CPython: the functions' arguments declared once
+    _get_buffer.argtypes = [ctypes.py_object, ctypes.POINTER(_Buffer), ctypes.c_int]
+    _release_buffer.argtypes = [ctypes.POINTER(_Buffer)]
+
+
 def _address(view: Any) -> int | None:
     """Where the bytes of a buffer are in memory, or ``None`` when that cannot be told."""
-    try:
-        get = ctypes.pythonapi.PyObject_GetBuffer
-        release = ctypes.pythonapi.PyBuffer_Release
-    except AttributeError:  # pragma: no cover - not CPython
+    if not _get_buffer:  # pragma: no cover - not CPython
         return None
-    get.argtypes = [ctypes.py_object, ctypes.POINTER(_Buffer), ctypes.c_int]
-    release.argtypes = [ctypes.POINTER(_Buffer)]
     buffer = _Buffer()
-    if get(view, ctypes.byref(buffer), 0) != 0:  # pragma: no cover - every buffer gives one
+    if _get_buffer(view, ctypes.byref(buffer), 0) != 0:  # pragma: no cover - every buffer gives one
         return None
     try:
         address: int | None = buffer.buf
         return address
     finally:
-        release(ctypes.byref(buffer))
+        _release_buffer(ctypes.byref(buffer))
 
 
 class Source:
@@ -70,7 +72,17 @@ class Source:
         self.buffer = buffer  # the tree's scalars are slices of it: kept while the tree is
         self.tree = tree
         self._base: int | None = None
-        self._lines: list[int] | None = None
+        self._lines: list[tuple[int, int]] = [(0, 1)]  # offsets placed, and their lines
+
+    def offset(self, view: Any) -> int | None:
+        """Where the scalar ``view`` starts in the buffer; ``None`` if it is not in it."""
+        if self._base is None:
+            self._base = _address(memoryview(self.buffer))
+        at = _address(view)
+        if at is None or self._base is None:  # pragma: no cover - not CPython
+            return None
+        offset = at - self._base
+        return offset if 0 <= offset <= len(self.buffer) - len(view) else None
 
     def place(self, document: int, paths: list[Loc]) -> dict[Loc, Span] | None:
         """The span of each of ``paths`` of a document, or ``None`` if one cannot be placed."""
@@ -100,8 +112,8 @@ class Source:
                 return None
         if not path or tree.is_container(node) or not tree.has_val(node):
             return None
-        if tree.has_val_anchor(node) or tree.has_val_tag(node):
-            return None
+        if tree.has_val_anchor(node) or tree.has_val_tag(node) or tree.is_val_ref(node):
+            return None  # placed where the anchor or alias is, by ruamel.yaml
         value = self._scalar(tree.val(node), tree.is_val_plain(node), tree.is_val_quoted(node))
         if value is None:
             return None
@@ -134,15 +146,16 @@ class Source:
         return self._position(offset)
 
     def _position(self, offset: int) -> Position:
-        """The line and column (in characters) of byte ``offset``."""
-        if self._lines is None:
-            starts = [0]
-            find = self.raw.find
-            newline = find(b"\n")
-            while newline >= 0:
-                starts.append(newline + 1)
-                newline = find(b"\n", newline + 1)
-            self._lines = starts
-        line = bisect_right(self._lines, offset)
-        start = self._lines[line - 1]
+        """The line and column (in characters) of byte ``offset``.
+
+        Lines are counted from the nearest offset already placed before it:
+        a document's values are asked for in order, each near the last.
+        """
+        lines = self._lines
+        nearest = bisect_right(lines, (offset, 1 << 62)) - 1
+        known, line = lines[nearest]
+        line += self.raw.count(b"\n", known, offset)
+        start = self.raw.rfind(b"\n", 0, offset) + 1
+        if offset != known:  # kept in order, for the next offset to count from
+            lines.insert(nearest + 1, (offset, line))
         return Position(line, len(self.raw[start:offset].decode("utf-8")) + 1)

@@ -67,7 +67,8 @@ def placed_in(documents: Iterable[Document], file: str) -> list[Placed]:
     for document in documents:
         for prefix, data in kinds.listed(document.data):
             declared = kinds.launcher_manifest(data)
-            core = data.get("apiVersion") == "v1" and data.get("kind") in _CONFIGS
+            kind = data.get("kind")
+            core = data.get("apiVersion") == "v1" and isinstance(kind, str) and kind in _CONFIGS
             if declared is not None or core:
                 found.append(Placed(data, declared, document, prefix, file))
     return found
