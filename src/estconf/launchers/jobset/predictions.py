@@ -332,9 +332,10 @@ def predicted(
 
     plans = [_plan(source) for source in sources]
     every = fmt == PODS
-    total = sum(count for _, count in plans)
     if every:
         total = sum(pod_count(job) for s in sources for job in s.jobset.spec.replicated_jobs)
+    else:
+        total = sum(count for _, count in plans)
     if total > MAX_PODS:
         which = "pods" if every else "pods that get a TF_CONFIG"
         raise InputError(
@@ -395,9 +396,11 @@ def _every_pod(
     texts = {(each.pod.position, each.pod.job_index, each.pod.index): each for each in found}
     for pod in pods(source.jobset):
         each = texts.get((pod.position, pod.job_index, pod.index))
-        text = None if each is None else each.text
-        if task is None or (each is not None and text is not None and _has_task(each, task)):
-            yield Pod(pod.name, text)
+        if each is None:
+            if task is None:
+                yield Pod(pod.name, None)
+        elif _has_task(each, task):  # a pod whose TF_CONFIG is not JSON has no task
+            yield Pod(pod.name, each.text)
 
 
 def _noted(problem: Problem) -> str:
