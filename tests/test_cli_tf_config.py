@@ -8,6 +8,7 @@ pods: ``<job>-<type>-<index>.<namespace>.svc:<port>``, from
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
 import json
@@ -22,6 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from estconf.cli import main
+from estconf.cli._tf_config import register
 from estconf.launchers import LAUNCHERS, Entry
 from estconf.profiles import check_profile
 
@@ -592,6 +594,23 @@ class TestEachLauncherByName:
         assert status == 0
         assert options == own | shared
         assert out.decode().endswith(f"example:\n  {entry.example}\n")
+
+    @pytest.mark.parametrize("name", [*(entry.name for entry in LAUNCHERS), None])
+    def test_every_option_in_help_names_its_value_and_says_what_it_does(
+        self, name: str | None
+    ) -> None:
+        """Each launcher's own options, and every option of the older command line."""
+        parser = argparse.ArgumentParser(prog="estconf tf-config")
+        register(parser, [name] if name else [])
+        if name:
+            (launchers,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+            parser = launchers.choices[name]
+        for action in parser._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue
+            assert action.help, action.dest
+            if action.nargs != 0:
+                assert action.metavar or action.choices, action.dest
 
     def test_a_launchers_options_go_with_it_alone(self) -> None:
         status, _, err = console("slurm", "--instance-count", "2")

@@ -228,6 +228,41 @@ class TestWhatIsRefused:
         assert f"spec.tasks[1].name: refused: {refusal}\n" in err
         assert err.splitlines()[-1] == "1 error in 1 of 1 file"
 
+    @pytest.mark.parametrize("text", [None, "a: [\n"], ids=["missing", "no-yaml"])
+    def test_a_file_that_cannot_be_read_is_counted_as_validate_counts_it(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str | None
+    ) -> None:
+        path = tmp_path / "job.yaml"
+        if text is not None:
+            path.write_text(text)
+        status, out, err = run(capsys, "tf-config", "volcano", str(path))
+        assert (status, out) == (1, "")
+        assert err.startswith(f"{path}")
+        assert err.splitlines()[-1] == "1 error in 1 of 1 file"
+
+    def test_a_job_of_more_pods_than_a_prediction_builds_fails(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        path = tmp_path / "job.yaml"
+        path.write_text((ROOT / MNIST).read_text().replace("replicas: 2", "replicas: 100000"))
+        argv = ("tf-config", "volcano", str(path), "--profile", "server", "--task", "ps:0")
+        status, out, err = run(capsys, *argv)
+        assert (status, out) == (1, "")
+        assert err == (
+            f"{path}: the Job's cluster has 100,001 pods, more than the 100,000 a prediction "
+            "builds (max_pods); estconf validate checks a Job of any size\n"
+        )
+
+    def test_the_job_name_may_repeat_the_manifests_own(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        argv = ("tf-config", "volcano", MNIST, "--profile", "server")
+        given = "".join(["tensorflow-", "dist-mnist"])  # built at run time: not the same object
+        assert run(capsys, *argv, "--job-name", given) == run(capsys, *argv)
+        status, _, err = run(capsys, *argv, "--job-name", "other")
+        assert status == 2
+        assert "--job-name other: the manifest names the Job 'tensorflow-dist-mnist'" in err
+
     def test_a_file_of_no_volcano_job(self, capsys: pytest.CaptureFixture[str]) -> None:
         status, out, err = run(
             capsys, "tf-config", "volcano", "tests/data/kubeflow/dist_mnist.yaml"

@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from estconf.launchers.volcano.flags import DEFAULT_PORT, JOBS, Flags, Stop, parse_flags, parse_int
+from values import refuses_assignment
 
 DEFAULTS = {job: job for job in JOBS}
 
@@ -21,6 +22,10 @@ class TestTheFlags:
     def test_no_argument_is_every_default(self) -> None:
         flags = parse_flags([])
         assert (flags.names, flags.port, flags.stop, flags.given) == (DEFAULTS, 2222, None, {})
+
+    def test_what_was_read_cannot_be_changed(self) -> None:
+        refuses_assignment(parse_flags(["--worker=trainer"]))
+        refuses_assignment(Stop(0, None))
 
     def test_volcanos_own_test_flags(self) -> None:
         """The flags of Volcano's end-to-end test of the plugin."""

@@ -41,6 +41,12 @@ def test_what_the_model_refuses_is_at_its_line() -> None:
     ]
 
 
+def test_what_the_model_refuses_is_at_its_key_as_in_a_tfjob() -> None:
+    result = check_text(JOB.replace("REPLICAS", "two").encode(), "yaml", "job.yaml", "estimator")
+    assert result is not None
+    assert [(error.line, error.column) for error in result.errors] == [(10, 7)]
+
+
 def test_another_version_is_refused_at_its_key() -> None:
     text = JOB.replace("REPLICAS", "2").replace("v1alpha1", "v1beta1")
     assert checked(text) == [("volcano_api_version", "apiVersion", 1)]
@@ -66,6 +72,16 @@ def test_a_file_of_no_volcano_job_is_left_to_the_others() -> None:
 def test_a_job_that_sets_no_tf_config_is_left_to_the_others() -> None:
     text = JOB.replace("REPLICAS", "2").replace("plugins: {tensorflow: []}", "plugins: {svc: []}")
     assert checked(text) is None
+
+
+def test_a_job_whose_containers_set_other_variables_only_is_left_to_the_others() -> None:
+    text = JOB.replace("REPLICAS", "2").replace("plugins: {tensorflow: []}", "plugins: {svc: []}")
+    text += (
+        "      template:\n        spec:\n          containers:\n"
+        "            - name: c\n              env: [{name: TF_CPP_MIN_LOG_LEVEL, value: '2'}]\n"
+    )
+    assert checked(text) is None
+    assert checked(text.replace("TF_CPP_MIN_LOG_LEVEL", "TF_CONFIG")) is not None
 
 
 def test_a_job_whose_command_builds_tf_config_is_checked() -> None:

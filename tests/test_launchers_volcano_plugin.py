@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from estconf.launchers.formats import blocks, pod_lines, written_size
@@ -27,6 +27,7 @@ from estconf.launchers.volcano.plugin import (
     predict,
     tf_config_size,
 )
+from values import refuses_assignment
 
 DATA = Path(__file__).parent / "data" / "launchers" / "volcano"
 
@@ -152,6 +153,30 @@ class TestWhatThePluginWrites:
     def test_go_escapes_what_html_would_read(self) -> None:
         assert go_json(["a<b>&c\u2028"]) == '["a\\u003cb\\u003e\\u0026c\\u2028"]'
 
+    def test_a_job_named_by_the_api_server_needs_the_name_it_got(self) -> None:
+        named_later = VolcanoJob.model_validate(
+            {
+                "apiVersion": "batch.volcano.sh/v1alpha1",
+                "kind": "Job",
+                "metadata": {"generateName": "mnist-"},
+                "spec": {
+                    "tasks": [{"name": "worker", "replicas": 2}],
+                    "plugins": {"tensorflow": []},
+                },
+            }
+        )
+        with pytest.raises(ValueError, match="the Job has only generateName 'mnist-'"):
+            predict(named_later)
+        with pytest.raises(ValueError, match="the Job has only generateName 'mnist-'"):
+            tf_config_size(named_later)
+        cluster = predict(named_later, name="mnist-x7k2p").cluster
+        assert cluster["worker"][0] == "mnist-x7k2p-worker-0.mnist-x7k2p:2222"
+
+    def test_what_is_predicted_cannot_be_changed(self) -> None:
+        prediction = predict(VOLCANOS_TEST)
+        refuses_assignment(prediction)
+        refuses_assignment(prediction.pods[0])
+
     def test_one_task_of_the_cluster_alone(self) -> None:
         pods = predict(VOLCANOS_TEST, task=("worker", 1)).pods
         assert [pod.name for pod in pods] == ["train-123-worker-1"]
@@ -180,6 +205,8 @@ NAMES = st.sampled_from(["ps", "worker", "chief", "evaluator", "master", "a<b", 
 
 
 @settings(max_examples=100, deadline=None)
+@example(tasks={"worker": 1}, arguments=[], hostname=None, name="j", task=None)  # no TF_CONFIG
+@example(tasks={"worker": 2, "ps": 0}, arguments=[], hostname=None, name="j", task=("worker", 0))
 @given(
     tasks=st.dictionaries(NAMES, st.integers(0, 12), min_size=1, max_size=4),
     arguments=st.lists(
