@@ -191,6 +191,36 @@ class TestJobSet:
         assert (status, out) == (2, "")
         assert f"{manifest}: the TF_CONFIGs of its 1,000 pods would take about 1,0" in err
 
+    def test_a_file_that_is_no_yaml_fails(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        path = tmp_path / "jobset.yaml"
+        path.write_text("a: [\n", encoding="utf-8")
+        status, out, err = run(capsys, "tf-config", "jobset", str(path))
+        assert (status, out) == (1, "")
+        assert err.startswith(f"{path}:2:1: invalid YAML: ")
+        assert err.splitlines()[-1] == "1 error in 1 of 1 file"
+
+    def test_pods_that_get_no_tf_config_write_no_file_into_the_directory_made(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        manifest = tmp_path / "jobset.yaml"
+        manifest.write_text(
+            "apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata: {name: m}\n"
+            "spec:\n  replicatedJobs:\n  - name: w\n    template:\n      spec:\n"
+            "        completions: 2\n        parallelism: 2\n        template:\n"
+            "          spec:\n            containers:\n            - {name: c, image: x}\n",
+            encoding="utf-8",
+        )
+        out_dir = tmp_path / "tf_configs"
+        status, out, err = run(
+            capsys, "tf-config", "jobset", str(manifest), "--out-dir", str(out_dir)
+        )
+        assert (status, out) == (0, "")
+        assert "(m-w-0-0 to m-w-0-1) get no TF_CONFIG" in err
+        assert out_dir.is_dir()
+        assert list(out_dir.iterdir()) == []
+
     def test_the_older_spelling(self, capsys: pytest.CaptureFixture[str]) -> None:
         status, out, _ = run(capsys, "tf-config", "--jobset", f"{DATA}/custom_subdomain.yaml")
         assert (status, len(out.splitlines())) == (0, 4)
@@ -266,6 +296,39 @@ class TestTrainJob:
             "file read: its pods are not predicted\n"
             "hint: give the file of TrainingRuntime 'tensorflow-ps' too (kubectl get "
             "trainingruntime tensorflow-ps -n ml -o yaml > runtime.yaml)\n"
+        )
+
+    def test_a_file_that_is_not_there(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, out, err = run(capsys, "tf-config", "trainjob", "missing.yaml")
+        assert (status, out) == (2, "")
+        assert err == "missing.yaml: no such file\n1 error in 1 of 1 file\n"
+
+    def test_what_the_model_refuses_is_counted(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        path = tmp_path / "trainjob.yaml"
+        text = (ROOT / DATA / "trainjob_with_runtime.yaml").read_text(encoding="utf-8")
+        path.write_text(text.replace("numNodes: 3", "numNodes: many"), encoding="utf-8")
+        status, out, err = run(capsys, "tf-config", "trainjob", str(path))
+        assert (status, out) == (1, "")
+        assert err.splitlines() == [
+            f"{path}:43:5: spec.trainer.numNodes: Input should be a valid integer",
+            "1 error in 1 of 1 file",
+        ]
+
+    def test_an_output_too_large_names_every_file(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        trainjob = tmp_path / "trainjob.yaml"
+        text = (ROOT / DATA / "trainjob_ps.yaml").read_text(encoding="utf-8")
+        trainjob.write_text(text.replace("numNodes: 4", "numNodes: 60"), encoding="utf-8")
+        runtime = f"{DATA}/runtime_ps.yaml"
+        argv = ("tf-config", "trainjob", str(trainjob), runtime, "--max-size", "10000")
+        status, out, err = run(capsys, *argv)
+        assert (status, out) == (2, "")
+        assert err.startswith(
+            f"estconf tf-config: error: {trainjob}, {runtime}: the TF_CONFIGs of its 63 pods "
+            "would take about"
         )
 
     def test_files_without_a_trainjob(self, capsys: pytest.CaptureFixture[str]) -> None:

@@ -6,6 +6,7 @@ import base64
 
 from estconf.io.parse import stream_of
 from estconf.launchers.jobset.documents import configs_of, placed_in
+from values import refuses_assignment
 
 STREAM = """\
 apiVersion: v1
@@ -68,3 +69,22 @@ def test_an_object_whose_kind_is_not_a_string_is_passed_over() -> None:
     found = placed_in(stream_of(text, "s.yaml"), "s.yaml")
     assert [(placed.kind, placed.name) for placed in found] == [("ConfigMap", "c")]
     assert configs_of(found).config_maps == {("default", "c"): {"K": "v"}}
+
+
+def test_a_secrets_data_alone_is_decoded_and_its_string_data_alone_read() -> None:
+    text = (
+        "apiVersion: v1\nkind: Secret\nmetadata: {name: d}\n"
+        f"data: {{TOKEN: {base64.b64encode(b'{}').decode()}, SPACED: 'e3 0=', NUMBER: 1}}\n"
+        "---\napiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {TOKEN: plain}\n"
+    )
+    configs = configs_of(placed_in(stream_of(text, "s.yaml"), "s.yaml"))
+    # base64 with a character out of its alphabet is refused, as the API server refuses it
+    assert configs.secrets == {
+        ("default", "d"): {"TOKEN": "{}"},
+        ("default", "s"): {"TOKEN": "plain"},
+    }
+
+
+def test_an_object_found_cannot_be_changed() -> None:
+    (found, *_) = placed_in(stream_of(STREAM, "s.yaml"), "s.yaml")
+    refuses_assignment(found)
