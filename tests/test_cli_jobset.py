@@ -331,6 +331,17 @@ class TestTrainJob:
             "would take about"
         )
 
+    def test_what_cannot_be_read_of_several_files_is_counted_by_file(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        names = [f"{DATA}/trainjob_ps.yaml", f"{DATA}/runtime_ps.yaml"]
+        status, out, err = run(capsys, "tf-config", "trainjob", *names, "--max-size", "10")
+        assert (status, out) == (2, "")
+        assert err.splitlines() == [
+            *(f"{name}: the file is larger than the limit of 10 bytes" for name in names),
+            "2 errors in 2 of 2 files",
+        ]
+
     def test_files_without_a_trainjob(self, capsys: pytest.CaptureFixture[str]) -> None:
         status, out, err = run(capsys, "tf-config", "trainjob", f"{DATA}/runtime_ps.yaml")
         assert (status, out) == (1, "")

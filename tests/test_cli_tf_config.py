@@ -29,6 +29,8 @@ from estconf.profiles import check_profile
 
 ROOT = Path(__file__).resolve().parents[1]
 ESTCONF = Path(sys.executable).with_name("estconf")
+JOBSET = "tests/data/launchers/jobset"
+VOLCANO = "tests/data/launchers/volcano/dist-mnist.yaml"
 
 SMALL = (
     '{"cluster":{"chief":["mnist-chief-0.ml.svc:2222"],"ps":["mnist-ps-0.ml.svc:2222"],'
@@ -666,6 +668,43 @@ class TestUsageInProcess:
         assert err == (
             f"{path}: a TF_CONFIG is JSON, which cannot hold this: "
             "Object of type date is not JSON serializable\n"
+        )
+
+    @pytest.mark.parametrize(
+        ("argv", "missing", "present"),
+        [
+            (["job", "m", "--chief", "1", "--worker", "2"], "evaluator:0", "chief:0"),
+            (["job", "m", "--chief", "1", "--worker", "2"], "worker:2", "worker:1"),
+            (["tfjob", "tests/data/kubeflow/dist_mnist.yaml"], "worker:7", "worker:1"),
+            (["jobset", f"{JOBSET}/chief_worker_ps.yaml"], "worker:70", "ps:0"),
+            (["trainjob", f"{JOBSET}/trainjob_with_runtime.yaml"], "worker:70", "worker:0"),
+            (["vertex", "tests/data/launchers/vertex/distributed.yaml"], "worker:70", "worker:0"),
+            (["volcano", VOLCANO, "--profile", "server"], "worker:2", "worker:1"),
+            (["--tfjob", "tests/data/kubeflow/dist_mnist.yaml"], "worker:7", "worker:1"),
+        ],
+        ids=lambda value: value[0] if isinstance(value, list) else value,
+    )
+    @pytest.mark.parametrize("fmt", ["jsonl", "pods"])
+    def test_a_task_no_pod_runs_is_refused(
+        self, argv: list[str], missing: str, present: str, fmt: str
+    ) -> None:
+        """Nothing written and exit 0 would pass for a TF_CONFIG in a script."""
+        status, out, err = run("tf-config", *argv, "--task", missing, "--format", fmt)
+        assert (status, out) == (2, "")
+        assert err.splitlines()[-2:] == [
+            f"estconf tf-config: error: --task {missing}: no pod of the job runs this task",
+            "hint: give a task the job has: --format pods, without --task, lists every pod",
+        ]
+        status, out, _ = run("tf-config", *argv, "--task", present, "--format", fmt)
+        assert (status, out.count("\n")) == (0, 1)
+
+    def test_a_pod_of_the_task_that_gets_no_tf_config_is_no_usage_error(self) -> None:
+        argv = ("tf-config", "volcano", "tests/data/launchers/volcano/single.yaml")
+        status, out, err = run(*argv, "--task", "worker:0")
+        assert (status, out) == (0, "")
+        assert "gives its pod no TF_CONFIG" in err
+        assert run(*argv, "--task", "worker:0", "--format", "pods")[1] == (
+            '{"pod": "mnist-local-worker-0", "TF_CONFIG": null}\n'
         )
 
     @pytest.mark.parametrize(

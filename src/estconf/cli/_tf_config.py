@@ -178,6 +178,7 @@ def _older(args: argparse.Namespace) -> Launcher:
 
 def _finish(found: TFConfigs, args: argparse.Namespace) -> int:
     """Write what the launcher found and its TF_CONFIGs; the exit status."""
+    _refuse_a_task_of_no_pod(found, args)
     if not found.notes_after:
         _say(found.notes)
     status = EXIT_OK
@@ -192,6 +193,23 @@ def _finish(found: TFConfigs, args: argparse.Namespace) -> int:
     if found.unreadable:
         return EXIT_USAGE
     return EXIT_INVALID if found.failed else status
+
+
+def _refuse_a_task_of_no_pod(found: TFConfigs, args: argparse.Namespace) -> None:
+    """Refuse ``--task`` when no pod of the job runs that task.
+
+    The launcher then has nothing to write, and an empty output with exit
+    status 0 would pass for a TF_CONFIG in a script.  A cluster file's task
+    need not be in its cluster (an evaluator), so the cluster launcher always
+    writes one; there the reader refuses what it must.
+    """
+    if args.task is None or found.failed or found.unreadable or found.every_pod():
+        return
+    task_type, index = args.task
+    raise UsageError(
+        f"--task {task_type}:{index}: no pod of the job runs this task",
+        hint="give a task the job has: --format pods, without --task, lists every pod",
+    )
 
 
 def _say(notes: Notes) -> None:

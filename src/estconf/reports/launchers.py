@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from estconf.io.errors import FileError
     from estconf.launchers.base import Notes
 
 __all__ = ["write_notes"]
@@ -22,6 +23,9 @@ def write_notes(notes: Notes) -> str:
 
     text = "".join(f"{line}\n" for line in notes.lines)
     if notes.findings:
-        found = [Result("", None, list(notes.findings))]
+        by_file: dict[str, list[FileError]] = {}  # counted by file, as validate counts them
+        for finding in notes.findings:
+            by_file.setdefault(finding.file, []).append(finding)
+        found = [Result(file, None, errors) for file, errors in by_file.items()]
         text += write_text(found, quiet=not notes.counted)
     return text + "".join(f"hint: {hint}\n" for hint in notes.hints)
