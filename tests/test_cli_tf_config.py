@@ -698,6 +698,16 @@ class TestUsageInProcess:
         status, out, _ = run("tf-config", *argv, "--task", present, "--format", fmt)
         assert (status, out.count("\n")) == (0, 1)
 
+    def test_a_task_of_a_job_that_cannot_be_predicted_is_not_said_missing(self) -> None:
+        """What stopped the prediction is said, not that no pod runs the task."""
+        trainjob = f"{JOBSET}/trainjob_ps.yaml"  # its runtime is in no file read
+        status, out, err = run("tf-config", "trainjob", trainjob, "--task", "worker:0")
+        assert (status, out) == (2, "")
+        assert "its runtime, TrainingRuntime 'tensorflow-ps', is in no file read" in err
+        assert "--task" not in err
+        status, out, err = run("tf-config", "tfjob", "missing.yaml", "--task", "worker:0")
+        assert (status, out, err) == (1, "", "missing.yaml: no such file\n1 error in 1 of 1 file\n")
+
     def test_a_pod_of_the_task_that_gets_no_tf_config_is_no_usage_error(self) -> None:
         argv = ("tf-config", "volcano", "tests/data/launchers/volcano/single.yaml")
         status, out, err = run(*argv, "--task", "worker:0")
