@@ -23,7 +23,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from estconf.cli import main
-from estconf.cli._tf_config import register
 from estconf.launchers import LAUNCHERS, Entry
 from estconf.profiles import check_profile
 
@@ -599,14 +598,25 @@ class TestEachLauncherByName:
 
     @pytest.mark.parametrize("name", [*(entry.name for entry in LAUNCHERS), None])
     def test_every_option_in_help_names_its_value_and_says_what_it_does(
-        self, name: str | None
+        self, name: str | None, monkeypatch: pytest.MonkeyPatch
     ) -> None:
-        """Each launcher's own options, and every option of the older command line."""
-        parser = argparse.ArgumentParser(prog="estconf tf-config")
-        register(parser, [name] if name else [])
-        if name:
-            (launchers,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-            parser = launchers.choices[name]
+        """Each launcher's own options, and every option of the older command line.
+
+        The parser is the one ``main`` builds, caught where it writes its help
+        (``tf-config NAME --help``) or its usage error (``tf-config --volcano``).
+        """
+        caught: list[argparse.ArgumentParser] = []
+
+        def catch(parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
+            caught.append(parser)
+            raise SystemExit(0)
+
+        monkeypatch.setattr(argparse.ArgumentParser, "print_help", catch)
+        monkeypatch.setattr(argparse.ArgumentParser, "print_usage", catch)
+        with contextlib.suppress(SystemExit):
+            main(["tf-config", name, "--help"] if name else ["tf-config", "--volcano"])
+        (parser,) = caught
+        assert parser.prog == (f"estconf tf-config {name}" if name else "estconf tf-config")
         for action in parser._actions:
             if isinstance(action, argparse._HelpAction):
                 continue
