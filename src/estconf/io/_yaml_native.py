@@ -55,6 +55,7 @@ from typing import Any, Final
 from estconf.io._positions import Loc, Position, Span
 from estconf.io._yaml_hazards import Hazard, scan
 from estconf.io._yaml_places import Source
+from estconf.io._yaml_plain import RESOLVED
 from estconf.io._yaml_tree import Unbuilt, build
 from estconf.io.checks import Limits
 
@@ -64,28 +65,9 @@ ENVIRONMENT: Final = "ESTCONF_YAML"
 """The environment variable that, set to ``ruamel``, turns the native reader off."""
 
 # A JSON string rapidyaml writes for a scalar that, written plain, YAML 1.2 reads as
-# something else than a string (the implicit resolvers of ruamel.yaml for YAML 1.2), an
-# alias (``*a``), or a null key (rapidyaml writes it ``""``).
-_RESOLVED: Final = r"""
-    (?:true|True|TRUE|false|False|FALSE)
-    |[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?
-    |[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)
-    |[-+]?\.[0-9_]+(?:[eE][-+][0-9]+)?
-    |[-+]?\.(?:inf|Inf|INF)
-    |\.(?:nan|NaN|NAN)
-    |[-+]?0b[0-1_]+
-    |[-+]?0o?[0-7_]+
-    |[-+]?[0-9_]+
-    |[-+]?0x[0-9a-fA-F_]+
-    |<<
-    |~|null|Null|NULL
-    |[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]
-    |[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?
-     (?:[Tt]|[\ \t]+)[0-9][0-9]?
-     :[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?
-     (?:[\ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?
-    |=|!|&|\*
-"""
+# something else than a string (:data:`estconf.io._yaml_plain.RESOLVED`), or an indicator
+# alone (``!``, ``&``, ``*``), which no plain scalar is.
+_RESOLVED: Final = rf"{RESOLVED}|!|&|\*"
 # rapidyaml writes these plain scalars as JSON numbers, booleans and null (checked for every
 # one of up to six characters): a JSON string of them was quoted, and is a string
 _WRITTEN_AS_JSON: Final = r"(?:-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?|true|false|null)\""
@@ -96,8 +78,7 @@ _WRITTEN_AS_JSON: Final = r"(?:-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?|true|false|null)
 # a plain scalar cannot start with a flow indicator, which rapidyaml reads in block context
 _AMBIGUOUS: Final = re.compile(
     r'"(?=[-+0-9.~<=!&*"\[{]|[\]},](?<![^\[{,:\s]"[\]},])|[tT]rue"|TRUE"|[fF]alse"|FALSE"|[nN]ull"|NULL")'
-    rf'(?:(?P<key>{_RESOLVED})"\s*:|(?!{_WRITTEN_AS_JSON})(?P<value>{_RESOLVED})"|[\[\]{{}},*]|"\s*:)',
-    re.VERBOSE,
+    rf'(?:(?P<key>{_RESOLVED})"\s*:|(?!{_WRITTEN_AS_JSON})(?P<value>{_RESOLVED})"|[\[\]{{}},*]|"\s*:)'
 )
 _COMMENT_LIKE: Final = re.compile(r"\s#")
 """What a plain scalar cannot hold: in a JSON string, a scalar quoted or a comment read in."""
