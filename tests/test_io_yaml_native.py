@@ -242,6 +242,45 @@ def test_resolved_is_every_plain_scalar_yaml_1_2_reads_as_another_type(text: str
     )
 
 
+_PREDICATES = {
+    "is_map": "MAP",
+    "is_seq": "SEQ",
+    "is_container": ("MAP", "SEQ"),
+    "has_val": "VAL",
+    "has_val_anchor": "VALANCH",
+    "has_val_tag": "VALTAG",
+    "is_val_ref": "VALREF",
+    "is_val_plain": "VAL_PLAIN",
+    "is_val_quoted": "VALQUO",
+    "has_key": "KEY",
+    "has_key_anchor": "KEYANCH",
+    "has_key_tag": "KEYTAG",
+    "is_key_plain": "KEY_PLAIN",
+    "is_key_quoted": "KEYQUO",
+}
+
+
+def test_a_nodes_type_tells_what_rapidyaml_tells_of_it() -> None:
+    """A scalar is placed from its node's type, read once: its bits, as the tree's predicates."""
+    texts = [text_of(path) for path in CORPUS]
+    texts.append("a: &x 'q'\nb: *x\n? !t k\n: |\n  v\n&y c: \"d\"\ne: [f, {g: h}]\n")
+    nodes = 0
+    for text in texts:
+        try:
+            tree = ryml.parse_in_arena(text.encode("utf-8"))
+        except Exception:  # rapidyaml refuses it: the text goes to ruamel.yaml
+            continue
+        for node, _ in ryml.walk(tree):
+            kind = tree.type(node)
+            for predicate, names in _PREDICATES.items():
+                bits = 0
+                for name in (names,) if isinstance(names, str) else names:
+                    bits |= getattr(ryml, name)
+                assert bool(kind & bits) == getattr(tree, predicate)(node), (predicate, text)
+            nodes += 1
+    assert nodes > 10_000
+
+
 def test_an_integer_too_long_to_convert_is_left_to_ruamel_whatever_python_converts(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
