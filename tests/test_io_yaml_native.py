@@ -8,15 +8,18 @@ each value is, or the refusal (code, message, place) must be equal.
 from __future__ import annotations
 
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from estconf.io import _yaml_native
 from estconf.io._positions import Position, Span
+from estconf.io._yaml_plain import RESOLVED
 from estconf.io.checks import Limits
 
 from yaml_paths import both, outcome
@@ -211,6 +214,71 @@ class TestScalars:
         assert _yaml_native.read(text, Limits()) is None
         native, fallback, _ = both(text, monkeypatch)
         assert native == fallback
+
+
+_SCALAR_PARTS = st.sampled_from(
+    [
+        *"0123456789-+._eEbox:~ \tTZ<=",
+        *("0x", "0o", "0b", "true", "True", "FALSE", "null", "Null", "NULL"),
+        *("inf", "Inf", "nan", "NaN", ".inf", ".NaN", "2001-12-14", "21:59:43", "-05:00"),
+    ]
+)
+
+
+@given(st.lists(_SCALAR_PARTS, max_size=6).map("".join))
+def test_resolved_is_every_plain_scalar_yaml_1_2_reads_as_another_type(text: str) -> None:
+    """The one declaration of YAML 1.2's implicit types agrees with ruamel.yaml's resolvers.
+
+    The resolvers look at a scalar starting with ``_`` for none of them, which the
+    pattern of integers matches: such a string is built from the tree, a string still.
+    """
+    from ruamel.yaml.nodes import ScalarNode
+    from ruamel.yaml.resolver import VersionedResolver
+
+    tag = VersionedResolver(version=(1, 2)).resolve(ScalarNode, text, (True, False))
+    typed = tag != "tag:yaml.org,2002:str" and text != ""  # nothing written: null, not listed
+    assert (re.fullmatch(RESOLVED, text) is not None) == (
+        typed or (text.startswith("_") and text.strip("_0123456789") == "")
+    )
+
+
+_PREDICATES = {
+    "is_map": "MAP",
+    "is_seq": "SEQ",
+    "is_container": ("MAP", "SEQ"),
+    "has_val": "VAL",
+    "has_val_anchor": "VALANCH",
+    "has_val_tag": "VALTAG",
+    "is_val_ref": "VALREF",
+    "is_val_plain": "VAL_PLAIN",
+    "is_val_quoted": "VALQUO",
+    "has_key": "KEY",
+    "has_key_anchor": "KEYANCH",
+    "has_key_tag": "KEYTAG",
+    "is_key_plain": "KEY_PLAIN",
+    "is_key_quoted": "KEYQUO",
+}
+
+
+def test_a_nodes_type_tells_what_rapidyaml_tells_of_it() -> None:
+    """A scalar is placed from its node's type, read once: its bits, as the tree's predicates."""
+    texts = [text_of(path) for path in CORPUS]
+    texts.append("a: &x 'q'\nb: *x\n? !t k\n: |\n  v\n&y c: \"d\"\ne: [f, {g: h}]\n")
+    nodes = 0
+    for text in texts:
+        try:
+            tree = ryml.parse_in_arena(text.encode("utf-8"))
+        except Exception:  # rapidyaml refuses it: the text goes to ruamel.yaml
+            continue
+        for node, _ in ryml.walk(tree):
+            kind = tree.type(node)
+            for predicate, names in _PREDICATES.items():
+                bits = 0
+                for name in (names,) if isinstance(names, str) else names:
+                    bits |= getattr(ryml, name)
+                assert bool(kind & bits) == getattr(tree, predicate)(node), (predicate, text)
+            nodes += 1
+    assert nodes > 10_000
 
 
 def test_an_integer_too_long_to_convert_is_left_to_ruamel_whatever_python_converts(

@@ -36,13 +36,14 @@ _TOKEN_STARTS: Final = " \n[]{},:"
 _NAMED: Final = re.compile(r"[A-Za-z0-9_-]+(?:[\s,\[\]{}]|$)")
 _SOFT: Final = "!%@`&*"
 """What is read natively where rapidyaml's tree shows it within a scalar."""
+_SOFT_BYTES: Final = tuple((char, char.encode()) for char in _SOFT)
 _CHARS: Final = "!%@`&*?\t"
 """The characters looked for one by one (the tab and ``?`` among them)."""
 _PASSED: Final = bytes(
     byte for byte in range(128) if (32 <= byte < 127 or byte == 10) and chr(byte) not in _CHARS
 )
 """The bytes no hazard is: printable ASCII, the line feed, but :data:`_CHARS`."""
-_COLON: Final = re.compile(r":(?<=[ \n\[\]{},:]:)|:[,\]}]")
+_COLON: Final = re.compile(r":(?:(?<=[ \n\[\]{},:]:)|[,\]}])")
 """A ``:`` where a token may start, or before a flow indicator."""
 _SURROGATE_ESCAPE: Final = re.compile(r"\\(?:u[dD][89a-fA-F]|U0000[dD][89a-fA-F])")
 _LONG: Final = 1000
@@ -84,8 +85,8 @@ def scan(text: str, raw: bytes) -> list[Hazard] | None:
             if _token_at(text, at):
                 return None
             at = text.find("?", at + 1)
-    for char in _SOFT:
-        if char.encode() not in present:
+    for char, byte in _SOFT_BYTES:
+        if byte not in present:
             continue
         at = text.find(char)
         while at >= 0:

@@ -42,7 +42,6 @@ finding): :class:`LazySpans` reads that document again with ruamel.yaml then.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
 import os
@@ -54,7 +53,8 @@ from typing import Any, Final
 
 from estconf.io._positions import Loc, Position, Span
 from estconf.io._yaml_hazards import Hazard, scan
-from estconf.io._yaml_places import Source
+from estconf.io._yaml_places import Source, method
+from estconf.io._yaml_plain import RESOLVED
 from estconf.io._yaml_tree import Unbuilt, build
 from estconf.io.checks import Limits
 
@@ -64,28 +64,9 @@ ENVIRONMENT: Final = "ESTCONF_YAML"
 """The environment variable that, set to ``ruamel``, turns the native reader off."""
 
 # A JSON string rapidyaml writes for a scalar that, written plain, YAML 1.2 reads as
-# something else than a string (the implicit resolvers of ruamel.yaml for YAML 1.2), an
-# alias (``*a``), or a null key (rapidyaml writes it ``""``).
-_RESOLVED: Final = r"""
-    (?:true|True|TRUE|false|False|FALSE)
-    |[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?
-    |[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)
-    |[-+]?\.[0-9_]+(?:[eE][-+][0-9]+)?
-    |[-+]?\.(?:inf|Inf|INF)
-    |\.(?:nan|NaN|NAN)
-    |[-+]?0b[0-1_]+
-    |[-+]?0o?[0-7_]+
-    |[-+]?[0-9_]+
-    |[-+]?0x[0-9a-fA-F_]+
-    |<<
-    |~|null|Null|NULL
-    |[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]
-    |[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?
-     (?:[Tt]|[\ \t]+)[0-9][0-9]?
-     :[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?
-     (?:[\ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?
-    |=|!|&|\*
-"""
+# something else than a string (:data:`estconf.io._yaml_plain.RESOLVED`), or an indicator
+# alone (``!``, ``&``, ``*``), which no plain scalar is.
+_RESOLVED: Final = rf"{RESOLVED}|!|&|\*"
 # rapidyaml writes these plain scalars as JSON numbers, booleans and null (checked for every
 # one of up to six characters): a JSON string of them was quoted, and is a string
 _WRITTEN_AS_JSON: Final = r"(?:-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?|true|false|null)\""
@@ -96,8 +77,7 @@ _WRITTEN_AS_JSON: Final = r"(?:-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?|true|false|null)
 # a plain scalar cannot start with a flow indicator, which rapidyaml reads in block context
 _AMBIGUOUS: Final = re.compile(
     r'"(?=[-+0-9.~<=!&*"\[{]|[\]},](?<![^\[{,:\s]"[\]},])|[tT]rue"|TRUE"|[fF]alse"|FALSE"|[nN]ull"|NULL")'
-    rf'(?:(?P<key>{_RESOLVED})"\s*:|(?!{_WRITTEN_AS_JSON})(?P<value>{_RESOLVED})"|[\[\]{{}},*]|"\s*:)',
-    re.VERBOSE,
+    rf'(?:(?P<key>{_RESOLVED})"\s*:|(?!{_WRITTEN_AS_JSON})(?P<value>{_RESOLVED})"|[\[\]{{}},*]|"\s*:)'
 )
 _COMMENT_LIKE: Final = re.compile(r"\s#")
 """What a plain scalar cannot hold: in a JSON string, a scalar quoted or a comment read in."""
@@ -207,38 +187,44 @@ def read(text: str, limits: Limits, stop_at: int | None = None) -> list[Native] 
         import ryml
     except ImportError:  # no wheel for this platform: ruamel.yaml reads every text
         return None
-    with _quiet():
-        try:
-            buffer = bytearray(raw)
-            tree = ryml.parse_in_place(buffer)
-            source = Source(ryml, raw, buffer, tree)
-            return _documents(source, text, _Stream(hazards, length, limits), stop_at)
-        except (_Unproven, Unbuilt, ValueError, RecursionError, ryml.ExceptionBasic):
-            return None
+    saved = _silence()
+    try:
+        buffer = bytearray(raw)
+        tree = ryml.parse_in_place(buffer)
+        source = Source(ryml, raw, buffer, tree)
+        return _documents(source, text, _Stream(hazards, length, limits), stop_at)
+    except (_Unproven, Unbuilt, ValueError, RecursionError, ryml.ExceptionBasic):
+        return None
+    finally:
+        if saved is not None:
+            os.dup2(saved, 2)
+            os.close(saved)
 
 
 _null: int | None = None
 """The null device, opened once, which the standard error stream is while rapidyaml parses."""
 
 
-@contextlib.contextmanager
-def _quiet() -> Iterator[None]:
-    """Close the standard error stream, where rapidyaml writes what it refuses before it raises."""
+def _silence() -> int | None:
+    """Close the standard error stream, where rapidyaml writes what it refuses before it raises.
+
+    Gives the stream's file descriptor, duplicated, to restore it with; ``None``
+    when there is no standard error stream to close.
+    """
     global _null
     sys.stderr.flush()
     try:
         saved = os.dup(2)
+    except OSError:  # no standard error stream to close
+        return None
+    try:
         if _null is None:
             _null = os.open(os.devnull, os.O_WRONLY)
-    except OSError:  # no standard error stream to close
-        yield
-        return
-    try:
-        os.dup2(_null, 2)
-        yield
-    finally:
-        os.dup2(saved, 2)
+    except OSError:  # pragma: no cover - no null device
         os.close(saved)
+        return None
+    os.dup2(_null, 2)
+    return saved
 
 
 class _Stream:
@@ -273,12 +259,15 @@ def _documents(
     quoted: dict[str, bool] = {}
     flow = "{" in text
     flow_style = ryml.FLOW_SL
+    is_container = method(ryml, "is_container")
+    set_style = method(ryml, "set_container_style")
+    emit = getattr(ryml, "_ryml", ryml).emit_json_malloc
     for index, node in enumerate(nodes):
         data: Any = _WALK
         if not hazards[index]:
-            if tree.is_container(node):  # written on one line: half the JSON to read
-                tree.set_container_style(node, flow_style)
-            data = _fast(ryml.emit_json(tree, node), text, quoted, flow)
+            if is_container(tree, node):  # written on one line: half the JSON to read
+                set_style(tree, node, flow_style)
+            data = _fast(emit(tree, node), text, quoted, flow)
         if data is _WALK:
             data, _ = build(source, node, hazards[index], stream.written, stream.expanded)
         elif count_values and _values(data) > stream.written:

@@ -16,12 +16,13 @@ which CPython has; elsewhere nothing is placed here.
 from __future__ import annotations
 
 import ctypes
+import functools
 from bisect import bisect_right
 from typing import Any
 
 from estconf.io._positions import Loc, Position, Span
 
-__all__ = ["Source"]
+__all__ = ["Source", "bound"]
 
 
 class _Buffer(ctypes.Structure):
@@ -44,23 +45,40 @@ class _Buffer(ctypes.Structure):
 
 _get_buffer: Any = getattr(ctypes, "pythonapi", None) and ctypes.pythonapi.PyObject_GetBuffer
 _release_buffer: Any = _get_buffer and ctypes.pythonapi.PyBuffer_Release
-if _get_buffer:  # CPython: the functions' arguments declared once
-    _get_buffer.argtypes = [ctypes.py_object, ctypes.POINTER(_Buffer), ctypes.c_int]
-    _release_buffer.argtypes = [ctypes.POINTER(_Buffer)]
+if _get_buffer:  # CPython: the functions' arguments declared once (a buffer by its address)
+    _get_buffer.argtypes = [ctypes.py_object, ctypes.c_void_p, ctypes.c_int]
+    _release_buffer.argtypes = [ctypes.c_void_p]
 
 
-def _address(view: Any) -> int | None:
-    """Where the bytes of a buffer are in memory, or ``None`` when that cannot be told."""
-    if not _get_buffer:  # pragma: no cover - not CPython
-        return None
-    buffer = _Buffer()
-    if _get_buffer(view, ctypes.byref(buffer), 0) != 0:  # pragma: no cover - every buffer gives one
-        return None
-    try:
-        address: int | None = buffer.buf
+class _Addresses:
+    """Where the bytes of buffers are in memory, told by the buffer protocol."""
+
+    def __init__(self) -> None:
+        self._buffer = _Buffer()
+        self._at = ctypes.addressof(self._buffer)
+
+    def of(self, view: Any) -> int | None:
+        """Where the bytes of ``view`` are, or ``None`` when that cannot be told."""
+        if not _get_buffer or _get_buffer(view, self._at, 0) != 0:  # pragma: no cover - CPython
+            return None
+        address: int | None = self._buffer.buf
+        _release_buffer(self._at)
         return address
-    finally:
-        _release_buffer(ctypes.byref(buffer))
+
+
+def bound(ryml: Any, tree: Any, name: str) -> Any:
+    """The tree's method ``name``, as rapidyaml's C function bound to it where it has one."""
+    return functools.partial(method(ryml, name), tree)
+
+
+def method(ryml: Any, name: str) -> Any:
+    """The tree's method ``name``, called with the tree first: rapidyaml's C function if any."""
+    function = getattr(getattr(ryml, "_ryml", None), f"Tree_{name}", None)
+    return getattr(ryml.Tree, name) if function is None else function
+
+
+_METHODS: dict[Any, tuple[Any, ...]] = {}
+"""The methods a place asks of a tree, by the rapidyaml module they are of."""
 
 
 class Source:
@@ -71,14 +89,19 @@ class Source:
         self.raw = raw
         self.buffer = buffer  # the tree's scalars are slices of it: kept while the tree is
         self.tree = tree
+        self._addresses: _Addresses | None = None
         self._base: int | None = None
         self._lines: list[tuple[int, int]] = [(0, 1)]  # offsets placed, and their lines
 
+    def _address(self, view: Any) -> int | None:
+        if self._addresses is None:
+            self._addresses = _Addresses()
+            self._base = self._addresses.of(self.buffer)
+        return self._addresses.of(view)
+
     def offset(self, view: Any) -> int | None:
         """Where the scalar ``view`` starts in the buffer; ``None`` if it is not in it."""
-        if self._base is None:
-            self._base = _address(memoryview(self.buffer))
-        at = _address(view)
+        at = self._address(view)
         if at is None or self._base is None:  # pragma: no cover - not CPython
             return None
         offset = at - self._base
@@ -86,49 +109,53 @@ class Source:
 
     def place(self, document: int, paths: list[Loc]) -> dict[Loc, Span] | None:
         """The span of each of ``paths`` of a document, or ``None`` if one cannot be placed."""
-        if self._base is None:
-            self._base = _address(memoryview(self.buffer))
-            if self._base is None:  # pragma: no cover - not CPython
-                return None
         spans = {}
         for path in paths:
-            span = self._span(document, path)
+            span = self._span(document, path) if path else None
             if span is None:
                 return None
             spans[path] = span
         return spans
 
     def _span(self, document: int, path: Loc) -> Span | None:
-        tree, none = self.tree, self.ryml.NONE
+        ryml, tree = self.ryml, self.tree
+        calls = _METHODS.get(ryml)
+        if calls is None:
+            calls = _METHODS[ryml] = tuple(
+                method(ryml, name) for name in ("type", "find_child", "val")
+            )
+        kind_of, find_child, val = calls
         node = document
         for step in path:
-            if isinstance(step, str) and tree.is_map(node):
-                node = tree.find_child(node, step.encode("utf-8"))
-            elif isinstance(step, int) and tree.is_seq(node) and step >= 0:
-                node = tree.child(node, step) if step < tree.num_children(node) else none
+            kind = kind_of(tree, node)
+            if isinstance(step, str) and kind & ryml.MAP:
+                node = find_child(tree, node, step.encode("utf-8"))
+            elif isinstance(step, int) and kind & ryml.SEQ and step >= 0:
+                node = tree.child(node, step) if step < tree.num_children(node) else ryml.NONE
             else:
                 return None
-            if node == none:
+            if node == ryml.NONE:
                 return None
-        if not path or tree.is_container(node) or not tree.has_val(node):
-            return None
-        if tree.has_val_anchor(node) or tree.has_val_tag(node) or tree.is_val_ref(node):
+        kind = kind_of(tree, node)
+        if kind & (ryml.MAP | ryml.SEQ) or not kind & ryml.VAL:
+            return None  # a container, or a key without a value
+        if kind & (ryml.VALANCH | ryml.VALTAG | ryml.VALREF):
             return None  # placed where the anchor or alias is, by ruamel.yaml
-        value = self._scalar(tree.val(node), tree.is_val_plain(node), tree.is_val_quoted(node))
+        value = self._scalar(val(tree, node), kind & ryml.VAL_PLAIN, kind & ryml.VALQUO)
         if value is None:
             return None
-        if not tree.has_key(node):  # an item of a sequence
+        if not kind & ryml.KEY:  # an item of a sequence
             return Span(None, value)
-        if tree.has_key_anchor(node) or tree.has_key_tag(node):
+        if kind & (ryml.KEYANCH | ryml.KEYTAG):
             return None
-        key = self._scalar(tree.key(node), tree.is_key_plain(node), tree.is_key_quoted(node))
+        key = self._scalar(tree.key(node), kind & ryml.KEY_PLAIN, kind & ryml.KEYQUO)
         return None if key is None else Span(key, value)
 
-    def _scalar(self, view: Any, plain: bool, quoted: bool) -> Position | None:
+    def _scalar(self, view: Any, plain: int, quoted: int) -> Position | None:
         """Where a scalar read as it is written starts (at its quote, if quoted)."""
         if view is None or not len(view) or not (plain or quoted):
             return None
-        at = _address(view)
+        at = self._address(view)
         if at is None or self._base is None:
             return None
         offset = at - self._base

@@ -20,29 +20,57 @@ from typing import Final
 
 from estconf.io.checks import INT_DIGITS
 
-__all__ = ["Unresolved", "resolve"]
+__all__ = [
+    "BOOLEAN",
+    "FLOAT",
+    "INTEGER",
+    "KEYS",
+    "NAN",
+    "NULL",
+    "RESOLVED",
+    "TIMESTAMP",
+    "Unresolved",
+    "resolve",
+]
 
 _MAYBE_TYPED: Final = frozenset("-+0123456789.~nNtTfF<=")
 """The first characters of a plain scalar that may be of another type than a string."""
 
-_BOOLEAN: Final = re.compile(r"(?:[tT]rue|TRUE|[fF]alse|FALSE)")
-_NULL: Final = re.compile(r"(?:~|[nN]ull|NULL|)")
-_FLOAT: Final = re.compile(
-    r"""[-+]?(?:
-        [0-9][0-9_]*\.[0-9_]*(?:[eE][-+]?[0-9]+)?   # digits, a point, maybe an exponent
-        |[0-9][0-9_]*[eE][-+]?[0-9]+                # digits and an exponent
-        |\.[0-9_]+(?:[eE][-+][0-9]+)?               # a point first: an exponent is signed
-        |\.(?:inf|Inf|INF)
-    )""",
-    re.VERBOSE,
+# The implicit types of YAML 1.2 as ruamel.yaml's resolvers match them, each declared once
+# here: the patterns below, and :data:`RESOLVED` (all of them) that the native reader uses.
+BOOLEAN: Final = r"[tT]rue|TRUE|[fF]alse|FALSE"
+NULL: Final = r"~|[nN]ull|NULL"
+"""Null written as a word; a scalar with nothing written is null too."""
+FLOAT: Final = (
+    r"[-+]?(?:"
+    r"[0-9][0-9_]*\.[0-9_]*(?:[eE][-+]?[0-9]+)?"  # digits, a point, maybe an exponent
+    r"|[0-9][0-9_]*[eE][-+]?[0-9]+"  # digits and an exponent
+    r"|\.[0-9_]+(?:[eE][-+][0-9]+)?"  # a point first: an exponent is signed
+    r"|\.(?:inf|Inf|INF))"
 )
-_NAN: Final = re.compile(r"\.(?:nan|NaN|NAN)")
-_INTEGER: Final = re.compile(r"[-+]?(?:0b[01_]+|0o?[0-7_]+|[0-9_]+|0x[0-9a-fA-F_]+)")
+NAN: Final = r"\.(?:nan|NaN|NAN)"
+INTEGER: Final = r"[-+]?(?:0b[01_]+|0o?[0-7_]+|[0-9_]+|0x[0-9a-fA-F_]+)"
+KEYS: Final = r"<<|="
+"""A merge key and a value key."""
+TIMESTAMP: Final = (
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}"  # a date
+    r"|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}"  # a time
+    r"(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?"  # a fraction, a zone
+)
+"""A timestamp, exactly as ruamel.yaml's resolver matches one."""
+RESOLVED: Final = "|".join(
+    f"(?:{pattern})" for pattern in (BOOLEAN, FLOAT, NAN, INTEGER, KEYS, NULL, TIMESTAMP)
+)
+"""Every plain scalar that YAML 1.2 reads as another type than a string (but nothing written)."""
+
+_BOOLEAN: Final = re.compile(BOOLEAN)
+_NULL: Final = re.compile(f"{NULL}|")
+_FLOAT: Final = re.compile(FLOAT)
+_NAN: Final = re.compile(NAN)
+_INTEGER: Final = re.compile(INTEGER)
 _OTHER: Final = re.compile(
-    r"""<<|=                                         # a merge key, a value key
-    |[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:[Tt]|[ \t]+)[0-9])?.*  # a timestamp, or like one
-    """,
-    re.VERBOSE,
+    # a merge key, a value key, a timestamp or what looks like one (ruamel.yaml says which)
+    rf"{KEYS}|[0-9]{{4}}-[0-9]{{1,2}}-[0-9]{{1,2}}(?:(?:[Tt]|[ \t]+)[0-9])?.*"
 )
 _BASES: Final = {"0b": 2, "0x": 16, "0o": 8}
 

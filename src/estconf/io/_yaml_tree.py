@@ -22,12 +22,11 @@ within a scalar.
 
 from __future__ import annotations
 
-import functools
 from bisect import bisect_right
 from typing import Any, Final
 
 from estconf.io._yaml_hazards import INSIDE, NOT_PLAIN, Hazard
-from estconf.io._yaml_places import Source
+from estconf.io._yaml_places import Source, bound
 from estconf.io._yaml_plain import Unresolved, resolve
 
 __all__ = ["DEEPEST", "Unbuilt", "build"]
@@ -65,12 +64,6 @@ def build(
     return data, builder.written
 
 
-def _bound(ryml: Any, tree: Any, name: str) -> Any:
-    """The tree's method ``name``, as rapidyaml's C function bound to it where it has one."""
-    function = getattr(getattr(ryml, "_ryml", None), f"Tree_{name}", None)
-    return getattr(tree, name) if function is None else functools.partial(function, tree)
-
-
 class _Builder:
     def __init__(self, source: Source, ranges: bool) -> None:
         ryml, tree = source.ryml, source.tree
@@ -86,11 +79,11 @@ class _Builder:
         self.unbuilt = ryml.KEYTAG | ryml.VALTAG | ryml.KEYREF | ryml.KEYANCH
         self.flags = (ryml.VALREF, ryml.VALANCH, ryml.MAP, ryml.SEQ, ryml.VAL_PLAIN, ryml.KEY_PLAIN)
         self.type, self.key, self.val, self.first_child, self.next_sibling = (
-            _bound(ryml, tree, name)
+            bound(ryml, tree, name)
             for name in ("type", "key", "val", "first_child", "next_sibling")
         )
-        self.val_ref = _bound(ryml, tree, "val_ref")
-        self.val_anchor = _bound(ryml, tree, "val_anchor")
+        self.val_ref = bound(ryml, tree, "val_ref")
+        self.val_anchor = bound(ryml, tree, "val_anchor")
 
     def node(self, node: int, depth: int, kind: int | None = None) -> tuple[Any, int]:
         """A node's value and how many values it expands to (itself and all within it)."""
