@@ -205,6 +205,8 @@ class TestScalars:
             "[b:, c]\n",  # rapidyaml reads a mapping, ruamel.yaml the string ``b:``
             "{a:}\n",
             "k" * 1100 + ": 1\n",  # ruamel.yaml refuses an implicit key over 1024 characters
+            "a: 1\n" + "k" * 1100 + ": 1\n",  # and on any line, not only the first
+            "?a: 1\n",  # a ``?`` that starts the text
             "'" + "k" * 1100 + "': 1\n",
         ],
     )
@@ -345,6 +347,52 @@ def test_rapidyaml_says_nothing_on_the_standard_error_stream() -> None:
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert (run.stdout, run.stderr) == ("ConfigFileError\n", "")
+
+
+@pytest.mark.parametrize(
+    ("text", "data"),
+    [
+        ("ab: 'True'\n", {"ab": "True"}),  # a string that would be a boolean plain, quoted
+        ('ab: "True"\nc: "1"\n', {"ab": "True", "c": "1"}),
+        ('a: "x\\u0001y"\n', {"a": "x\x01y"}),  # a control character, escaped
+    ],
+)
+def test_what_rapidyaml_writes_as_json_alike_is_read_from_its_json_not_its_tree(
+    text: str, data: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Building a document from the tree costs many times reading its JSON."""
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("built from the tree")
+
+    monkeypatch.setattr(_yaml_native, "build", refused)
+    (document,) = _yaml_native.read(text, Limits()) or []
+    assert document.data == data
+
+
+def test_a_document_of_one_value_more_than_the_limit_is_left_to_ruamel() -> None:
+    """The root and each item count: ``a: 1, b: 2`` holds three values."""
+    assert _yaml_native.read("a: 1\nb: 2\n", Limits(max_values=2)) is None
+    assert _yaml_native.read("a: 1\nb: 2\n", Limits(max_values=3)) is not None
+
+
+def test_placing_a_value_releases_the_buffer_it_looked_into() -> None:
+    """The text's buffer is exported only while an address is read from it."""
+    (document,) = _yaml_native.read("a: x\nb: [1, 2]\n", Limits()) or []
+    assert document.place([("a",), ("b", 1)]) is not None
+    source = document.place.func.__self__  # type: ignore[attr-defined]
+    source.buffer.extend(b" ")  # a BufferError while a view of it is exported
+
+
+def test_the_standard_error_stream_is_itself_again_after_a_read() -> None:
+    code = (
+        "import os\n"
+        "from estconf.io import parse\n"
+        "parse.parse_documents('a: 1\\n', 'yaml', 'f.yaml')\n"
+        "os.write(2, b'after\\n')\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert (run.stdout, run.stderr) == ("", "after\n")
 
 
 def test_the_fallback_is_taken_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
