@@ -130,6 +130,7 @@ class TestScalars:
             "a: 'True'\nb: True\n",
             "a: ~\nb: null\nc: Null\nd: NULL\ne:\nf: '~'\n",
             "a: 010\nb: 0x1F\nc: 0o17\nd: 0b11\ne: 1_000\nf: -0\ng: +1\n",
+            "a: -12\nb: +0x1F\nc: -0o17\nd: +0b11\ne: True\n",  # signed, of each base
             "a: 1e3\nb: 1.5e-3\nc: .1e1\nd: .1e+1\ne: +.5\nf: 012.5\ng: 1.\n",
             "a: .inf\nb: -.Inf\nc: +.INF\nd: '-.inf'\n",
             "a: &x 1\nb: *x\n",
@@ -355,6 +356,7 @@ def test_rapidyaml_says_nothing_on_the_standard_error_stream() -> None:
         ("ab: 'True'\n", {"ab": "True"}),  # a string that would be a boolean plain, quoted
         ('ab: "True"\nc: "1"\n', {"ab": "True", "c": "1"}),
         ('a: "x\\u0001y"\n', {"a": "x\x01y"}),  # a control character, escaped
+        ("x&y: 1\n", {"x&y": 1}),  # a & within a plain scalar
     ],
 )
 def test_what_rapidyaml_writes_as_json_alike_is_read_from_its_json_not_its_tree(
@@ -374,6 +376,20 @@ def test_a_document_of_one_value_more_than_the_limit_is_left_to_ruamel() -> None
     """The root and each item count: ``a: 1, b: 2`` holds three values."""
     assert _yaml_native.read("a: 1\nb: 2\n", Limits(max_values=2)) is None
     assert _yaml_native.read("a: 1\nb: 2\n", Limits(max_values=3)) is not None
+
+
+def test_values_placed_in_one_call_are_each_at_their_line() -> None:
+    """Each line is counted from the value placed just before it."""
+    (document,) = _yaml_native.read("a: 1\nb: 2\n\nc: 3\nd: [4, 5]\n", Limits()) or []
+    spans = document.place([("a",), ("b",), ("c",), ("d", 1), ("d", 0)])
+    assert spans is not None
+    assert [(span.value.line, span.value.column) for span in spans.values()] == [
+        (1, 4),
+        (2, 4),
+        (4, 4),
+        (5, 8),
+        (5, 5),
+    ]
 
 
 def test_placing_a_value_releases_the_buffer_it_looked_into() -> None:
