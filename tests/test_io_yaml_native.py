@@ -400,6 +400,22 @@ def test_placing_a_value_releases_the_buffer_it_looked_into() -> None:
     source.buffer.extend(b" ")  # a BufferError while a view of it is exported
 
 
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("a: True\nb: {c: {d: {e: 1}}}\n", 9),  # built from the tree: mappings in mappings
+        ("a: &x [True, 2, 3, 4]\nb: *x\nc: *x\n", 19),  # each alias counts what it expands to
+    ],
+)
+def test_a_document_built_from_the_tree_at_the_values_limit_is_read_natively(
+    text: str, values: int
+) -> None:
+    """The tree's count of values is never above the reader's: no text at the limit leaves."""
+    assert outcome(text, Limits(max_values=values))[0] == "read"
+    assert outcome(text, Limits(max_values=values - 1))[0] == "refused"
+    assert _yaml_native.read(text, Limits(max_values=values)) is not None
+
+
 def test_the_standard_error_stream_is_itself_again_after_a_read() -> None:
     code = (
         "import os\n"
