@@ -131,6 +131,7 @@ class TestScalars:
             "a: ~\nb: null\nc: Null\nd: NULL\ne:\nf: '~'\n",
             "a: 010\nb: 0x1F\nc: 0o17\nd: 0b11\ne: 1_000\nf: -0\ng: +1\n",
             "a: -12\nb: +0x1F\nc: -0o17\nd: +0b11\ne: True\n",  # signed, of each base
+            "a: True\nb: x#y\n",  # a # within a plain scalar is no comment
             "a: 1e3\nb: 1.5e-3\nc: .1e1\nd: .1e+1\ne: +.5\nf: 012.5\ng: 1.\n",
             "a: .inf\nb: -.Inf\nc: +.INF\nd: '-.inf'\n",
             "a: &x 1\nb: *x\n",
@@ -208,6 +209,7 @@ class TestScalars:
             "k" * 1100 + ": 1\n",  # ruamel.yaml refuses an implicit key over 1024 characters
             "a: 1\n" + "k" * 1100 + ": 1\n",  # and on any line, not only the first
             "?a: 1\n",  # a ``?`` that starts the text
+            "{a: 'x\ty', b: c #d\n}\n",  # a comment rapidyaml reads into a flow scalar
             "'" + "k" * 1100 + "': 1\n",
         ],
     )
