@@ -11,6 +11,7 @@ in the text.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -316,3 +317,51 @@ class TestStreamOf:
     def test_a_yaml_flow_mapping_read_as_yaml(self) -> None:
         [document] = parse.stream_of(b"{kind: Pod}", "f.yaml")
         assert (document.format, document.data) == ("yaml", {"kind": "Pod"})
+
+
+class TestTheCollectorWhileAStreamIsBuilt:
+    """A large YAML stream's documents are built with the cyclic garbage collector paused."""
+
+    LARGE = "".join(f"---\nkind: Pod\nmetadata: {{name: p{i}}}\n" for i in range(8000))
+
+    def _enabled_while_checked(self, monkeypatch: pytest.MonkeyPatch, text: str) -> list[bool]:
+        seen: list[bool] = []
+        check = parse._check
+
+        def spy(*args: Any, **kwargs: Any) -> None:
+            seen.append(gc.isenabled())
+            check(*args, **kwargs)
+
+        monkeypatch.setattr(parse, "_check", spy)
+        parse.parse_documents(text, "yaml", "s.yaml")
+        return seen
+
+    def test_it_is_paused_for_a_large_stream_and_on_again_after(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        assert len(self.LARGE) >= parse.PAUSE_COLLECTOR_FROM
+        assert set(self._enabled_while_checked(monkeypatch, self.LARGE)) == {False}
+        assert gc.isenabled()
+
+    def test_it_runs_for_a_small_text(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        assert self._enabled_while_checked(monkeypatch, "a: 1\n") == [True]
+
+    def test_it_stays_off_when_it_was_off(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        gc.disable()
+        try:
+            assert set(self._enabled_while_checked(monkeypatch, self.LARGE)) == {False}
+            assert not gc.isenabled()
+        finally:
+            gc.enable()
+
+    def test_it_is_on_again_after_a_refusal(self) -> None:
+        with pytest.raises(ConfigFileError):
+            parse.parse_documents(self.LARGE + "---\na: [\n", "yaml", "s.yaml")
+        assert gc.isenabled()
+
+    def test_it_is_paused_from_the_size_given(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        size = parse.PAUSE_COLLECTOR_FROM
+        at_size = "a: " + "x" * (size - 4) + "\n"
+        assert len(at_size) == size
+        assert self._enabled_while_checked(monkeypatch, at_size) == [False]
+        assert self._enabled_while_checked(monkeypatch, at_size[1:]) == [True]
