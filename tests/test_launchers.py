@@ -213,6 +213,20 @@ class TestBase:
         assert named.every_pod() == [Pod("job-worker-0", None)]
         assert TFConfigs(None).every_pod() == []
 
+    @pytest.mark.parametrize(
+        "found",
+        [
+            TFConfigs([(("worker", 0), "{}")]),
+            TFConfigs([]),
+            TFConfigs(None),
+            TFConfigs([(("worker", 0), "{}")], pods=[]),
+            TFConfigs([], pods=[Pod("job-worker-0", None)]),
+            TFConfigs(None, pods=[Pod("job-worker-0", None)]),
+        ],
+    )
+    def test_whether_there_is_a_pod_is_whether_every_pod_lists_one(self, found: TFConfigs) -> None:
+        assert found.any_pod is bool(found.every_pod())
+
 
 def test_estconf_distribute_still_names_slurms_placement() -> None:
     import estconf.distribute

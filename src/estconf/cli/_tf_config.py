@@ -203,7 +203,7 @@ def _refuse_a_task_of_no_pod(found: TFConfigs, args: argparse.Namespace) -> None
     need not be in its cluster (an evaluator), so the cluster launcher always
     writes one; there the reader refuses what it must.
     """
-    if args.task is None or found.failed or found.unreadable or found.every_pod():
+    if args.task is None or found.failed or found.unreadable or found.any_pod:
         return
     task_type, index = args.task
     raise UsageError(

@@ -100,6 +100,11 @@ class TFConfigs:
     unreadable: bool = False
     pods: Sequence[Pod] | None = None
 
+    @property
+    def any_pod(self) -> bool:
+        """Whether :meth:`every_pod` lists a pod, told without listing them."""
+        return bool(self.pods if self.pods is not None else self.outputs)
+
     def every_pod(self) -> list[Pod]:
         """Each pod and the TF_CONFIG it gets, for ``--format pods``, in the launcher's order.
 
