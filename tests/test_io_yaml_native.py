@@ -348,8 +348,23 @@ def test_rapidyaml_says_nothing_on_the_standard_error_stream() -> None:
         "except Exception as exc:\n"
         "    print(type(exc).__name__)\n"
     )
+    assert python_says(code) == ("ConfigFileError\n", "")
+
+
+def test_the_standard_error_stream_is_itself_again_after_a_read() -> None:
+    code = (
+        "import os\n"
+        "from estconf.io import parse\n"
+        "parse.parse_documents('a: 1\\n', 'yaml', 'f.yaml')\n"
+        "os.write(2, b'after\\n')\n"
+    )
+    assert python_says(code) == ("", "after\n")
+
+
+def python_says(code: str) -> tuple[str, str]:
+    """What a fresh Python process running ``code`` writes on its standard output and error."""
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert (run.stdout, run.stderr) == ("ConfigFileError\n", "")
+    return run.stdout, run.stderr
 
 
 @pytest.mark.parametrize(
@@ -416,17 +431,6 @@ def test_a_document_built_from_the_tree_at_the_values_limit_is_read_natively(
     assert outcome(text, Limits(max_values=values))[0] == "read"
     assert outcome(text, Limits(max_values=values - 1))[0] == "refused"
     assert _yaml_native.read(text, Limits(max_values=values)) is not None
-
-
-def test_the_standard_error_stream_is_itself_again_after_a_read() -> None:
-    code = (
-        "import os\n"
-        "from estconf.io import parse\n"
-        "parse.parse_documents('a: 1\\n', 'yaml', 'f.yaml')\n"
-        "os.write(2, b'after\\n')\n"
-    )
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert (run.stdout, run.stderr) == ("", "after\n")
 
 
 def test_the_fallback_is_taken_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:

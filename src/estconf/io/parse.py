@@ -34,7 +34,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from estconf import _json
 from estconf.io._positions import Lines, Loc, Position, Span, position
@@ -288,7 +288,7 @@ def _yaml_documents(
     return documents
 
 
-PAUSE_COLLECTOR_FROM = 256 * 1024
+PAUSE_COLLECTOR_FROM: Final = 256 * 1024
 """The characters of a YAML text from which its documents are built with the collector paused."""
 
 
