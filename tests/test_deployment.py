@@ -897,6 +897,12 @@ class TestReport:
         schema = ClusterReport.model_json_schema(mode=mode)
         assert schema["properties"]["findings"]["type"] == "array"
 
+    def test_the_reports_json_schema_describes_what_a_finding_holds(self) -> None:
+        schema = ClusterReport.model_json_schema(mode="serialization")
+        described = schema["properties"]["findings"]["items"]["description"]
+        assert described.startswith("A finding: its code, severity, message, nodes and path")
+        assert "reference_nodes, differences, values" in described
+
     def test_a_finding_and_its_differences_are_frozen_and_can_be_hashed(self) -> None:
         other = {**CLUSTER, "worker": ["worker-0:2222", "worker-1:2222", "host-b:2222"]}
         nodes = [*job()[:-1], ("worker-2", node("worker", 2, cluster=other))]

@@ -44,6 +44,12 @@ def test_a_finding_holds_code_severity_message_hint_input_place_and_path() -> No
     assert str(found) == "tf_config.json:4:30: cluster.worker[1]: 'h' is not a valid task address"
 
 
+def test_a_finding_made_directly_is_about_a_value_not_its_key_unless_told() -> None:
+    found = Finding("tf_config.json", "task", ("task",), "model_type", "not an object")
+    assert found.on_key is False
+    assert Finding("f", "task", ("task",), "c", "m", on_key=True).on_key is True
+
+
 def test_a_finding_is_an_error_about_no_value_in_no_file_unless_told() -> None:
     found = Finding.at("missing_chief", "no chief")
     assert (found.severity, found.hint, found.value) == ("error", None, NO_VALUE)

@@ -163,6 +163,10 @@ class TestReaders:
         assert [view["profile"] for view in found.views] == ["estimator", "mwms", "ps", "server"]
         assert found.accepted
 
+    def test_each_view_is_json_data_with_the_profile_as_a_plain_string(self) -> None:
+        found = reader_views(TFConfig.model_validate(PS_CLUSTER), "env")
+        assert [type(view["profile"]) for view in found.views] == [str] * 4
+
     def test_no_reader_accepts(self) -> None:
         cluster = {"chief": ["c:1", "c:2"], "worker": ["w:1"]}
         tf_config = {"cluster": cluster, "task": {"type": "worker", "index": 3}}

@@ -65,6 +65,14 @@ def test_errors_are_in_the_order_of_the_file() -> None:
     ]
 
 
+def test_errors_on_one_line_are_in_the_order_of_their_columns() -> None:
+    text = 'TF_CONFIG=\'{"task": 1}\'; TF_CONFIG="$X"\n'
+    assert check(text) == [
+        ("model_type", "TF_CONFIG.task", 1, 21, "error"),
+        ("shell_expansion", "TF_CONFIG", 1, 37, "error"),
+    ]
+
+
 def test_a_file_that_sets_none() -> None:
     assert check("python train.py\n") == [("no_tf_config", "", None, None, "error")]
 

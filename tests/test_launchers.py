@@ -213,6 +213,13 @@ class TestBase:
         assert named.every_pod() == [Pod("job-worker-0", None)]
         assert TFConfigs(None).every_pod() == []
 
+    def test_labels_must_be_one_for_each_output(self) -> None:
+        outputs = [(("worker", 0), "{}"), (("worker", 1), "{}")]
+        with pytest.raises(ValueError, match="zip"):
+            TFConfigs(outputs, ["a"]).every_pod()
+        with pytest.raises(ValueError, match="zip"):
+            TFConfigs(outputs, ["a", "b", "c"]).every_pod()
+
     @pytest.mark.parametrize(
         "found",
         [

@@ -109,6 +109,23 @@ class TestProfile:
             table = rows(explain_profile(check_profile(tf_config, "mwms"), "env", "mwms", why=True))
             assert table["id_in_cluster"] == f"{index}  ({reason})"
 
+    def test_a_reader_gives_no_rules_unless_asked_why(self) -> None:
+        cluster = {"chief": ["c:2222"], "worker": ["w0:2222", "w1:2222"]}
+        tf_config = TFConfig.model_validate(
+            {"cluster": cluster, "task": {"type": "worker", "index": 1}}
+        )
+        model = check_profile(tf_config, "mwms")
+        assert rows(explain_profile(model, "env", "mwms"))["id_in_cluster"] == "2"
+        document = json.loads(explain_profile(model, "env", "mwms", output="json"))
+        assert "reasons" not in document
+
+    def test_a_task_with_an_index_and_no_type_shows_both(self) -> None:
+        """The ps reader takes a task with no type as the coordinator, and keeps its index."""
+        cluster = {"chief": ["c:2222"], "worker": ["w:2222"], "ps": ["p:2222"]}
+        tf_config = TFConfig.model_validate({"cluster": cluster, "task": {"index": 0}})
+        table = rows(explain_profile(check_profile(tf_config, "ps"), "env", "ps"))
+        assert (table["task"], table["role"]) == ("(none):0", "coordinator")
+
     def test_mwms_an_evaluator_is_its_own_chief(self) -> None:
         """Under MultiWorkerMirroredStrategy an evaluator is the chief of itself alone."""
         cluster = {"chief": ["c:2222"], "worker": ["w:2222"], "evaluator": ["e:2222"]}

@@ -35,6 +35,15 @@ def test_a_github_annotation_escapes_the_line_breaks_of_a_file_name() -> None:
     assert annotation.startswith("::error file=a%0D%0Ab%2C50%25.json,title=estconf syntax::")
 
 
+def test_json_writes_a_file_name_and_message_beyond_ascii_as_they_are() -> None:
+    name = "données/é.json"
+    results = [Result(name, "tf_config", [error(name, "syntax", "attendu « } »", ())], "keys")]
+    written = report.write_json(results)
+    assert '"file": "données/é.json"' in written
+    assert "attendu « } »" in written
+    assert "\\u" not in written
+
+
 def test_a_hint_is_a_line_of_its_own_in_text_a_field_in_json_a_second_line_elsewhere() -> None:
     found = error("j.yaml", "tfjob_single_replica", "warning: one pod", ("spec",), hint="add pods")
     result = Result("j.yaml", "tfjob", [found])
