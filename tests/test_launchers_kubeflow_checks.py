@@ -553,3 +553,55 @@ def test_a_profile_a_hint_names_reads_every_pod(counts: dict[str, int], dynamic:
             if "TF_CONFIG: " in f.message
         ]
         assert refused == [], (counts, dynamic, profile, hints)
+
+
+def test_a_job_of_generate_name_alone_is_checked_as_generate_name_and_five_characters() -> None:
+    template = {"spec": {"containers": [container()]}}
+    tfjob = TFJob.model_validate(
+        {
+            "apiVersion": "kubeflow.org/v1",
+            "kind": "TFJob",
+            "metadata": {"generateName": "sweep-"},
+            "spec": {
+                "tfReplicaSpecs": {
+                    "Worker": {"replicas": 4, "template": template},
+                    "PS": {"replicas": 3, "template": template},
+                }
+            },
+        }
+    )
+    refusal = check(tfjob, node_check=node_check_of("mwms"))[-1]
+    assert refusal.message.startswith("pods sweep-xxxxx-ps-0 to sweep-xxxxx-ps-2 refuse")
+
+
+def test_the_port_of_a_tensorflow_container_past_256_others_is_checked() -> None:
+    sidecars = [{"name": f"side-{i}", "image": "busybox"} for i in range(257)]
+    tensorflow = container(ports=[{"containerPort": 8080}])
+    tfjob = job(Chief={"template": {"spec": {"containers": [*sidecars, tensorflow]}}})
+    assert found(check(tfjob, node_check=None))[0] == (
+        "tfjob_port_not_named",
+        "warning",
+        "spec.tfReplicaSpecs.Chief.template.spec.containers[257].ports",
+    )
+
+
+def test_only_the_first_port_named_tfjob_port_is_checked_for_its_range() -> None:
+    ports = [
+        {"name": "tfjob-port", "containerPort": 2222},
+        {"name": "tfjob-port", "containerPort": 70000},
+    ]
+    tfjob = job(Chief={"template": {"spec": {"containers": [container(ports=ports)]}}})
+    assert "tfjob_port_invalid" not in {f.code for f in check(tfjob, node_check=None)}
+
+
+@pytest.mark.parametrize("length", [4, 63 - len("-trainer_x-0")])
+def test_a_service_name_of_at_most_63_characters_has_no_hint_to_shorten(length: int) -> None:
+    template = {"template": {"spec": {"containers": [container()]}}}
+    findings = check(job("a" * length, Chief=template, Trainer_x=template), node_check=None)
+    (finding,) = [f for f in findings if f.code == "tfjob_service_name"]
+    assert finding.hint is None
+
+
+def test_a_dynamic_worker_job_without_ps_hints_at_ps_replicas() -> None:
+    (finding,) = check(load("dynamic_worker_no_ps.yaml"), node_check=None)
+    assert finding.hint == "add PS replicas or drop enableDynamicWorker"

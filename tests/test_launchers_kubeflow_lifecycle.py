@@ -467,3 +467,22 @@ def test_the_estconf_command() -> None:
         "successPolicy only in a job without Chief or Master"
     )
     assert "\nhint: remove successPolicy (the job ends with its Chief)" in run.stdout
+
+
+def test_two_host_network_pods_of_one_port_never_share_a_node() -> None:
+    """Of two ports, the one of a single pod is free of the rule; the one two pods share is not."""
+    pod = {"hostNetwork": True, "dnsPolicy": "ClusterFirstWithHostNet"}
+    ported = replica(pod=pod)
+    ported["template"]["spec"]["containers"][0]["ports"] = [
+        {"name": "tfjob-port", "containerPort": 2223}
+    ]
+    findings = lifecycle(job({}, Chief=ported, Worker=replica(2, pod=pod)))
+    assert found(findings) == [
+        ("tfjob_host_network_port", "warning", f"{SPECS}.Worker.template.spec.hostNetwork")
+    ]
+    assert "no two of the job's 2 pods can share a node" in findings[0].message
+
+
+def test_a_restart_policy_kubernetes_refuses_hints_at_the_ones_it_takes() -> None:
+    (finding,) = lifecycle(load("restart_policy_invalid.yaml"))
+    assert finding.hint == "write one of Always, OnFailure, Never, ExitCode"

@@ -127,3 +127,14 @@ def test_a_pod_index_past_the_replicas_names_no_pod(index: int) -> None:
     pod = f"dist-mnist-worker-{index}"
     with pytest.raises(InputError, match=f"no pod of the TFJob 'dist-mnist' is named '{pod}'"):
         pod_tf_config(DIST_MNIST, "j.yaml", (pod, None))
+
+
+def test_a_tfjob_of_no_replicas_is_said_to_have_no_pods() -> None:
+    raw = tfjob("j", Worker=0)
+    with pytest.raises(InputError, match=r"its pods are none$"):
+        pod_tf_config(raw, "j.yaml", ("x", None))
+    with pytest.raises(InputError) as info:
+        pod_tf_config(raw, "j.yaml", (None, None))
+    assert info.value.hint == (
+        "name the pod with --pod NAME (none) or its task with --task TYPE:INDEX (none)"
+    )

@@ -10,8 +10,10 @@ import pytest
 
 from estconf.io.checks import Limits
 from estconf.io.sources import InputError
+from estconf.launchers.kubeflow.manifest import TFJob
 from estconf.launchers.kubeflow.predictions import (
     Predicted,
+    _set_by_hand,
     manifest_tf_configs,
     replica_tf_configs,
 )
@@ -149,3 +151,26 @@ def test_a_prediction_cannot_be_changed() -> None:
     found = replica_tf_configs("m", {"Chief": 1, "Worker": 2})
     with pytest.raises(dataclasses.FrozenInstanceError):
         found.failed = True  # type: ignore[misc]
+
+
+def test_a_hand_set_tf_config_is_read_after_a_spec_with_no_tensorflow_container() -> None:
+    main = {"name": "main", "image": "train:1"}
+    tensorflow = {
+        "name": "tensorflow",
+        "image": "train:1",
+        "env": [{"name": "TF_CONFIG", "value": "{}"}],
+    }
+    tfjob = TFJob.model_validate(
+        {
+            "apiVersion": "kubeflow.org/v1",
+            "kind": "TFJob",
+            "metadata": {"name": "j"},
+            "spec": {
+                "tfReplicaSpecs": {
+                    "PS": {"replicas": 0, "template": {"spec": {"containers": [main]}}},
+                    "Worker": {"replicas": 1, "template": {"spec": {"containers": [tensorflow]}}},
+                }
+            },
+        }
+    )
+    assert _set_by_hand(tfjob) == {"Worker": "{}"}

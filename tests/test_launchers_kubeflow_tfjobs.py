@@ -102,3 +102,24 @@ def test_what_the_model_refuses_is_an_error_and_the_earlier_api_version_a_refusa
         ("model_type", "error", False),
         ("int_type", "error", False),
     ]
+
+
+def test_an_earlier_api_version_comes_first_of_the_errors_at_its_place() -> None:
+    """Of the errors placed at the ``apiVersion`` key, the apiVersion's own comes first."""
+    raw = OLDER_WITH_MODEL_ERRORS.replace(b"replicas: x", b"replicas: 2")
+    checked = check_text(raw, "yaml", "j.yaml", "estimator")
+    assert checked is not None
+    assert [(e.line, e.column, e.code) for e in checked.errors] == [
+        (1, 1, "tfjob_api_version"),
+        (1, 1, "model_type"),
+        (1, 1, "model_type"),
+    ]
+
+
+def test_a_trial_parameter_katib_fills_in_is_an_error_and_no_refusal() -> None:
+    raw = KATIB_EXPERIMENT.replace(b"replicas: 2", b'replicas: "${trialParameters.workers}"', 1)
+    checked = check_text(raw, "yaml", "e.yaml", "estimator")
+    assert checked is not None
+    assert [(e.code, e.label, e.refused, e.hint) for e in checked.errors] == [
+        ("int_type", "error", False, "write a value here to check the job")
+    ]
