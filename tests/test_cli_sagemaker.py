@@ -189,6 +189,10 @@ def test_a_resource_config_the_toolkit_cannot_read(
         (["--sagemaker", "--instance-count", "3000"], "at most 2048"),
         (["--sagemaker", "--instance-groups", "a=1,a=1"], "used twice"),
         (["--sagemaker", "--resource-config", "missing.json"], "--resource-config missing.json"),
+        (
+            ["--sagemaker", "--instance-count", "2", "--hyperparameters", "missing.json"],
+            "error: --hyperparameters missing.json: no such file",
+        ),
         (["--sagemaker", "--resource-config", str(DATA / "ps.jsonl")], "--resource-config"),
         (
             ["--sagemaker", "--resource-config", HETERO[0], "--instance-type", "ml.p3.2xlarge"],
@@ -205,6 +209,19 @@ def test_usage_errors(capsys: pytest.CaptureFixture[str], argv: list[str], messa
     status, out, err = run(capsys, "tf-config", *argv)
     assert (status, out) == (2, "")
     assert message in err
+
+
+def test_a_resource_config_without_hosts_is_sized_as_one_host_of_no_addresses(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    config = tmp_path / "resourceconfig.json"
+    config.write_text('{"current_host": "algo-1"}', encoding="utf-8")
+    argv = ("--sagemaker", "--resource-config", str(config), "--max-size", "99")
+    status, out, err = run(capsys, "tf-config", *argv)
+    assert (status, out) == (2, "")
+    assert (
+        "the TF_CONFIGs of its 1 hosts would take about 100 bytes, more than --max-size 99" in err
+    )
 
 
 HOSTILE = Path(__file__).parent / "data" / "hostile"

@@ -595,6 +595,37 @@ class TestHostileOptions:
         assert status == 2
         assert "each job once and of at most 100,000 tasks" in err
 
+    def test_a_job_name_that_is_not_utf8_is_refused_with_its_byte(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        status, out, err = run(capsys, "tf-config", *NODE9_10, "--jobs", "\udcff=4")
+        assert (status, out) == (2, "")
+        assert "--jobs: '\\xff=4' is not UTF-8 text: byte 0xff at position 0" in err
+
+    def test_a_job_of_as_many_tasks_as_a_step_has_is_read(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        status, _, err = run(capsys, "tf-config", *NODE9_10, "--jobs", "worker=100000")
+        assert status == 1
+        assert "Requested 100000 tasks but only 4 were assigned" in err
+
+    def test_a_jobs_size_may_have_zeros_before_it(self, capsys: pytest.CaptureFixture[str]) -> None:
+        argv = ("--jobs", "ps=0000001,worker=0000003", "--write")
+        status, out, _ = run(capsys, "tf-config", *NODE9_10, *argv)
+        assert status == 0
+        assert lines(out)[0]["cluster"] == {
+            "ps": ["node9:8888"],
+            "worker": ["node9:8889", "node10:8888", "node10:8889"],
+        }
+
+    def test_a_port_base_of_8888_given_without_slurm_is_the_default(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        argv = ("--job", "x", "--chief", "1", "--worker", "1")
+        assert run(capsys, "tf-config", *argv) == run(
+            capsys, "tf-config", *argv, "--port-base", "8888"
+        )
+
     def test_cuda_visible_devices_of_more_than_1024_gpus_is_refused(
         self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
     ) -> None:
@@ -802,6 +833,19 @@ class TestSbatch:
         assert said[3].startswith("hint: ask for each node's GPUs instead (#SBATCH --gres=gpu:N)")
         written = run(capsys, "tf-config", "slurm", "--sbatch", script, "--write")
         assert written[0] == 0 and len(lines(written[1])) == 8
+
+    def test_gpus_per_node_given_here_are_blamed_for_too_few_gpus_not_the_script(
+        self, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    ) -> None:
+        script = tmp_path / "job.sh"
+        script.write_text(
+            "#!/bin/bash\n#SBATCH -N 1 --ntasks-per-node=2 --gres=gpu:4\nsrun python train.py\n"
+        )
+        argv = ("slurm", "--sbatch", str(script), "--gpus-per-node", "1")
+        status, _, err = run(capsys, "tf-config", *argv)
+        assert status == 1
+        assert "--slurm: --gpus-per-node: 0 GPUs per task (1 GPUs per node" in err
+        assert "--gres:" not in err
 
     def test_a_script_without_sizes_is_one_task_and_says_it_has_no_gpu(
         self, capsys: pytest.CaptureFixture[str]

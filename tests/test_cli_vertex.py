@@ -310,6 +310,23 @@ class TestUsage:
         assert (done, out) == (status, "")
         assert message in err
 
+    @pytest.mark.parametrize("written", [("--format", "pods"), ("--format=pods",)])
+    def test_a_cluster_spec_cannot_be_written_as_pods(
+        self, capsys: pytest.CaptureFixture[str], written: tuple[str, ...]
+    ) -> None:
+        argv = ("--vertex", spec("custom-job.json"), "--cluster-spec", *written)
+        status, out, err = run(capsys, "tf-config", *argv)
+        assert (status, out) == (2, "")
+        assert "--format pods writes each replica's TF_CONFIG: give --cluster-spec with" in err
+
+    def test_a_spec_that_cannot_be_read_is_counted_as_an_error(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        missing = "tests/data/launchers/vertex/missing.yaml"
+        status, out, err = run(capsys, "tf-config", "--vertex", missing)
+        assert (status, out) == (1, "")
+        assert err.splitlines()[-1] == "1 error in 1 of 1 file"
+
     def test_a_spec_that_is_no_object(
         self, capsys: pytest.CaptureFixture[str], tmp_path: Path
     ) -> None:

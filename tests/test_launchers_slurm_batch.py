@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -234,6 +235,22 @@ class TestNotRead:
             "in blocks, so SLURM may place the ranks or their GPUs otherwise than shown"
         )
 
+    @pytest.mark.parametrize(
+        ("line", "reason"),
+        [
+            ("#SBATCH --ntasks-per-socket=2", "it bounds a node's tasks by its sockets, "),
+            (
+                "#SBATCH --gpus=8",
+                "it asks for the job's GPUs, spread over its nodes as SLURM chooses, ",
+            ),
+            ("#SBATCH --gpu-bind=closest", "it binds each task to some of its node's GPUs, "),
+        ],
+    )
+    def test_a_note_says_what_the_directive_not_read_does(self, line: str, reason: str) -> None:
+        found = step(line).findings
+        assert [(f.code, f.severity, f.line) for f in found] == [("sbatch_not_read", "note", 2)]
+        assert reason in found[0].message
+
     def test_only_the_directive_that_wins_counts(self) -> None:
         assert step("#SBATCH -m cyclic -m block:cyclic").findings == ()
         assert [f.path for f in step("#SBATCH -m block -m plane=2").findings] == ["-m"]
@@ -250,6 +267,22 @@ class TestNotRead:
     )
     def test_directives_of_no_placement_are_not_noted(self, line: str) -> None:
         assert step("#SBATCH -N 2", line).findings == ()
+
+
+class TestTheStep:
+    def test_a_step_cannot_be_changed(self) -> None:
+        found = step("#SBATCH -N 2")
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            found.nodelist = "n1"  # type: ignore[misc]
+
+    def test_a_step_of_refused_directives_binds_no_gpus(self) -> None:
+        found = step("#SBATCH --nodes=two")
+        assert found.failed
+        assert found.bound_gpus is False
+
+    def test_a_step_binds_gpus_only_by_the_task(self) -> None:
+        assert step("#SBATCH -N 2 --gres=gpu:4").bound_gpus is False
+        assert step("#SBATCH -N 2 --ntasks-per-node=2 --gpus-per-task=1").bound_gpus is True
 
 
 def test_placeholders_are_one_width() -> None:

@@ -235,6 +235,7 @@ class TestTheScriptAsAWhole:
             (b" \n\t\n", "Batch script contains only whitespace!", (1, 1)),
             (b"#SBATCH -N 2\n", "This does not look like a batch script.", (1, 1)),
             (b"#!/bin/sh\n#SBATCH -J \xc3\xa9\0\n", "a NULL character", (2, 13)),
+            (b"#!/bin/sh\n#SBATCH -J \xff\xfe\0\n", "a NULL character", (2, 14)),
             (b"#!/bin/sh\r\n#SBATCH -N 2\r\n", "DOS line breaks", (1, 10)),
             (b"\xff\xfe#\x00!\x00", "This does not look like a batch script.", (1, 1)),
         ],

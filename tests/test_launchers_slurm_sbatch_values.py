@@ -98,6 +98,14 @@ class TestNodeCounts:
             '"2147483648" is not a valid node count'
         )
 
+    def test_a_list_of_sizes_reads_sizes_of_nine_digits(self) -> None:
+        assert node_counts(given("nodes", "2,123456789"), "job.sh") == (2, 123456789)
+
+    def test_a_hint_names_the_nodes_flag(self) -> None:
+        with pytest.raises(Refused) as raised:
+            node_counts(given("nodes", "two"), "job.sh")
+        assert raised.value.found.hint == "give the node count: --nodes=N"
+
     def test_more_nodes_than_a_step_has(self) -> None:
         assert refused(node_counts, "nodes", "100001") == (
             "100,001 nodes, more than the 100,000 of the largest step estconf builds"
@@ -145,6 +153,13 @@ class TestHosts:
             "n09",
             "n10",
         ]
+
+    def test_a_nodelist_file_is_refused_with_a_hint_to_give_the_hosts(self) -> None:
+        message = refused(hosts, "nodelist", "./hosts.txt")
+        assert "names a file of hosts" in message
+        with pytest.raises(Refused) as raised:
+            hosts(given("nodelist", "./hosts.txt"), "job.sh")
+        assert raised.value.found.hint == "give the hosts with --nodelist HOSTLIST"
 
     def test_a_nodelist_of_more_hosts_than_a_step_has(self) -> None:
         start = time.process_time()

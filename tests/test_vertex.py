@@ -61,6 +61,10 @@ class TestClusterSpec:
         assert job["worker_pool_specs"][0]["args"] == ["--epochs", "3"]
         assert type(job["worker_pool_specs"][0]["args"]) is list
 
+    def test_each_tf_configs_job_is_the_spec_without_unset_counts(self) -> None:
+        job = vertex.tf_configs(pools(1, None, 1))["workerpool0-0"]["job"]
+        assert job["worker_pool_specs"][1] == {}
+
     def test_the_documented_example(self) -> None:
         # DISTRIBUTED, "CLUSTER_SPEC format": pools 0 to 3 with 1, 2, 2 and 3 replicas,
         # the job id "ab", the task of the primary replica.
@@ -425,6 +429,12 @@ class TestTrial:
             "them from 1) to 2,147,483,647, not "
         )
         assert len(message) < 200
+
+    def test_a_long_trial_is_quoted_in_its_first_57_characters(self) -> None:
+        with pytest.raises(ValidationError) as info:
+            vertex.tf_configs(pools(1), trial="9" * 99)
+        message = info.value.errors()[0]["msg"]
+        assert message.endswith(", not '" + "9" * 56 + "...")
 
     def test_cluster_specs_refuse_it_alike(self) -> None:
         with pytest.raises(ValidationError) as info:

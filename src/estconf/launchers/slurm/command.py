@@ -40,7 +40,7 @@ def _jobs(text: str) -> dict[str, int]:
     jobs: dict[str, int] = {}
     for part in text.split(","):
         name, sep, size = part.partition("=")
-        too_many = size.isdigit() and (len(size) > 6 or int(size) > MAX_RANK + 1)
+        too_many = size.isdigit() and (len(size.lstrip("0")) > 6 or int(size) > MAX_RANK + 1)
         if not sep or not name or not size.isdigit() or name in jobs or too_many:
             raise argparse.ArgumentTypeError(
                 "expected JOB=N,JOB=N (such as ps=1,worker=7), each job once and of at most "
