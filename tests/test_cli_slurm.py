@@ -618,6 +618,14 @@ class TestHostileOptions:
             "worker": ["node9:8889", "node10:8888", "node10:8889"],
         }
 
+    def test_a_jobs_size_with_thousands_of_zeros_before_it_is_read(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        argv = ("--jobs", "ps=" + "0" * 5000 + "1,worker=3", "--write")
+        status, out, _ = run(capsys, "tf-config", *NODE9_10, *argv)
+        assert status == 0
+        assert lines(out)[0]["cluster"]["ps"] == ["node9:8888"]
+
     def test_a_port_base_of_8888_given_without_slurm_is_the_default(
         self, capsys: pytest.CaptureFixture[str]
     ) -> None:

@@ -40,13 +40,14 @@ def _jobs(text: str) -> dict[str, int]:
     jobs: dict[str, int] = {}
     for part in text.split(","):
         name, sep, size = part.partition("=")
-        too_many = size.isdigit() and (len(size.lstrip("0")) > 6 or int(size) > MAX_RANK + 1)
+        digits = size.lstrip("0") or "0"
+        too_many = size.isdigit() and (len(digits) > 6 or int(digits) > MAX_RANK + 1)
         if not sep or not name or not size.isdigit() or name in jobs or too_many:
             raise argparse.ArgumentTypeError(
                 "expected JOB=N,JOB=N (such as ps=1,worker=7), each job once and of at most "
                 f"{MAX_RANK + 1:,} tasks, not {text!r}"
             )
-        jobs[name] = int(size)
+        jobs[name] = int(digits)
     return jobs
 
 
