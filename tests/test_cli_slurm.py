@@ -624,7 +624,10 @@ class TestHostileOptions:
         argv = ("--jobs", "ps=" + "0" * 5000 + "1,worker=3", "--write")
         status, out, _ = run(capsys, "tf-config", *NODE9_10, *argv)
         assert status == 0
-        assert lines(out)[0]["cluster"]["ps"] == ["node9:8888"]
+        assert lines(out)[0]["cluster"] == {
+            "ps": ["node9:8888"],
+            "worker": ["node9:8889", "node10:8888", "node10:8889"],
+        }
 
     def test_a_port_base_of_8888_given_without_slurm_is_the_default(
         self, capsys: pytest.CaptureFixture[str]
