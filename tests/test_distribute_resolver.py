@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -235,3 +236,25 @@ def test_a_resolver_is_a_value() -> None:
             )
         )
     )
+
+
+@pytest.mark.parametrize(
+    ("cluster", "sentence"),
+    [
+        (
+            {"chief": {"0": "h:0", "x": "h:1"}, "worker": None},
+            "invalid literal for int() with base 10: 'x'",
+        ),
+        (
+            {"worker": None, "chief": {"x": "h:1"}},
+            "The tasks for job 'worker' must be a list or a dictionary",
+        ),
+    ],
+)
+def test_the_first_job_tensorflow_fails_on_is_reported(
+    cluster: dict[str, Any], sentence: str
+) -> None:
+    """TensorFlow's ``ClusterSpec`` reads the jobs in order and stops at the first it fails on."""
+    text = json.dumps({"cluster": cluster})
+    with pytest.raises(ValidationError, match=re.escape(sentence)):
+        TFConfigClusterResolver.from_env({"TF_CONFIG": text})

@@ -243,7 +243,12 @@ def _check_tasks_types(cluster: Mapping[Any, Any]) -> Mapping[Any, Any]:
     """Each job's tasks are a list or an object; the error names the job, as TensorFlow's does."""
     errors = Errors("ClusterSpec")
     for job, tasks in cluster.items():
-        if not isinstance(tasks, (list, tuple, Mapping)):
+        if isinstance(tasks, Mapping):
+            try:
+                list(map(int, tasks))
+            except (TypeError, ValueError):
+                break  # TensorFlow stops at this job, on int() of a task index
+        elif not isinstance(tasks, (list, tuple)):
             errors.add(
                 "job_tasks_type",
                 "The tasks for job {job} must be a list or a dictionary from integers to strings.",
