@@ -609,20 +609,15 @@ class TestHostileOptions:
         assert status == 1
         assert "Requested 100000 tasks but only 4 were assigned" in err
 
-    def test_a_jobs_size_may_have_zeros_before_it(self, capsys: pytest.CaptureFixture[str]) -> None:
-        argv = ("--jobs", "ps=0000001,worker=0000003", "--write")
-        status, out, _ = run(capsys, "tf-config", *NODE9_10, *argv)
-        assert status == 0
-        assert lines(out)[0]["cluster"] == {
-            "ps": ["node9:8888"],
-            "worker": ["node9:8889", "node10:8888", "node10:8889"],
-        }
-
-    def test_a_jobs_size_with_thousands_of_zeros_before_it_is_read(
-        self, capsys: pytest.CaptureFixture[str]
+    @pytest.mark.parametrize(
+        "jobs",
+        ["ps=0000001,worker=0000003", "ps=" + "0" * 5000 + "1,worker=3"],
+        ids=["a-few", "5000"],
+    )
+    def test_a_jobs_size_may_have_zeros_before_it(
+        self, capsys: pytest.CaptureFixture[str], jobs: str
     ) -> None:
-        argv = ("--jobs", "ps=" + "0" * 5000 + "1,worker=3", "--write")
-        status, out, _ = run(capsys, "tf-config", *NODE9_10, *argv)
+        status, out, _ = run(capsys, "tf-config", *NODE9_10, "--jobs", jobs, "--write")
         assert status == 0
         assert lines(out)[0]["cluster"] == {
             "ps": ["node9:8888"],
