@@ -602,6 +602,15 @@ class TestHostileOptions:
         assert (status, out) == (2, "")
         assert "--jobs: '\\xff=4' is not UTF-8 text: byte 0xff at position 0" in err
 
+    @pytest.mark.parametrize("size", ["\u00b2", "\u0663", "3\u00b9"])
+    def test_a_jobs_size_of_digits_beyond_ascii_is_refused_with_the_usage(
+        self, capsys: pytest.CaptureFixture[str], size: str
+    ) -> None:
+        status, out, err = run(capsys, "tf-config", *NODE9_10, "--jobs", f"worker={size}")
+        assert (status, out) == (2, "")
+        assert "--jobs: expected JOB=N,JOB=N (such as ps=1,worker=7)" in err
+        assert "invalid _jobs value" not in err
+
     def test_a_job_of_as_many_tasks_as_a_step_has_is_read(
         self, capsys: pytest.CaptureFixture[str]
     ) -> None:

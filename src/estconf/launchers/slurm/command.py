@@ -41,8 +41,9 @@ def _jobs(text: str) -> dict[str, int]:
     for part in text.split(","):
         name, sep, size = part.partition("=")
         digits = size.lstrip("0") or "0"
-        too_many = size.isdigit() and (len(digits) > 6 or int(digits) > MAX_RANK + 1)
-        if not sep or not name or not size.isdigit() or name in jobs or too_many:
+        number = size.isascii() and size.isdigit()
+        too_many = number and (len(digits) > 6 or int(digits) > MAX_RANK + 1)
+        if not sep or not name or not number or name in jobs or too_many:
             raise argparse.ArgumentTypeError(
                 "expected JOB=N,JOB=N (such as ps=1,worker=7), each job once and of at most "
                 f"{MAX_RANK + 1:,} tasks, not {text!r}"
