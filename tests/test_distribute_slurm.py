@@ -272,6 +272,10 @@ class TestGPUs:
         error = refused(gpus_per_node=2, gpus_per_task=_Zero.GPUS, environ=STEP)
         assert codes(error) == [("slurm_gpus_per_task_zero", ("gpus_per_task",))]
 
+    def test_zero_gpus_per_task_given_as_an_int_subclass_is_said_as_given(self) -> None:
+        error = refused(gpus_per_node=2, gpus_per_task=_Zero.GPUS, environ=STEP)
+        assert error.errors()[0]["msg"].startswith("gpus_per_task is 0: ")
+
     def test_no_task_on_any_node_is_refused_when_counts_are_an_int_subclass(self) -> None:
         """Counts of ``IntEnum`` 0 leave no task: GPUs per task cannot be worked out."""
         tasks = {"node9": _Zero.GPUS, "node10": _Zero.GPUS}

@@ -11,8 +11,10 @@ import pytest
 import estconf
 from estconf.finding import Finding
 from estconf.inputs import Report, check
+from estconf.inputs.checks import check_input
 from estconf.io.checks import Limits
 from estconf.io.errors import Result
+from estconf.io.sources import Input
 from values import refuses_assignment
 
 DATA = Path(__file__).parent / "data"
@@ -144,3 +146,36 @@ def test_a_trainjob_on_standard_input_keeps_its_note(monkeypatch: pytest.MonkeyP
     assert [(found.file, found.code) for found in report.findings] == [
         ("<stdin>", "runtime_not_given")
     ]
+
+
+def test_each_trainjob_file_is_checked_with_the_runtimes_of_the_others(tmp_path: Path) -> None:
+    """A file whose TrainJob finds its runtime in no other file leaves the next one checked."""
+    runtime = (JOBSET / "runtime_ps.yaml").read_text(encoding="utf-8")
+    trainjob = (JOBSET / "trainjob_ps.yaml").read_text(encoding="utf-8")
+    first = tmp_path / "first.yaml"
+    first.write_text(
+        f"{runtime}\n---\n{trainjob.replace('name: tensorflow-ps', 'name: absent')}",
+        encoding="utf-8",
+    )
+    report = check([first, JOBSET / "trainjob_ps.yaml"], profile="ps")
+    assert [(found.file, found.code) for found in report.findings] == [
+        (str(first), "runtime_not_given")
+    ]
+
+
+def test_a_file_of_tfjobs_is_checked_as_tfjobs_whatever_else_it_names(tmp_path: Path) -> None:
+    """A TFJob's file that also holds a JobSet is read for its TFJobs alone."""
+    tfjob = (DATA / "kubeflow" / "dist_mnist.yaml").read_text(encoding="utf-8")
+    jobset = (JOBSET / "chief_worker_ps.yaml").read_text(encoding="utf-8")
+    both = tmp_path / "both.yaml"
+    both.write_text(f"{tfjob}\n---\n{jobset}", encoding="utf-8")
+    [result] = check(both, profile="mwms").results
+    assert (result.kind, [found.code for found in result.errors]) == (
+        "tfjob",
+        ["tfjob_no_id_for_task_type"],
+    )
+
+
+def test_a_kind_given_to_check_input_is_said_given_by_kind() -> None:
+    result = check_input(Input(str(DATA / "valid" / "run_config.yaml")), kind="run_config")
+    assert (result.kind, result.kind_from) == ("run_config", "--kind")
