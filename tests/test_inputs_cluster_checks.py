@@ -151,3 +151,39 @@ def test_one_address_for_two_jobs_and_a_sparse_job(tmp_path: Path) -> None:
     assert list(said.hints) == [
         "ps:0 and worker:1 both have h:40000: give each task its own host:port"
     ]
+
+
+def test_the_fix_of_quoted_env_file_values_is_said_once_for_several_files(tmp_path: Path) -> None:
+    env = Path(__file__).parent / "data" / "shell" / "compose.env"
+    names = []
+    for name in ("a.env", "b.env"):
+        (tmp_path / name).write_bytes(env.read_bytes())
+        names.append(str(tmp_path / name))
+    _, said = check_nodes(read_nodes(names), "mwms")
+    assert len(said.notes) == 2
+    fixes = [hint for hint in said.hints if hint.startswith("for docker run --env-file")]
+    assert len(fixes) == 1
+
+
+def workers_at(addresses: list[str]) -> Nodes:
+    """A node for each worker of a cluster of workers alone at ``addresses``."""
+    cluster = {"worker": addresses}
+    return Nodes(
+        nodes=[
+            (f"n{index}", {"cluster": cluster, "task": {"type": "worker", "index": index}})
+            for index in range(len(addresses))
+        ]
+    )
+
+
+def test_the_lowest_port_a_system_hands_out_names_the_ray_race() -> None:
+    _, said = check_nodes(workers_at(["h:32768", "h:32768"]), "mwms")
+    assert list(said.hints) == [RAY_HINT.replace("10.0.0.5:41523", "h:32768")]
+
+
+def test_of_several_shared_addresses_the_first_is_named() -> None:
+    report, said = check_nodes(workers_at(["a:2222", "a:2222", "b:2222", "b:2222"]), "mwms")
+    assert [f.path for f in report.findings] == ["cluster.worker[1]", "cluster.worker[3]"]
+    assert list(said.hints) == [
+        "worker:0 and worker:1 both have a:2222: give each task its own host:port"
+    ]

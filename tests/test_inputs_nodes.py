@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from estconf.inputs.nodes import Unreadable, read_nodes
+from estconf.io.sources import STDIN
 
 DATA = Path(__file__).parent / "data"
 NONE_SET = "no TF_CONFIG (a valueFrom is read only in a pod)"
@@ -74,6 +75,27 @@ def test_standard_input_is_read_among_the_other_inputs(
         ("<stdin>:1", {"task": {"type": "worker", "index": 0}}),
         (str(path), {"task": {"type": "chief", "index": 0}}),
     ]
+
+
+def test_a_dash_built_at_run_time_stands_for_standard_input(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A ``-`` the caller built, another string than the package's own, is read as JSON lines."""
+    import io
+    import sys
+
+    dash = "".join(["-", ""])
+    assert dash is not STDIN
+    stdin = io.TextIOWrapper(io.BytesIO(b'{"task": {}}\n{"x": 1}\n'))
+    monkeypatch.setattr(sys, "stdin", stdin)
+    assert read_nodes([dash]).nodes == [("<stdin>:1", {"task": {}}), ("<stdin>:2", {"x": 1})]
+
+
+def test_a_directory_reads_its_yml_files_and_not_those_without_a_suffix(tmp_path: Path) -> None:
+    (tmp_path / "node.yml").write_text("task: {type: worker, index: 0}\n", encoding="utf-8")
+    (tmp_path / "README").write_text("the nodes of the job\n", encoding="utf-8")
+    found = read_nodes([str(tmp_path)])
+    assert found.nodes == [(str(tmp_path / "node.yml"), {"task": {"type": "worker", "index": 0}})]
 
 
 def test_a_directory_passes_over_a_stream_of_manifests_that_set_none(tmp_path: Path) -> None:

@@ -180,6 +180,17 @@ class TestTFConfigText:
             tf_config_text("[[[1]]]", "n", Limits(max_depth=2))
         assert [found.code for found in info.value.errors] == ["depth"]
 
+    def test_more_values_than_the_limit_are_refused_at_the_name(self) -> None:
+        with pytest.raises(ConfigFileError) as info:
+            tf_config_text('{"a": [1, 2, 3]}', "n.jsonl:2", Limits(max_values=2))
+        [found] = info.value.errors
+        assert (info.value.file, found.code, found.file, found.line) == (
+            "n.jsonl:2",
+            "too_many_values",
+            "n.jsonl:2",
+            None,
+        )
+
 
 def test_what_a_reader_read_cannot_be_changed() -> None:
     """Read refuses assignment; its data is a document's (a dict), so it is not hashed."""
