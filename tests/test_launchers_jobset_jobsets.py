@@ -60,6 +60,26 @@ def test_what_the_reader_refuses_is_at_the_value_naming_the_pods() -> None:
     )
 
 
+def hints(raw: bytes, profile: str) -> list[tuple[str, str | None]]:
+    result = check_text(raw, "yaml", "j.yaml", profile, Limits())
+    assert result is not None
+    return [(e.code, e.hint) for e in result.errors]
+
+
+def test_the_fix_the_reader_gives_is_the_hint_of_its_finding() -> None:
+    """The fix a reader's error carries, or its message names after "Fix:", is the hint."""
+    raw = manifest(WORKERS + '"task": {"type": "wrker", "index": 0}}')
+    assert hints(raw, "mwms") == [("unrecognized_task_type", "set task.type to 'worker'")]
+    cluster = '{"cluster": {"master": ["m-worker-0-0.m:2222"], "chief": ["m-worker-0-1.m:2222"]}, '
+    raw = manifest(cluster + '"task": {"type": "master", "index": 0}}')
+    assert hints(raw, "estimator") == [
+        (
+            "chief_with_master",
+            'keep one of them: "chief" is the current name of the legacy "master" job.',
+        )
+    ]
+
+
 def test_a_tf_config_that_is_no_json_or_no_object() -> None:
     assert [(code, message) for code, _, _, message in found(manifest("{"))] == [
         (
