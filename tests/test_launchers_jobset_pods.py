@@ -206,13 +206,28 @@ class TestVariables:
         assert found[JOB_COMPLETION_INDEX].position == 1
 
     def test_job_completion_index_defined_by_the_container_is_its_own(self) -> None:
+        # A name read from a file is a distinct object of equal text.
         found, _ = variables_of(
             [
-                {"name": JOB_COMPLETION_INDEX, "value": "7"},
+                {"name": "".join(["JOB_COMPLETION", "_INDEX"]), "value": "7"},
                 {"name": "I", "value": "$(JOB_COMPLETION_INDEX)"},
             ]
         )
         assert (found[JOB_COMPLETION_INDEX].value, found["I"].value) == ("7", "7")
+
+    def test_a_variable_of_no_value_is_defined_empty(self) -> None:
+        found, _ = variables_of([{"name": "EMPTY"}, {"name": "A", "value": "[$(EMPTY)]"}])
+        assert (found["EMPTY"].value, found["A"].value) == ("", "[]")
+
+    def test_a_value_from_the_containers_resources_is_known_once_the_pod_runs(self) -> None:
+        found, _ = variables_of(
+            [
+                {"name": "CPU", "valueFrom": {"resourceFieldRef": {"resource": "limits.cpu"}}},
+                {"name": "A", "value": "$(CPU)"},
+            ]
+        )
+        assert found["CPU"].unknown == ("resource limits.cpu",)
+        assert found["A"].value == "<resource limits.cpu>"
 
     def test_an_index_read_before_tf_config_expands(self) -> None:
         found, _ = variables_of(
@@ -330,6 +345,17 @@ class TestWhatKubernetesAdds:
         assert [pod.labels["job-name"] for pod in found] == ["mnist-worker-0", "mnist-worker-1"]
         assert found[1].labels["batch.kubernetes.io/job-name"] == "mnist-worker-1"
 
+    def test_the_job_controller_labels_a_pod_with_its_jobs_uid_known_once_created(self) -> None:
+        [pod] = pods(jobset(replicated("worker")))
+        assert pod.labels["controller-uid"] is None
+        assert pod.labels["batch.kubernetes.io/controller-uid"] is None
+        uid = {
+            "name": "UID",
+            "valueFrom": {"fieldRef": {"fieldPath": "metadata.labels['controller-uid']"}},
+        }
+        found, _ = variables_of([uid])
+        assert found["UID"].unknown == ("metadata.labels['controller-uid']",)
+
     def test_a_group_is_the_jobs_of_an_equal_group_name(self) -> None:
         # Names read from a file are distinct objects of equal text.
         a, b, c = replicated("a", 2), replicated("b", 3), replicated("c", 1)
@@ -355,6 +381,20 @@ class TestEnvFrom:
         values, not_known = variables(next(pods(found)), container, configs=configs)
         assert values["TF_CONFIG"].value == "{}"
         assert not_known.env_from == ("Secret 'missing'", "ConfigMap 'other'")
+
+    def test_an_entry_naming_no_source_defines_nothing_and_the_next_is_read(self) -> None:
+        configs = Configs(config_maps={("ml", "tf"): {"TF_CONFIG": "{}"}})
+        job = replicated("w")
+        job["template"]["spec"]["template"]["spec"]["containers"][0]["envFrom"] = [
+            {"prefix": "X_"},
+            {"configMapRef": {"name": "tf"}},
+        ]
+        found = jobset(job)
+        container = found.spec.replicated_jobs[0].template.spec.template.spec.containers[0]
+        values, not_known = variables(next(pods(found)), container, configs=configs)
+        assert values["TF_CONFIG"].value == "{}"
+        assert not [name for name in values if name.startswith("X_")]
+        assert not_known.env_from == ()
 
     def test_a_value_from_a_source_not_read_here_is_known_once_the_pod_runs(self) -> None:
         found, _ = variables_of(

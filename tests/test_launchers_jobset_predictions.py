@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +71,15 @@ class TestPredicted:
         predicted(found, before=sizes.append)
         [size] = sizes
         assert (size.pods, size.text_bytes, size.label_bytes, size.quotes) == (4, 32, 28, 0)
+
+    def test_the_size_given_before_is_a_value_that_cannot_change(self) -> None:
+        sizes: list[Size] = []
+        found, _, _ = sources(manifest(4, '{"x": 1}'))
+        predicted(found, before=sizes.append)
+        [size] = sizes
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            size.pods = 0  # type: ignore[misc]
+        assert {size: "four"}[Size(4, 32, 28, 0)] == "four"
 
     def test_a_refusal_before_stops_it(self) -> None:
         def refuse(size: object) -> None:
@@ -181,6 +191,28 @@ class TestSources:
         _, errors, _ = sources(manifest(2).replace("completions: 2", "completions: two"))
         assert [(e.code, e.path, e.line) for e in errors] == [
             ("int_type", "spec.replicatedJobs[0].template.spec.completions", 9)
+        ]
+
+    def test_a_jobset_after_one_the_model_refuses_is_still_read(self) -> None:
+        refused = manifest(2).replace("completions: 2", "completions: two")
+        found, errors, _ = sources(refused + "---\n" + manifest(2).replace("name: m}", "name: n}"))
+        assert [e.code for e in errors] == ["int_type"]
+        assert [source.jobset.name for source in found] == ["n"]
+
+    def test_the_hint_for_a_cluster_runtime_in_no_file_read_names_no_namespace(self) -> None:
+        text = (DATA / "trainjob_with_runtime.yaml").read_text(encoding="utf-8")
+        trainjob = text.split("---\n", 1)[1]
+        found, _, lines, hints = trainjob_sources(
+            placed_in(stream_of(trainjob, "t"), "t"), read=["t"]
+        )
+        assert found == []
+        assert lines == [
+            "t: TrainJob 'mnist': its runtime, ClusterTrainingRuntime 'tensorflow-distributed', "
+            "is in no file read: its pods are not predicted"
+        ]
+        assert hints == [
+            "give the file of ClusterTrainingRuntime 'tensorflow-distributed' too (kubectl get "
+            "clustertrainingruntime tensorflow-distributed -o yaml > runtime.yaml)"
         ]
 
     def test_a_trainjob_on_a_plugins_runtime_and_with_patches_is_noted(self) -> None:
