@@ -25,7 +25,7 @@ from estconf.kubeflow import (
     tfjob_for_replicas,
 )
 from estconf.launchers.kubeflow.manifest import read_tfjobs
-from estconf.launchers.kubeflow.operator import layout
+from estconf.launchers.kubeflow.operator import layout, predict_sample
 from values import is_a_value, refuses_assignment
 
 from strategies import estimator_tfjobs
@@ -420,3 +420,11 @@ def test_a_pod_a_layout_and_a_job_are_values(make: Callable[[], object]) -> None
 def test_a_prediction_cannot_be_changed() -> None:
     """A prediction refuses assignment; it holds the cluster as a dict, so it is not hashed."""
     refuses_assignment(predict(tfjob_for_replicas("m", {"Chief": 1, "Worker": 2})))
+
+
+def test_a_sample_keeps_the_first_and_last_pod_and_refuses_fewer_than_two() -> None:
+    tfjob = tfjob_for_replicas("j", {"Worker": 5})
+    sample = predict_sample(tfjob, size=2)
+    assert [(pod.name, pod.index) for pod in sample.pods] == [("j-worker-0", 0), ("j-worker-4", 1)]
+    with pytest.raises(ValueError, match=r"first and last pod of each type: size 1 < 2"):
+        predict_sample(tfjob, size=1)

@@ -77,3 +77,18 @@ def test_a_job_of_two_billion_pods_is_sized_in_a_moment() -> None:
 def test_a_size_is_a_value() -> None:
     """A size refuses assignment and hashes by its fields."""
     is_a_value(lambda: TFConfigSize(pods=3, text_bytes=300, quotes=12, label_bytes=30))
+
+
+def test_a_size_built_without_its_names_counts_no_name_bytes() -> None:
+    assert TFConfigSize(pods=3, text_bytes=300, quotes=12, label_bytes=30).name_bytes == 0
+
+
+def test_half_a_surrogate_pair_in_a_name_is_sized_as_the_three_bytes_it_is_written_as() -> None:
+    tfjob = tfjob_for_replicas("j\ud800", {"Worker": 3})
+    pods = predict(tfjob).pods
+    size = tf_config_size(tfjob)
+    assert size.text_bytes == sum(
+        len((pod.tf_config or "").encode("utf-8", "surrogatepass")) for pod in pods
+    )
+    assert size.name_bytes == sum(len(pod.name.encode("utf-8", "surrogatepass")) for pod in pods)
+    assert size.name_bytes == 3 * len("j-worker-0") + 3 * 3
