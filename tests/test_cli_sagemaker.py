@@ -178,6 +178,24 @@ def test_a_resource_config_the_toolkit_cannot_read(
     assert err == f"--sagemaker: {config}: resource_config.current_host: Field required [missing]\n"
 
 
+def test_a_ps_host_outside_hosts_is_named_where_the_toolkit_looks_up_its_index(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    config = tmp_path / "resourceconfig.json"
+    group = {"instance_group_name": "homogeneousCluster", "hosts": ["algo-1", "algo-2"]}
+    given = {"current_host": "algo-2", "hosts": ["algo-1", "algo-3"], "instance_groups": [group]}
+    config.write_text(json.dumps(given), encoding="utf-8")
+    argv = ("--sagemaker", "--resource-config", str(config), "--distribution", "parameter_server")
+    status, out, err = run(capsys, "tf-config", *argv)
+    assert (status, out) == (1, "")
+    assert err == (
+        f"--sagemaker: {config}: resource_config.current_host: the current host 'algo-2' is not "
+        "in hosts ['algo-1', 'algo-3'], where the toolkit looks up the index of its ps server "
+        "(it fails: 'algo-2' is not in list) [sagemaker_host_not_in_hosts]\n"
+        "hint: the host is missing from hosts\n"
+    )
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

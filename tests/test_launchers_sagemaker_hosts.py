@@ -23,7 +23,7 @@ from estconf.launchers.sagemaker.hosts import (
     string_flags,
 )
 from estconf.reports.launchers import write_notes
-from estconf.sagemaker import resource_configs
+from estconf.sagemaker import ResourceConfig, resource_configs
 from values import refuses_assignment
 
 PS = {"sagemaker_parameter_server_enabled": "true"}
@@ -161,6 +161,20 @@ def test_the_hosts_of_a_job_as_it_is_asked_for() -> None:
 def test_a_job_sagemaker_refuses() -> None:
     with pytest.raises(InputError, match="--sagemaker: Input should be greater than or equal to 1"):
         job_resource_configs(0)
+
+
+def test_an_instance_group_without_a_name_is_refused() -> None:
+    with pytest.raises(InputError) as info:
+        job_resource_configs(instance_groups=[{"instance_group_name": "", "instance_count": 1}])
+    assert str(info.value) == "--sagemaker: String should have at least 1 character"
+
+
+def test_a_resource_config_without_an_instance_type_is_of_the_local_type() -> None:
+    """A host's file that names no ``current_instance_type`` is read as of type ``local``."""
+    config = ResourceConfig.model_validate({"current_host": "algo-1", "hosts": ["algo-1"]})
+    assert config.current_instance_type == "local"
+    schema = ResourceConfig.model_json_schema()["properties"]["current_instance_type"]
+    assert schema["default"] == "local"
 
 
 @pytest.mark.parametrize(
