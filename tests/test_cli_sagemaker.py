@@ -344,6 +344,15 @@ def test_the_warning_comes_after_the_hosts_problems(capsys: pytest.CaptureFixtur
     assert said[3].startswith("hint: SageMaker's parameter-server mode writes a master job")
 
 
+def test_a_text_flag_is_said_to_win_over_multi_worker_mode_that_the_distribution_sets(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The mode ``--distribution`` turns on counts in the warning, as the file's own flag does."""
+    argv = ("sagemaker", "--instance-count", "2", "--hyperparameters", FLAG_FILE)
+    status, _, err = run(capsys, "tf-config", *argv, "--distribution", "multi_worker_mirrored")
+    assert (status, err) == (0, FLAG_WARNING)
+
+
 def test_a_flag_the_distribution_sets_is_not_warned(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ("sagemaker", "--instance-count", "2", "--hyperparameters", FLAG_FILE)
     status, _, err = run(capsys, "tf-config", *argv, "--distribution", "parameter_server")

@@ -611,6 +611,15 @@ class TestHostileOptions:
         assert "--jobs: expected JOB=N,JOB=N (such as ps=1,worker=7)" in err
         assert "invalid _jobs value" not in err
 
+    def test_a_step_of_no_task_is_refused_at_rank_0_when_no_rank_is_given(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        argv = ("--nodelist", "node1", "--tasks-per-node", "0", "--jobs", "worker=0")
+        gpus = ("--gpus-per-node", "2", "--gpus-per-task", "1")
+        status, out, err = run(capsys, "tf-config", "slurm", *argv, *gpus)
+        assert (status, out) == (1, "")
+        assert err.startswith("--slurm: --rank: SLURM_PROCID is 0 but the cluster has 0 tasks")
+
     def test_a_job_of_as_many_tasks_as_a_step_has_is_read(
         self, capsys: pytest.CaptureFixture[str]
     ) -> None:

@@ -99,6 +99,20 @@ def test_a_refusal_is_said_at_the_flag_with_its_fix() -> None:
     assert said.endswith("\nhint: the sizes of --jobs add up to the step's tasks\n")
 
 
+def test_a_job_name_tensorflow_cannot_hold_is_said_at_jobs() -> None:
+    said = refusal_text(refusal(Step({"wor:ker": 4}, gpus_per_node=2)), from_env=False)
+    assert said.startswith("--slurm: --jobs: 'wor:ker' is not a job name TensorFlow can hold")
+
+
+@pytest.mark.parametrize("write", [False, True], ids=["tensorflow-view", "written"])
+def test_the_first_ranks_tf_config_is_given_before_the_others_are_built(write: bool) -> None:
+    seen: list[tuple[range, str]] = []
+    step = Step({"worker": 4}, gpus_per_node=2)
+    found, _ = ranks(step, STEP, write=write, before=lambda wanted, one: seen.append((wanted, one)))
+    assert seen == [(range(4), found[0].text)]
+    assert json.loads(found[0].text)["task"] == {"type": "worker", "index": 0}
+
+
 def test_the_flags_fix_stands_for_the_resolvers_own() -> None:
     """The resolver's hint names its arguments (gpus_per_node): the flag's is said instead."""
     said = refusal_text(refusal(Step({"worker": 4})), from_env=False)

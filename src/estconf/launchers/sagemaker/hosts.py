@@ -153,11 +153,11 @@ def string_flags(
     kept = {
         key: given[key] for key in MODES if key in given and hyperparameters.get(key) is given[key]
     }
-    try:
-        found = check_hyperparameters(kept)
+    try:  # the whole job's flags decide each message; only the file's flags are reported
+        found = check_hyperparameters({**hyperparameters, **kept})
     except ValidationError:  # what the toolkit fails on is said at each host
         return []
-    errors = [error_of(finding, file) for finding in found]
+    errors = [error_of(finding, file) for finding in found if finding.loc[0] in kept]
     return errors if document is None else document.place(errors)
 
 
