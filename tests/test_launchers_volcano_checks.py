@@ -137,6 +137,8 @@ class TestThePlugin:
     def test_a_port_above_65535_goes_into_the_addresses(self) -> None:
         given = job([task("worker", 2)], {"tensorflow": ["--port=70000"]})
         assert [code for code, _, _ in found(given)] == ["volcano_plugin_port"]
+        port = only(given, "volcano_plugin_port")
+        assert port.hint == "give --port=P with P from 1 to 65535 (default 2222)"
 
     def test_a_flag_given_twice(self) -> None:
         given = job([task("worker", 2)], {"tensorflow": ["--port=2222", "--port=5000"]})
@@ -178,6 +180,7 @@ class TestTheTasks:
             "--ps and --worker name task 'worker': the plugin lists its pods under 'ps' in the "
             "cluster but gives them the task type 'worker'"
         )
+        assert finding.hint == "name each task with one flag"
         assert [code for code, _, _ in found(given)] == ["volcano_flags_name_one_task"]
 
     def test_a_hostname_on_a_task_of_many_pods(self) -> None:
