@@ -154,7 +154,7 @@ def string_flags(
         key: given[key] for key in MODES if key in given and hyperparameters.get(key) is given[key]
     }
     try:  # the whole job's flags decide each message; only the file's flags are reported
-        found = check_hyperparameters({**hyperparameters, **kept})
+        found = check_hyperparameters(hyperparameters)
     except ValidationError:  # what the toolkit fails on is said at each host
         return []
     errors = [error_of(finding, file) for finding in found if finding.loc[0] in kept]
